@@ -1,0 +1,124 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import fastifyCookie from '@fastify/cookie';
+import fastifyStatic from '@fastify/static';
+import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import { authRoutes, tokenRoutes } from './domains/auth/auth-routes.js';
+import type { AuthService } from './domains/auth/index.js';
+import { ledgerRoutes } from './domains/ledger/index.js';
+import type { Clock } from './platform/clock.js';
+import type { Database } from './platform/db/database.js';
+import type { Listener } from './platform/http/access.js';
+import { installErrorHandler } from './platform/http/error-handler.js';
+import { installMainGuard, installPipelineGuard } from './platform/http/guards.js';
+import { ErrorBody } from './platform/http/schemas.js';
+import { newId } from './platform/ids.js';
+import type { Metrics } from './platform/metrics.js';
+import { webDistDir } from './platform/paths.js';
+
+export type AppDeps = {
+  db: Database;
+  clock: Clock;
+  logger: Logger;
+  metrics: Metrics;
+  auth: AuthService;
+  secureCookies: boolean;
+  /** Where the built UI is; absent in API-only tests. */
+  webDir?: string | null;
+  version: string;
+};
+
+export const MAIN_BODY_LIMIT = 1024 * 1024;
+export const PIPELINE_BODY_LIMIT = 64 * 1024;
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
+
+/**
+ * One Fastify instance per listener. Both carry every API route, so the pipeline listener can
+ * tell a session-only route (403) from one that does not exist (404); the guards differ.
+ */
+export async function buildApp(deps: AppDeps, listener: Listener): Promise<FastifyInstance> {
+  const app = Fastify({
+    loggerInstance: deps.logger.child({ listener }) as FastifyBaseLogger,
+    bodyLimit: listener === 'pipeline' ? PIPELINE_BODY_LIMIT : MAIN_BODY_LIMIT,
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : newId('req');
+    },
+    ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: false } },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
+    return503OnClosing: true,
+  }).withTypeProvider<TypeBoxTypeProvider>() as unknown as FastifyInstance;
+
+  app.addSchema(ErrorBody);
+  installErrorHandler(app);
+  app.addHook('onSend', async (req, reply) => {
+    void reply.header('x-request-id', req.id);
+  });
+  app.addHook('onResponse', async (req, reply) => {
+    const route = req.routeOptions.url ?? 'unmatched';
+    deps.metrics.httpRequests.inc({ listener, method: req.method, route, status: String(reply.statusCode) });
+    deps.metrics.httpDuration.observe({ listener, route }, reply.elapsedTime / 1000);
+  });
+
+  if (listener === 'main') {
+    await app.register(fastifyCookie);
+    await app.register(fastifySwagger, {
+      openapi: {
+        openapi: '3.1.0',
+        info: { title: 'changeledger API', version: deps.version, description: 'Sessions on the main listener (cookie + x-csrf-token); API tokens (Bearer clt_…) on the pipeline listener only.' },
+        components: {
+          securitySchemes: {
+            session: { type: 'apiKey', in: 'cookie', name: 'cl_session' },
+            token: { type: 'http', scheme: 'bearer', description: 'clt_<id>_<secret>, pipeline listener only' },
+          },
+        },
+      },
+    });
+    await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
+    installMainGuard(app, deps.auth);
+  } else {
+    await app.register(fastifyCookie);
+    installPipelineGuard(app, deps.auth, deps.clock);
+  }
+
+  app.get('/healthz', { config: { access: 'public' }, schema: { hide: true } }, async () => ({ status: 'ok' }));
+  app.get('/readyz', { config: { access: 'public' }, schema: { hide: true } }, async (_req, reply) => {
+    try {
+      await deps.db.query('SELECT 1');
+      return { status: 'ready', engine: deps.db.engine };
+    } catch {
+      return reply.status(503).send({ error: 'database unreachable' });
+    }
+  });
+  if (listener === 'main') {
+    app.get('/metrics', { config: { access: 'public' }, schema: { hide: true } }, async (_req, reply) => {
+      void reply.header('content-type', deps.metrics.registry.contentType);
+      return deps.metrics.registry.metrics();
+    });
+    app.get('/api/openapi.json', { config: { access: 'public' }, schema: { hide: true } }, async () => app.swagger());
+  }
+
+  const routeDeps = { db: deps.db, clock: deps.clock, auth: deps.auth, secureCookies: deps.secureCookies };
+  await app.register(authRoutes, routeDeps);
+  await app.register(tokenRoutes, routeDeps);
+  await app.register(ledgerRoutes, routeDeps);
+
+  const webDir = listener === 'main' ? (deps.webDir === undefined ? webDistDir : deps.webDir) : null;
+  const hasUi = !!webDir && existsSync(join(webDir, 'index.html'));
+  if (hasUi) await app.register(fastifyStatic, { root: webDir, prefix: '/', wildcard: false, index: false });
+
+  app.setNotFoundHandler(async (req, reply) => {
+    const path = req.url.split('?')[0] ?? '';
+    if (listener === 'pipeline') return reply.status(404).send({ error: `${req.method} ${path} is not a pipeline route` });
+    if (req.method === 'GET' && !path.startsWith('/api/') && hasUi) return reply.type('text/html').sendFile('index.html');
+    if (req.method === 'GET' && !path.startsWith('/api/')) {
+      return reply.status(404).type('text/plain').send('The web UI is not built: run `npm run build` (npm start does it for you).');
+    }
+    return reply.status(404).send({ error: `no route ${req.method} ${path}` });
+  });
+  return app;
+}

@@ -1,0 +1,45 @@
+import type { Command } from 'commander';
+import { serveConfig } from '../config.js';
+import { startServer } from '../main.js';
+import { EXIT, withStoreOptions, type Io } from './common.js';
+import { migrate } from '../platform/db/migrate.js';
+import { openStore } from '../platform/db/open-store.js';
+import { storeConfig } from '../config.js';
+
+export function serveCommands(program: Command, io: Io, done: (code: number) => void): void {
+  withStoreOptions(program.command('serve').description('serve the web UI and API, the pipeline listener and the job worker'))
+    .option('--host <address>', 'bind address of the main listener', process.env.HOST ?? 'localhost')
+    .option('--port <port>', 'port of the web UI and session API', process.env.PORT ?? '8080')
+    .option('--pipeline-host <address>', 'bind address of the pipeline listener', process.env.PIPELINE_HOST ?? 'localhost')
+    .option('--pipeline-port <port>', 'port of the pipeline listener (API tokens)', process.env.PIPELINE_PORT ?? '4320')
+    .option('--public-url <url>', 'where people reach the UI (sign-in links; https turns on Secure cookies)')
+    .option('--org-name <name>', 'name of the first organisation on an empty database')
+    .option('--owner-email <email>', 'e-mail of the first owner on an empty database')
+    .action(async (o: Record<string, string | undefined>) => {
+      const server = await startServer(serveConfig(o), { say: (l) => io.err(`${l}\n`) });
+      await new Promise<void>((resolve) => {
+        const stop = (signal: string) => {
+          io.err(`changeledger: ${signal}: finishing requests in flight and the job batch in hand…\n`);
+          void server.close().then(resolve);
+        };
+        process.once('SIGTERM', () => stop('SIGTERM'));
+        process.once('SIGINT', () => stop('SIGINT'));
+      });
+      io.err('changeledger: stopped\n');
+      done(EXIT.ok);
+    });
+
+  withStoreOptions(program.command('migrate').description('apply pending database migrations'))
+    .option('--json', 'print JSON')
+    .action(async (o: { data?: string; databaseUrl?: string; json?: boolean }) => {
+      const db = await openStore(storeConfig(o), 'changeledger migrate', { migrate: false });
+      try {
+        const r = await migrate(db);
+        if (o.json) io.out(`${JSON.stringify({ applied: r.applied.map((m) => `${m.version}_${m.name}`), current: r.current })}\n`);
+        else io.out(r.applied.length ? r.applied.map((m) => `applied ${String(m.version).padStart(4, '0')}_${m.name}\n`).join('') + `schema at version ${r.current}\n` : `schema up to date (version ${r.current})\n`);
+      } finally {
+        await db.close();
+      }
+      done(EXIT.ok);
+    });
+}

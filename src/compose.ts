@@ -1,0 +1,26 @@
+import type { Logger } from 'pino';
+import { AuthService } from './domains/auth/index.js';
+import type { Clock } from './platform/clock.js';
+import type { Database } from './platform/db/database.js';
+import type { JobHandler } from './platform/jobs/job.js';
+import { JobWorker } from './platform/jobs/job-worker.js';
+import { createMetrics, type Metrics } from './platform/metrics.js';
+
+export type Services = {
+  db: Database;
+  clock: Clock;
+  logger: Logger;
+  metrics: Metrics;
+  auth: AuthService;
+  worker: JobWorker;
+};
+
+/** The only place that constructs services and workers. */
+export function compose(o: { db: Database; clock: Clock; logger: Logger; workerPollMs?: number; extraHandlers?: Record<string, JobHandler<never>> }): Services {
+  const metrics = createMetrics();
+  const auth = new AuthService({ db: o.db, clock: o.clock });
+  // Later capabilities (expiry, window ends, deliveries) add their handlers here.
+  const handlers: Record<string, JobHandler<never>> = { ...(o.extraHandlers ?? {}) };
+  const worker = new JobWorker({ db: o.db, clock: o.clock, logger: o.logger, metrics, handlers, pollMs: o.workerPollMs ?? 1_000 });
+  return { db: o.db, clock: o.clock, logger: o.logger, metrics, auth, worker };
+}

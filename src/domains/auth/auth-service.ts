@@ -1,0 +1,282 @@
+import type { Clock } from '../../platform/clock.js';
+import type { Database, Tx } from '../../platform/db/database.js';
+import { AppError, badRequest, conflict, forbidden, notFound, unauthorized } from '../../platform/errors.js';
+import { newId, randomSecret } from '../../platform/ids.js';
+import { generateApiToken, parseApiToken, safeEqual, sha256Hex } from '../../platform/crypto/tokens.js';
+import { appendAuditEvent, createLedgerHead, type AuditContext, type NewAuditEvent } from '../ledger/index.js';
+import * as store from './auth-store.js';
+import type { ApiToken, Organization, Principal, SessionPrincipal, TokenPrincipal, User } from './auth-types.js';
+import { dummyPasswordHash, hashPassword, MIN_PASSWORD_LENGTH, verifyPassword } from './password.js';
+import { canManageOthers, isScope, type Role, type Scope } from './scopes.js';
+
+export const SESSION_HOURS = 12;
+export const SIGN_IN_LINK_HOURS = 24;
+const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,255}$/;
+
+export type NewSession = { principal: SessionPrincipal; cookieValue: string };
+
+function slugify(name: string): string {
+  const s = name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 63);
+  return s || 'org';
+}
+
+export class AuthService {
+  constructor(private readonly deps: { db: Database; clock: Clock }) {}
+
+  private now(): string {
+    return this.deps.clock.now().toISOString();
+  }
+
+  private audit(tx: Tx, ctx: AuditContext, ev: NewAuditEvent) {
+    return appendAuditEvent(tx, this.deps.clock, ctx, ev);
+  }
+
+  listOrganizations(): Promise<Organization[]> {
+    return store.listOrgs(this.deps.db);
+  }
+
+  /** The organisation a command means: the named one, or the only one there is. */
+  async resolveOrganization(idOrSlug?: string): Promise<Organization> {
+    if (idOrSlug) {
+      const o = await store.findOrg(this.deps.db, idOrSlug);
+      if (!o) throw notFound(`no organisation "${idOrSlug}"`);
+      return o;
+    }
+    const all = await store.listOrgs(this.deps.db);
+    if (all.length === 1) return all[0]!;
+    if (all.length === 0) throw notFound('there is no organisation yet');
+    throw badRequest(`there are ${all.length} organisations: name one with --org (${all.map((o) => o.slug).join(', ')})`, 'org');
+  }
+
+  async createOrganization(tx: Tx, ctx: AuditContext, name: string): Promise<Organization> {
+    const taken = new Set((await tx.query<{ slug: string }>('SELECT slug FROM organizations')).rows.map((r) => r.slug));
+    let slug = slugify(name);
+    for (let i = 2; taken.has(slug); i++) slug = `${slugify(name).slice(0, 58)}-${i}`;
+    const org: Organization = { id: newId('org'), name, slug, createdAt: this.now() };
+    await store.insertOrg(tx, org);
+    await createLedgerHead(tx, org.id);
+    await this.audit(tx, ctx, { orgId: org.id, action: 'organization.created', target: { type: 'organization', id: org.id }, data: { name, slug } });
+    return org;
+  }
+
+  /**
+   * First start on an empty database: one organisation, its owner, and a one-time sign-in link
+   * (never a default password). Answers null when the database already has an organisation.
+   */
+  async bootstrap(ctx: AuditContext, opts: { orgName: string; ownerEmail: string }): Promise<{ org: Organization; owner: User; linkToken: string } | null> {
+    return this.deps.db.transaction(async (tx) => {
+      await tx.query('LOCK TABLE organizations IN EXCLUSIVE MODE');
+      const existing = await tx.query('SELECT 1 FROM organizations LIMIT 1');
+      if (existing.rows.length > 0) return null;
+      const org = await this.createOrganization(tx, ctx, opts.orgName);
+      const owner = await this.addMemberTx(tx, ctx, org, { email: opts.ownerEmail, role: 'owner' });
+      const linkToken = await this.createSignInLinkTx(tx, ctx, org, owner);
+      return { org, owner, linkToken };
+    });
+  }
+
+  /** Adds a person to an organisation (creating the organisation when the database has none). */
+  async addMember(ctx: AuditContext, opts: { org?: string; email: string; role: Role; displayName?: string; password?: string }): Promise<{ org: Organization; user: User }> {
+    if (!EMAIL.test(opts.email)) throw badRequest('email is not an e-mail address', 'email');
+    if (opts.password !== undefined && opts.password.length < MIN_PASSWORD_LENGTH) {
+      throw badRequest(`password must be at least ${MIN_PASSWORD_LENGTH} characters`, 'password');
+    }
+    const hash = opts.password !== undefined ? await hashPassword(opts.password) : null;
+    return this.deps.db.transaction(async (tx) => {
+      const orgs = await store.listOrgs(tx);
+      let org: Organization;
+      if (orgs.length === 0) org = await this.createOrganization(tx, ctx, opts.org ?? 'My organisation');
+      else org = opts.org ? (orgs.find((o) => o.slug === opts.org || o.id === opts.org) ?? raise(notFound(`no organisation "${opts.org}"`))) : orgs.length === 1 ? orgs[0]! : raise(badRequest('several organisations: name one with --org', 'org'));
+      const user = await this.addMemberTx(tx, ctx, org, { ...opts, passwordHash: hash });
+      return { org, user };
+    });
+  }
+
+  private async addMemberTx(tx: Tx, ctx: AuditContext, org: Organization, opts: { email: string; role: Role; displayName?: string; passwordHash?: string | null }): Promise<User> {
+    let user: User | null = await store.findUserByEmail(tx, opts.email);
+    const at = this.now();
+    if (!user) {
+      user = { id: newId('usr'), email: opts.email, displayName: opts.displayName ?? opts.email.split('@')[0]!, hasPassword: !!opts.passwordHash };
+      await store.insertUser(tx, user, opts.passwordHash ?? null, at);
+      await this.audit(tx, ctx, { orgId: org.id, action: 'user.created', target: { type: 'user', id: user.id }, data: { email: user.email, displayName: user.displayName } });
+    } else if (await store.findRole(tx, org.id, user.id)) {
+      throw conflict(`${opts.email} is already a member of ${org.name}`);
+    }
+    await store.insertMembership(tx, org.id, user.id, opts.role, at);
+    await this.audit(tx, ctx, { orgId: org.id, action: 'membership.added', target: { type: 'user', id: user.id }, data: { email: user.email, role: opts.role } });
+    return { id: user.id, email: user.email, displayName: user.displayName, hasPassword: user.hasPassword };
+  }
+
+  /** Someone leaves: their sessions end at once and their tokens stop working. */
+  async removeMember(ctx: AuditContext, org: Organization, email: string): Promise<void> {
+    await this.deps.db.transaction(async (tx) => {
+      const user = await store.findUserByEmail(tx, email);
+      const role = user ? await store.findRole(tx, org.id, user.id) : null;
+      if (!user || !role) throw notFound(`${email} is not a member of ${org.name}`);
+      if (role === 'owner') {
+        const owners = (await store.listMembers(tx, org.id)).filter((m) => m.role === 'owner');
+        if (owners.length === 1) throw conflict('the last owner cannot leave; make someone else owner first');
+      }
+      await store.deleteMembership(tx, org.id, user.id);
+      await store.deleteSessionsOf(tx, org.id, user.id);
+      await this.audit(tx, ctx, { orgId: org.id, action: 'membership.removed', target: { type: 'user', id: user.id }, data: { email: user.email, role } });
+    });
+  }
+
+  listMembers(orgId: string) {
+    return store.listMembers(this.deps.db, orgId);
+  }
+
+  async createSignInLink(ctx: AuditContext, org: Organization, email: string): Promise<string> {
+    return this.deps.db.transaction(async (tx) => {
+      const user = await store.findUserByEmail(tx, email);
+      if (!user || !(await store.findRole(tx, org.id, user.id))) throw notFound(`${email} is not a member of ${org.name}`);
+      return this.createSignInLinkTx(tx, ctx, org, user);
+    });
+  }
+
+  private async createSignInLinkTx(tx: Tx, ctx: AuditContext, org: Organization, user: User): Promise<string> {
+    const token = randomSecret();
+    const now = this.deps.clock.now();
+    const expiresAt = new Date(now.getTime() + SIGN_IN_LINK_HOURS * 3_600_000).toISOString();
+    await store.insertSignInLink(tx, { tokenHash: sha256Hex(token), userId: user.id, orgId: org.id, at: now.toISOString(), expiresAt });
+    await this.audit(tx, ctx, { orgId: org.id, action: 'signin_link.created', target: { type: 'user', id: user.id }, data: { email: user.email, expiresAt } });
+    return token;
+  }
+
+  async signIn(ctx: Omit<AuditContext, 'actor'>, email: string, password: string): Promise<NewSession> {
+    const user = await store.findUserByEmail(this.deps.db, email);
+    // Same work whether or not the account exists, so timing does not tell which e-mails are known.
+    const ok = await verifyPassword(password, user?.passwordHash ?? (await dummyPasswordHash()));
+    if (!user || !user.passwordHash || !ok) throw unauthorized('e-mail or password is wrong');
+    const memberships = await this.deps.db.query<{ org_id: string }>('SELECT org_id FROM memberships WHERE user_id = $1 ORDER BY created_at LIMIT 1', [user.id]);
+    const orgId = memberships.rows[0]?.org_id;
+    if (!orgId) throw unauthorized('this account belongs to no organisation');
+    return this.deps.db.transaction((tx) => this.startSession(tx, ctx, user, orgId, 'password'));
+  }
+
+  async signInWithLink(ctx: Omit<AuditContext, 'actor'>, token: string): Promise<NewSession> {
+    return this.deps.db.transaction(async (tx) => {
+      const link = await store.consumeSignInLink(tx, sha256Hex(token), this.now());
+      if (!link) throw unauthorized('this sign-in link is unknown, used or expired; ask an owner for a new one (changeledger users link)');
+      const user = await store.findUser(tx, link.userId);
+      if (!user || !(await store.findRole(tx, link.orgId, user.id))) throw unauthorized('this account no longer belongs to the organisation');
+      return this.startSession(tx, ctx, user, link.orgId, 'link');
+    });
+  }
+
+  private async startSession(tx: Tx, ctx: Omit<AuditContext, 'actor'>, user: User, orgId: string, method: 'password' | 'link'): Promise<NewSession> {
+    const cookieValue = randomSecret();
+    const now = this.deps.clock.now();
+    const expiresAt = new Date(now.getTime() + SESSION_HOURS * 3_600_000).toISOString();
+    const csrfToken = randomSecret();
+    const idHash = sha256Hex(cookieValue);
+    await store.insertSession(tx, { idHash, userId: user.id, orgId, csrfToken, at: now.toISOString(), expiresAt });
+    await this.audit(tx, { ...ctx, actor: { kind: 'user', id: user.id, name: user.email } }, {
+      orgId, action: 'session.created', target: { type: 'user', id: user.id }, data: { method, expiresAt },
+    });
+    const principal = await this.principalFor(tx, user.id, orgId);
+    if (!principal) throw unauthorized();
+    return { cookieValue, principal: { kind: 'session', ...principal, sessionHash: idHash, csrfToken, expiresAt } };
+  }
+
+  private async principalFor(db: Tx | Database, userId: string, orgId: string) {
+    const [user, org, role] = await Promise.all([store.findUser(db, userId), store.findOrg(db, orgId), store.findRole(db, orgId, userId)]);
+    if (!user || !org || !role) return null;
+    const { passwordHash: _omit, ...pub } = user;
+    return { user: pub, org, role };
+  }
+
+  async authenticateSession(cookieValue: string): Promise<SessionPrincipal | null> {
+    const idHash = sha256Hex(cookieValue);
+    const s = await store.findSession(this.deps.db, idHash);
+    if (!s || Date.parse(s.expiresAt) <= this.deps.clock.now().getTime()) return null;
+    const p = await this.principalFor(this.deps.db, s.userId, s.orgId);
+    return p ? { kind: 'session', ...p, sessionHash: idHash, csrfToken: s.csrfToken, expiresAt: s.expiresAt } : null;
+  }
+
+  async signOut(ctx: AuditContext, p: SessionPrincipal): Promise<void> {
+    await this.deps.db.transaction(async (tx) => {
+      if (await store.deleteSession(tx, p.sessionHash)) {
+        await this.audit(tx, ctx, { orgId: p.org.id, action: 'session.ended', target: { type: 'user', id: p.user.id }, data: {} });
+      }
+    });
+  }
+
+  async setPassword(ctx: AuditContext, p: Principal, current: string | undefined, next: string): Promise<void> {
+    if (next.length < MIN_PASSWORD_LENGTH) throw badRequest(`newPassword must be at least ${MIN_PASSWORD_LENGTH} characters`, 'newPassword');
+    const user = await store.findUser(this.deps.db, p.user.id);
+    if (!user) throw unauthorized();
+    if (user.passwordHash) {
+      if (current === undefined) throw badRequest('currentPassword is required to change a password', 'currentPassword');
+      if (!(await verifyPassword(current, user.passwordHash))) throw badRequest('currentPassword is wrong', 'currentPassword');
+    }
+    const hash = await hashPassword(next);
+    await this.deps.db.transaction(async (tx) => {
+      await store.setPasswordHash(tx, user.id, hash, this.now());
+      await this.audit(tx, ctx, { orgId: p.org.id, action: 'user.password_set', target: { type: 'user', id: user.id }, data: { hadPassword: !!user.passwordHash } });
+    });
+  }
+
+  // ---- API tokens ----
+
+  async createToken(ctx: AuditContext, owner: { org: Organization; user: User }, opts: { name: string; scopes: string[]; expiresAt?: Date | null }): Promise<{ token: ApiToken; secret: string }> {
+    const name = opts.name.trim();
+    if (name.length < 1 || name.length > 100) throw badRequest('name must be 1 to 100 characters', 'name');
+    if (opts.scopes.length === 0) throw badRequest('scopes must name at least one scope', 'scopes');
+    const bad = opts.scopes.find((s) => !isScope(s));
+    if (bad !== undefined) throw badRequest(`scopes: unknown scope "${bad}"`, 'scopes');
+    const scopes = [...new Set(opts.scopes)] as Scope[];
+    const now = this.deps.clock.now();
+    if (opts.expiresAt && opts.expiresAt.getTime() <= now.getTime()) throw badRequest('expiry must be in the future', 'expiresInDays');
+    const generated = generateApiToken();
+    const expiresAt = opts.expiresAt ? opts.expiresAt.toISOString() : null;
+    await this.deps.db.transaction(async (tx) => {
+      await store.insertToken(tx, { id: generated.id, orgId: owner.org.id, userId: owner.user.id, name, scopes, hash: generated.hash, at: now.toISOString(), expiresAt });
+      await this.audit(tx, ctx, {
+        orgId: owner.org.id, action: 'token.created', target: { type: 'token', id: generated.id },
+        data: { name, scopes, expiresAt, owner: owner.user.email },
+      });
+    });
+    const token = await store.findToken(this.deps.db, owner.org.id, generated.id);
+    return { token: token!, secret: generated.value };
+  }
+
+  /** Owners and admins see every token of the organisation; members their own. */
+  listTokens(p: { org: Organization; user: User; role: Role }): Promise<ApiToken[]> {
+    return store.listTokens(this.deps.db, p.org.id, canManageOthers(p.role) ? null : p.user.id);
+  }
+
+  async revokeToken(ctx: AuditContext, p: { org: Organization; user: User; role: Role }, id: string): Promise<ApiToken> {
+    return this.deps.db.transaction(async (tx) => {
+      const t = await store.findToken(tx, p.org.id, id);
+      if (!t || (!canManageOthers(p.role) && t.owner.id !== p.user.id)) throw notFound(`no token ${id}`);
+      if (t.revokedAt) throw conflict(`token ${id} is already revoked`);
+      await store.revokeTokenRow(tx, p.org.id, id, this.now());
+      await this.audit(tx, ctx, { orgId: p.org.id, action: 'token.revoked', target: { type: 'token', id }, data: { name: t.name, owner: t.owner.email } });
+      return (await store.findToken(tx, p.org.id, id))!;
+    });
+  }
+
+  /** A presented token → its principal, or null (unknown, wrong secret, revoked, expired, owner gone). */
+  async authenticateToken(value: string): Promise<TokenPrincipal | null> {
+    const parsed = parseApiToken(value);
+    if (!parsed) return null;
+    const row = await store.findTokenForAuth(this.deps.db, parsed.id);
+    if (!row || !safeEqual(row.secretHash, parsed.hash) || row.revokedAt || !row.role) return null;
+    const now = this.deps.clock.now();
+    if (row.expiresAt && Date.parse(row.expiresAt) <= now.getTime()) return null;
+    if (!row.lastUsedAt || now.getTime() - Date.parse(row.lastUsedAt) >= 60_000) await store.touchToken(this.deps.db, row.id, now.toISOString());
+    const p = await this.principalFor(this.deps.db, row.userId, row.orgId);
+    return p ? { kind: 'token', ...p, tokenId: row.id, tokenName: row.name, scopes: row.scopes } : null;
+  }
+
+  /** Checks the role a use case needs; used by routes and the CLI alike. */
+  static requireRole(p: { role: Role }, ...roles: Role[]): void {
+    if (!roles.includes(p.role)) throw forbidden(`this needs the role ${roles.join(' or ')}`);
+  }
+}
+
+function raise(e: AppError): never {
+  throw e;
+}

@@ -1,0 +1,191 @@
+import type { Queryable, Row, Tx } from '../../platform/db/database.js';
+import type { ApiToken, Member, Organization, User } from './auth-types.js';
+import type { Role, Scope } from './scopes.js';
+
+const iso = (d: unknown): string => new Date(d as string).toISOString();
+const isoOrNull = (d: unknown): string | null => (d == null ? null : iso(d));
+
+type OrgRow = Row & { id: string; name: string; slug: string; created_at: Date };
+type UserRow = Row & { id: string; email: string; display_name: string; password_hash: string | null };
+
+export const toOrg = (r: OrgRow): Organization => ({ id: r.id, name: r.name, slug: r.slug, createdAt: iso(r.created_at) });
+export const toUser = (r: UserRow): User => ({ id: r.id, email: r.email, displayName: r.display_name, hasPassword: r.password_hash !== null });
+
+export async function insertOrg(tx: Tx, o: Organization): Promise<void> {
+  await tx.query('INSERT INTO organizations (id, name, slug, created_at) VALUES ($1, $2, $3, $4)', [o.id, o.name, o.slug, o.createdAt]);
+}
+
+export async function listOrgs(db: Queryable): Promise<Organization[]> {
+  const r = await db.query<OrgRow>('SELECT * FROM organizations ORDER BY created_at');
+  return r.rows.map(toOrg);
+}
+
+export async function findOrg(db: Queryable, idOrSlug: string): Promise<Organization | null> {
+  const r = await db.query<OrgRow>('SELECT * FROM organizations WHERE id = $1 OR slug = $1', [idOrSlug]);
+  return r.rows[0] ? toOrg(r.rows[0]) : null;
+}
+
+export async function findUserByEmail(db: Queryable, email: string): Promise<(User & { passwordHash: string | null }) | null> {
+  const r = await db.query<UserRow>('SELECT * FROM users WHERE lower(email) = lower($1)', [email]);
+  const row = r.rows[0];
+  return row ? { ...toUser(row), passwordHash: row.password_hash } : null;
+}
+
+export async function findUser(db: Queryable, id: string): Promise<(User & { passwordHash: string | null }) | null> {
+  const r = await db.query<UserRow>('SELECT * FROM users WHERE id = $1', [id]);
+  const row = r.rows[0];
+  return row ? { ...toUser(row), passwordHash: row.password_hash } : null;
+}
+
+export async function insertUser(tx: Tx, u: User, passwordHash: string | null, at: string): Promise<void> {
+  await tx.query(
+    'INSERT INTO users (id, email, display_name, password_hash, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $5)',
+    [u.id, u.email, u.displayName, passwordHash, at],
+  );
+}
+
+export async function setPasswordHash(tx: Tx, userId: string, hash: string, at: string): Promise<void> {
+  await tx.query('UPDATE users SET password_hash = $2, updated_at = $3 WHERE id = $1', [userId, hash, at]);
+}
+
+export async function insertMembership(tx: Tx, orgId: string, userId: string, role: Role, at: string): Promise<void> {
+  await tx.query('INSERT INTO memberships (org_id, user_id, role, created_at) VALUES ($1, $2, $3, $4)', [orgId, userId, role, at]);
+}
+
+export async function deleteMembership(tx: Tx, orgId: string, userId: string): Promise<boolean> {
+  const r = await tx.query('DELETE FROM memberships WHERE org_id = $1 AND user_id = $2', [orgId, userId]);
+  return r.rowCount > 0;
+}
+
+export async function findRole(db: Queryable, orgId: string, userId: string): Promise<Role | null> {
+  const r = await db.query<{ role: Role }>('SELECT role FROM memberships WHERE org_id = $1 AND user_id = $2', [orgId, userId]);
+  return r.rows[0]?.role ?? null;
+}
+
+export async function listMembers(db: Queryable, orgId: string): Promise<Member[]> {
+  const r = await db.query<UserRow & { role: Role; joined: Date }>(
+    `SELECT u.*, m.role, m.created_at AS joined FROM memberships m JOIN users u ON u.id = m.user_id
+     WHERE m.org_id = $1 ORDER BY m.created_at`,
+    [orgId],
+  );
+  return r.rows.map((row) => ({ ...toUser(row), role: row.role, joinedAt: iso(row.joined) }));
+}
+
+export async function insertSession(tx: Tx, s: { idHash: string; userId: string; orgId: string; csrfToken: string; at: string; expiresAt: string }): Promise<void> {
+  await tx.query(
+    'INSERT INTO sessions (id_hash, user_id, org_id, csrf_token, created_at, expires_at) VALUES ($1, $2, $3, $4, $5, $6)',
+    [s.idHash, s.userId, s.orgId, s.csrfToken, s.at, s.expiresAt],
+  );
+}
+
+export type SessionRow = { userId: string; orgId: string; csrfToken: string; expiresAt: string };
+
+export async function findSession(db: Queryable, idHash: string): Promise<SessionRow | null> {
+  const r = await db.query<Row & { user_id: string; org_id: string; csrf_token: string; expires_at: Date }>(
+    'SELECT user_id, org_id, csrf_token, expires_at FROM sessions WHERE id_hash = $1',
+    [idHash],
+  );
+  const row = r.rows[0];
+  return row ? { userId: row.user_id, orgId: row.org_id, csrfToken: row.csrf_token, expiresAt: iso(row.expires_at) } : null;
+}
+
+export async function deleteSession(tx: Tx, idHash: string): Promise<boolean> {
+  const r = await tx.query('DELETE FROM sessions WHERE id_hash = $1', [idHash]);
+  return r.rowCount > 0;
+}
+
+export async function deleteSessionsOf(tx: Tx, orgId: string, userId: string): Promise<void> {
+  await tx.query('DELETE FROM sessions WHERE org_id = $1 AND user_id = $2', [orgId, userId]);
+}
+
+export async function insertSignInLink(tx: Tx, l: { tokenHash: string; userId: string; orgId: string; at: string; expiresAt: string }): Promise<void> {
+  await tx.query(
+    'INSERT INTO sign_in_links (token_hash, user_id, org_id, created_at, expires_at) VALUES ($1, $2, $3, $4, $5)',
+    [l.tokenHash, l.userId, l.orgId, l.at, l.expiresAt],
+  );
+}
+
+/** Marks a live link used and answers whose it was; null when unknown, used or expired. */
+export async function consumeSignInLink(tx: Tx, tokenHash: string, at: string): Promise<{ userId: string; orgId: string } | null> {
+  const r = await tx.query<{ user_id: string; org_id: string }>(
+    `UPDATE sign_in_links SET used_at = $2 WHERE token_hash = $1 AND used_at IS NULL AND expires_at > $2
+     RETURNING user_id, org_id`,
+    [tokenHash, at],
+  );
+  const row = r.rows[0];
+  return row ? { userId: row.user_id, orgId: row.org_id } : null;
+}
+
+type TokenRow = Row & {
+  id: string; org_id: string; user_id: string; name: string; scopes: Scope[]; secret_hash: string; created_at: Date;
+  expires_at: Date | null; revoked_at: Date | null; last_used_at: Date | null; owner_email: string;
+};
+
+const toToken = (r: TokenRow): ApiToken => ({
+  id: r.id,
+  name: r.name,
+  scopes: r.scopes,
+  createdAt: iso(r.created_at),
+  expiresAt: isoOrNull(r.expires_at),
+  revokedAt: isoOrNull(r.revoked_at),
+  lastUsedAt: isoOrNull(r.last_used_at),
+  owner: { id: r.user_id, email: r.owner_email },
+});
+
+const TOKEN_SELECT = 'SELECT t.*, u.email AS owner_email FROM api_tokens t JOIN users u ON u.id = t.user_id';
+
+export async function insertToken(tx: Tx, t: { id: string; orgId: string; userId: string; name: string; scopes: Scope[]; hash: string; at: string; expiresAt: string | null }): Promise<void> {
+  await tx.query(
+    `INSERT INTO api_tokens (id, org_id, user_id, name, scopes, secret_hash, created_at, expires_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+    [t.id, t.orgId, t.userId, t.name, t.scopes, t.hash, t.at, t.expiresAt],
+  );
+}
+
+export async function findToken(db: Queryable, orgId: string, id: string): Promise<ApiToken | null> {
+  const r = await db.query<TokenRow>(`${TOKEN_SELECT} WHERE t.org_id = $1 AND t.id = $2`, [orgId, id]);
+  return r.rows[0] ? toToken(r.rows[0]) : null;
+}
+
+export async function listTokens(db: Queryable, orgId: string, userId: string | null): Promise<ApiToken[]> {
+  const r = await db.query<TokenRow>(
+    `${TOKEN_SELECT} WHERE t.org_id = $1 AND ($2::text IS NULL OR t.user_id = $2) ORDER BY t.created_at DESC, t.id`,
+    [orgId, userId],
+  );
+  return r.rows.map(toToken);
+}
+
+export async function revokeTokenRow(tx: Tx, orgId: string, id: string, at: string): Promise<boolean> {
+  const r = await tx.query('UPDATE api_tokens SET revoked_at = $3 WHERE org_id = $1 AND id = $2 AND revoked_at IS NULL', [orgId, id, at]);
+  return r.rowCount > 0;
+}
+
+export type TokenAuthRow = {
+  id: string; orgId: string; userId: string; name: string; scopes: Scope[]; secretHash: string;
+  expiresAt: string | null; revokedAt: string | null; lastUsedAt: string | null; role: Role | null;
+};
+
+/** The token with its owner's current role in the token's organisation (null once they left). */
+export async function findTokenForAuth(db: Queryable, id: string): Promise<TokenAuthRow | null> {
+  const r = await db.query<TokenRow & { role: Role | null }>(
+    `SELECT t.*, u.email AS owner_email, m.role FROM api_tokens t
+     JOIN users u ON u.id = t.user_id
+     LEFT JOIN memberships m ON m.org_id = t.org_id AND m.user_id = t.user_id
+     WHERE t.id = $1`,
+    [id],
+  );
+  const row = r.rows[0];
+  if (!row) return null;
+  return {
+    id: row.id, orgId: row.org_id, userId: row.user_id, name: row.name, scopes: row.scopes, secretHash: row.secret_hash,
+    expiresAt: isoOrNull(row.expires_at), revokedAt: isoOrNull(row.revoked_at), lastUsedAt: isoOrNull(row.last_used_at), role: row.role,
+  };
+}
+
+/** Bookkeeping, not a state change of the product: written at most once a minute per token. */
+export async function touchToken(db: Queryable, id: string, at: string): Promise<void> {
+  await db.query(
+    `UPDATE api_tokens SET last_used_at = $2 WHERE id = $1 AND (last_used_at IS NULL OR last_used_at < $2::timestamptz - interval '1 minute')`,
+    [id, at],
+  );
+}

@@ -1,0 +1,97 @@
+import { createHash } from 'node:crypto';
+import { canonicalJson } from '../../platform/canonical-json.js';
+
+export const ACTOR_KINDS = ['user', 'token', 'service', 'automation', 'system'] as const;
+export type ActorKind = (typeof ACTOR_KINDS)[number];
+export const AUDIT_SOURCES = ['ui', 'api', 'cli', 'webhook', 'scheduler'] as const;
+export type AuditSource = (typeof AUDIT_SOURCES)[number];
+
+/** Who did it. Automation names itself and what set it off (a pipeline run, a guardrail breach). */
+export type Actor = {
+  kind: ActorKind;
+  id: string | null;
+  name: string;
+  automation?: string | null;
+  trigger?: string | null;
+};
+
+/** The circumstances of a write: every use case receives one and hands it to the ledger. */
+export type AuditContext = {
+  actor: Actor;
+  source: AuditSource;
+  requestId?: string | null;
+  correlationId?: string | null;
+};
+
+export type NewAuditEvent = {
+  orgId: string;
+  action: string;
+  target: { type: string; id: string };
+  /** Before/after where a thing changed; never a secret. */
+  data?: Record<string, unknown>;
+  schemaVersion?: number;
+};
+
+export type AuditEvent = {
+  orgId: string;
+  seq: number;
+  occurredAt: string;
+  actor: Required<Actor>;
+  action: string;
+  target: { type: string; id: string };
+  correlationId: string | null;
+  requestId: string | null;
+  source: AuditSource;
+  data: Record<string, unknown>;
+  schemaVersion: number;
+  prevHash: string;
+  hash: string;
+};
+
+/** The schema version of events written now; readers accept every version up to it. */
+export const AUDIT_SCHEMA_VERSION = 1;
+export const GENESIS_HASH = '0'.repeat(64);
+
+/** SHA-256 over the previous hash and the canonical JSON of everything else in the row. */
+export function hashEvent(e: Omit<AuditEvent, 'hash'>): string {
+  const body = canonicalJson({
+    orgId: e.orgId,
+    seq: e.seq,
+    occurredAt: e.occurredAt,
+    actor: e.actor,
+    action: e.action,
+    target: e.target,
+    correlationId: e.correlationId,
+    requestId: e.requestId,
+    source: e.source,
+    data: e.data,
+    schemaVersion: e.schemaVersion,
+  });
+  return createHash('sha256').update(e.prevHash).update('\n').update(body).digest('hex');
+}
+
+export function fullActor(a: Actor): Required<Actor> {
+  return { kind: a.kind, id: a.id, name: a.name, automation: a.automation ?? null, trigger: a.trigger ?? null };
+}
+
+export type ChainBreak = { seq: number; reason: string };
+
+/**
+ * Checks one stretch of the chain. `expected` is where the previous stretch ended; the answer
+ * names the first event that does not follow from it, or where the next stretch must begin.
+ */
+export function checkChain(
+  events: readonly AuditEvent[],
+  expected: { seq: number; hash: string },
+): { ok: true; next: { seq: number; hash: string } } | { ok: false; broken: ChainBreak } {
+  let { seq, hash } = expected;
+  for (const e of events) {
+    if (e.seq !== seq + 1) return { ok: false, broken: { seq: seq + 1, reason: `event ${seq + 1} is missing (next present is ${e.seq})` } };
+    if (e.prevHash !== hash) return { ok: false, broken: { seq: e.seq, reason: `event ${e.seq} does not link to the hash of event ${seq}` } };
+    const { hash: stored, ...rest } = e;
+    if (hashEvent(rest) !== stored) return { ok: false, broken: { seq: e.seq, reason: `event ${e.seq} was altered: its content no longer matches its hash` } };
+    seq = e.seq;
+    hash = stored;
+  }
+  return { ok: true, next: { seq, hash } };
+}

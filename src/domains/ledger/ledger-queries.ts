@@ -1,0 +1,131 @@
+import { badRequest } from '../../platform/errors.js';
+import type { Queryable } from '../../platform/db/database.js';
+import type { AuditEvent } from './audit-event.js';
+import { AUDIT_COLUMNS, readChainPage, readHead, toAuditEvent, type AuditRow } from './ledger-store.js';
+import { checkChain, GENESIS_HASH } from './audit-event.js';
+
+export type AuditFilter = {
+  /** A prefix: `token.` matches `token.created` and `token.revoked`. */
+  action?: string;
+  actor?: string;
+  targetType?: string;
+  targetId?: string;
+  correlationId?: string;
+  since?: Date;
+  until?: Date;
+  q?: string;
+};
+
+export type AuditPage = { items: AuditEvent[]; nextCursor: string | null };
+
+export const AUDIT_PAGE_MAX = 500;
+
+type Cursor = { t: string; s: number };
+
+export function encodeCursor(e: Pick<AuditEvent, 'occurredAt' | 'seq'>): string {
+  return Buffer.from(`${e.occurredAt}|${e.seq}`).toString('base64url');
+}
+
+export function decodeCursor(text: string): Cursor {
+  const raw = Buffer.from(text, 'base64url').toString('utf8');
+  const m = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z)\|(\d{1,15})$/.exec(raw);
+  if (!m || Number.isNaN(Date.parse(m[1]!))) throw badRequest('cursor is not one this server gave out', 'cursor');
+  return { t: m[1]!, s: Number(m[2]) };
+}
+
+function escapeLike(s: string): string {
+  return s.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+/** Builds the WHERE clause; every filter maps onto a leading index column after org_id. */
+function where(orgId: string, f: AuditFilter, cursor: Cursor | null): { sql: string; params: unknown[] } {
+  const params: unknown[] = [orgId];
+  const parts = ['org_id = $1'];
+  const add = (clause: (n: string) => string, value: unknown) => {
+    params.push(value);
+    parts.push(clause(`$${params.length}`));
+  };
+  if (f.action) add((p) => `action LIKE ${p}`, `${escapeLike(f.action)}%`);
+  if (f.actor) add((p) => `actor_id = ${p}`, f.actor);
+  if (f.targetType) add((p) => `target_type = ${p}`, f.targetType);
+  if (f.targetId) add((p) => `target_id = ${p}`, f.targetId);
+  if (f.correlationId) add((p) => `correlation_id = ${p}`, f.correlationId);
+  if (f.since) add((p) => `occurred_at >= ${p}`, f.since.toISOString());
+  if (f.until) add((p) => `occurred_at < ${p}`, f.until.toISOString());
+  if (f.q) {
+    add(
+      (p) => `(action ILIKE ${p} OR actor_name ILIKE ${p} OR target_id ILIKE ${p} OR coalesce(correlation_id, '') ILIKE ${p} OR data::text ILIKE ${p})`,
+      `%${escapeLike(f.q)}%`,
+    );
+  }
+  if (cursor) {
+    params.push(cursor.t, cursor.s);
+    parts.push(`(occurred_at, seq) < ($${params.length - 1}::timestamptz, $${params.length})`);
+  }
+  return { sql: parts.join(' AND '), params };
+}
+
+/** Newest first, keyset pagination on (time, seq). */
+export async function listAuditEvents(db: Queryable, orgId: string, f: AuditFilter, limit: number, cursorText?: string): Promise<AuditPage> {
+  const cursor = cursorText ? decodeCursor(cursorText) : null;
+  const w = where(orgId, f, cursor);
+  const r = await db.query<AuditRow>(
+    `SELECT ${AUDIT_COLUMNS} FROM audit_events WHERE ${w.sql} ORDER BY occurred_at DESC, seq DESC LIMIT ${Number(limit) + 1}`,
+    w.params,
+  );
+  const items = r.rows.slice(0, limit).map(toAuditEvent);
+  const last = items[items.length - 1];
+  return { items, nextCursor: r.rows.length > limit && last ? encodeCursor(last) : null };
+}
+
+/** Every matching event, newest first, a page at a time, for NDJSON export. */
+export async function* iterateAuditEvents(db: Queryable, orgId: string, f: AuditFilter, pageSize = 1000): AsyncGenerator<AuditEvent> {
+  let cursor: string | undefined;
+  for (;;) {
+    const page = await listAuditEvents(db, orgId, f, pageSize, cursor);
+    yield* page.items;
+    if (!page.nextCursor) return;
+    cursor = page.nextCursor;
+  }
+}
+
+export type VerifyResult = {
+  orgId: string;
+  ok: boolean;
+  checked: number;
+  head: { seq: number; hash: string } | null;
+  firstBrokenSeq: number | null;
+  reason: string | null;
+};
+
+/** Walks the whole chain of one organisation and names the first event that breaks it. */
+export async function verifyLedger(db: Queryable, orgId: string, pageSize = 2000): Promise<VerifyResult> {
+  const head = await readHead(db, orgId);
+  let at = { seq: 0, hash: GENESIS_HASH };
+  let checked = 0;
+  for (;;) {
+    const page = await readChainPage(db, orgId, at.seq, pageSize);
+    const res = checkChain(page, at);
+    if (!res.ok) return { orgId, ok: false, checked, head, firstBrokenSeq: res.broken.seq, reason: res.broken.reason };
+    checked += page.length;
+    at = res.next;
+    if (page.length < pageSize) break;
+  }
+  if (head && head.seq > at.seq) {
+    return { orgId, ok: false, checked, head, firstBrokenSeq: at.seq + 1, reason: `events ${at.seq + 1}…${head.seq} are missing from the end of the chain` };
+  }
+  if (head && head.hash !== at.hash) {
+    return { orgId, ok: false, checked, head, firstBrokenSeq: at.seq, reason: `the recorded head does not match event ${at.seq}` };
+  }
+  return { orgId, ok: true, checked, head: at.seq > 0 ? at : null, firstBrokenSeq: null, reason: null };
+}
+
+export type LedgerDigest = { orgId: string; seq: number; hash: string; occurredAt: string | null };
+
+export async function ledgerDigest(db: Queryable, orgId: string): Promise<LedgerDigest> {
+  const r = await db.query<AuditRow>(`SELECT ${AUDIT_COLUMNS} FROM audit_events WHERE org_id = $1 ORDER BY seq DESC LIMIT 1`, [orgId]);
+  const last = r.rows[0];
+  if (!last) return { orgId, seq: 0, hash: GENESIS_HASH, occurredAt: null };
+  const e = toAuditEvent(last);
+  return { orgId, seq: e.seq, hash: e.hash, occurredAt: e.occurredAt };
+}

@@ -1,0 +1,74 @@
+import { Readable } from 'node:stream';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { Clock } from '../../platform/clock.js';
+import { parseTimeBound } from '../../platform/clock.js';
+import type { Database } from '../../platform/db/database.js';
+import { badRequest, unauthorized } from '../../platform/errors.js';
+import { errors } from '../../platform/http/schemas.js';
+import type { AuditEvent } from './audit-event.js';
+import { iterateAuditEvents, listAuditEvents, verifyLedger, type AuditFilter } from './ledger-queries.js';
+import * as S from './ledger-schemas.js';
+
+export type LedgerRouteDeps = { db: Database; clock: Clock };
+
+type FilterQuery = { action?: string; actor?: string; targetType?: string; targetId?: string; correlationId?: string; since?: string; until?: string; q?: string };
+
+export function toFilter(q: FilterQuery, now: Date): AuditFilter {
+  const bound = (name: 'since' | 'until') => {
+    const text = q[name];
+    if (text === undefined || text === '') return undefined;
+    const d = parseTimeBound(text, now);
+    if (!d) throw badRequest(`${name} must be a duration such as 1h or 7d, or an ISO-8601 time`, name);
+    return d;
+  };
+  const f: AuditFilter = { since: bound('since'), until: bound('until') };
+  for (const k of ['action', 'actor', 'targetType', 'targetId', 'correlationId', 'q'] as const) if (q[k]) f[k] = q[k];
+  return f;
+}
+
+/** The API shape: the organisation is implied by who asks. */
+export function publicEvent(e: AuditEvent) {
+  const { orgId: _org, ...rest } = e;
+  return rest;
+}
+
+export const ledgerRoutes: FastifyPluginAsyncTypebox<LedgerRouteDeps> = async (app, { db, clock }) => {
+  const tags = ['audit'];
+  const orgOf = (p: unknown) => {
+    const org = (p as { org?: { id: string } } | null)?.org;
+    if (!org) throw unauthorized();
+    return org.id;
+  };
+
+  app.get('/api/audit', {
+    config: { access: { scope: 'audit:read' } },
+    schema: { tags, summary: 'Audit events, newest first, with filters and cursor pagination', querystring: S.AuditQuery, response: { 200: S.AuditPageBody, ...errors(400, 401, 403, 429) } },
+  }, async (req) => {
+    const { cursor, limit = 50, ...q } = req.query;
+    const page = await listAuditEvents(db, orgOf(req.principal), toFilter(q, clock.now()), limit, cursor || undefined);
+    return { items: page.items.map(publicEvent), nextCursor: page.nextCursor };
+  });
+
+  app.get('/api/audit/export', {
+    config: { access: { scope: 'audit:read' } },
+    schema: { tags, summary: 'Every matching audit event as NDJSON, newest first', querystring: S.AuditExportQuery, produces: ['application/x-ndjson'] },
+  }, async (req, reply) => {
+    const orgId = orgOf(req.principal);
+    const filter = toFilter(req.query, clock.now());
+    void reply
+      .header('content-type', 'application/x-ndjson; charset=utf-8')
+      .header('content-disposition', 'attachment; filename="audit-events.ndjson"');
+    async function* lines() {
+      for await (const e of iterateAuditEvents(db, orgId, filter)) yield `${JSON.stringify(publicEvent(e))}\n`;
+    }
+    return reply.send(Readable.from(lines()));
+  });
+
+  app.get('/api/audit/verify', {
+    config: { access: { scope: 'audit:read' } },
+    schema: { tags, summary: "Walk the organisation's hash chain and name the first broken event", response: { 200: S.VerifyBody, ...errors(401, 403, 429) } },
+  }, async (req) => {
+    const { orgId: _o, ...res } = await verifyLedger(db, orgOf(req.principal));
+    return res;
+  });
+};

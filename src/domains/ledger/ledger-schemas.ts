@@ -1,0 +1,55 @@
+import { Type } from 'typebox';
+import { IsoTime } from '../../platform/http/schemas.js';
+import { ACTOR_KINDS, AUDIT_SOURCES } from './audit-event.js';
+import { AUDIT_PAGE_MAX } from './ledger-queries.js';
+
+const Hash = Type.String({ pattern: '^[0-9a-f]{64}$' });
+
+export const AuditEventBody = Type.Object({
+  seq: Type.Integer({ description: 'Gap-free per organisation' }),
+  occurredAt: IsoTime,
+  actor: Type.Object({
+    kind: Type.Enum(ACTOR_KINDS),
+    id: Type.Union([Type.String(), Type.Null()]),
+    name: Type.String(),
+    automation: Type.Union([Type.String(), Type.Null()], { description: 'Which automation acted' }),
+    trigger: Type.Union([Type.String(), Type.Null()], { description: 'What set the automation off' }),
+  }),
+  action: Type.String({ examples: ['token.created'] }),
+  target: Type.Object({ type: Type.String(), id: Type.String() }),
+  correlationId: Type.Union([Type.String(), Type.Null()]),
+  requestId: Type.Union([Type.String(), Type.Null()]),
+  source: Type.Enum(AUDIT_SOURCES),
+  data: Type.Record(Type.String(), Type.Unknown()),
+  schemaVersion: Type.Integer(),
+  prevHash: Hash,
+  hash: Hash,
+});
+
+const TimeBound = Type.String({ maxLength: 40, description: 'A duration back from now (15m, 1h, 7d) or an ISO-8601 time' });
+const Filter = {
+  action: Type.Optional(Type.String({ maxLength: 200, description: 'Action prefix: token. matches token.created' })),
+  actor: Type.Optional(Type.String({ maxLength: 200, description: 'Actor id (usr_…, token id)' })),
+  targetType: Type.Optional(Type.String({ maxLength: 100 })),
+  targetId: Type.Optional(Type.String({ maxLength: 300 })),
+  correlationId: Type.Optional(Type.String({ maxLength: 200 })),
+  since: Type.Optional(TimeBound),
+  until: Type.Optional(TimeBound),
+  q: Type.Optional(Type.String({ maxLength: 200, description: 'Free text over action, actor, target, correlation id and data' })),
+};
+
+export const AuditQuery = Type.Object(
+  { ...Filter, cursor: Type.Optional(Type.String({ maxLength: 200 })), limit: Type.Optional(Type.Integer({ minimum: 1, maximum: AUDIT_PAGE_MAX, default: 50 })) },
+  { additionalProperties: false },
+);
+export const AuditExportQuery = Type.Object(Filter, { additionalProperties: false });
+
+export const AuditPageBody = Type.Object({ items: Type.Array(AuditEventBody), nextCursor: Type.Union([Type.String(), Type.Null()]) });
+
+export const VerifyBody = Type.Object({
+  ok: Type.Boolean(),
+  checked: Type.Integer(),
+  head: Type.Union([Type.Object({ seq: Type.Integer(), hash: Hash }), Type.Null()]),
+  firstBrokenSeq: Type.Union([Type.Integer(), Type.Null()]),
+  reason: Type.Union([Type.String(), Type.Null()]),
+});

@@ -1,0 +1,101 @@
+import type { Clock } from '../../platform/clock.js';
+import type { Queryable, Row, Tx } from '../../platform/db/database.js';
+import {
+  AUDIT_SCHEMA_VERSION,
+  fullActor,
+  GENESIS_HASH,
+  hashEvent,
+  type AuditContext,
+  type AuditEvent,
+  type NewAuditEvent,
+} from './audit-event.js';
+
+export const AUDIT_COLUMNS = `org_id, seq, occurred_at, actor_kind, actor_id, actor_name, actor_automation, actor_trigger,
+  action, target_type, target_id, correlation_id, request_id, source, data, schema_version, prev_hash, hash`;
+
+/** Starts the chain of a new organisation; in the transaction that creates it. */
+export async function createLedgerHead(tx: Tx, orgId: string): Promise<void> {
+  await tx.query('INSERT INTO audit_heads (org_id, seq, hash) VALUES ($1, 0, $2)', [orgId, GENESIS_HASH]);
+}
+
+/**
+ * The only way an audit event is written: inside the caller's transaction, so the domain write
+ * and its event commit together or not at all. Locking the head row serialises appends of one
+ * organisation, which keeps its sequence gap-free and its hash chain linear.
+ */
+export async function appendAuditEvent(tx: Tx, clock: Clock, ctx: AuditContext, ev: NewAuditEvent): Promise<AuditEvent> {
+  const head = await tx.query<{ seq: number; hash: string }>(
+    'UPDATE audit_heads SET seq = seq + 1 WHERE org_id = $1 RETURNING seq, hash',
+    [ev.orgId],
+  );
+  const h = head.rows[0];
+  if (!h) throw new Error(`organisation ${ev.orgId} has no ledger head`);
+  const unhashed: Omit<AuditEvent, 'hash'> = {
+    orgId: ev.orgId,
+    seq: h.seq,
+    occurredAt: clock.now().toISOString(),
+    actor: fullActor(ctx.actor),
+    action: ev.action,
+    target: ev.target,
+    correlationId: ctx.correlationId ?? null,
+    requestId: ctx.requestId ?? null,
+    source: ctx.source,
+    data: ev.data ?? {},
+    schemaVersion: ev.schemaVersion ?? AUDIT_SCHEMA_VERSION,
+    prevHash: h.hash,
+  };
+  const event: AuditEvent = { ...unhashed, hash: hashEvent(unhashed) };
+  const a = event.actor;
+  await tx.query(
+    `WITH appended AS (
+       INSERT INTO audit_events (${AUDIT_COLUMNS})
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)
+     )
+     UPDATE audit_heads SET hash = $18 WHERE org_id = $1`,
+    [
+      event.orgId, event.seq, event.occurredAt, a.kind, a.id, a.name, a.automation, a.trigger,
+      event.action, event.target.type, event.target.id, event.correlationId, event.requestId, event.source,
+      JSON.stringify(event.data), event.schemaVersion, event.prevHash, event.hash,
+    ],
+  );
+  return event;
+}
+
+export type AuditRow = Row & {
+  org_id: string; seq: number; occurred_at: Date; actor_kind: AuditEvent['actor']['kind']; actor_id: string | null;
+  actor_name: string; actor_automation: string | null; actor_trigger: string | null; action: string;
+  target_type: string; target_id: string; correlation_id: string | null; request_id: string | null;
+  source: AuditEvent['source']; data: Record<string, unknown>; schema_version: number; prev_hash: string; hash: string;
+};
+
+export function toAuditEvent(r: AuditRow): AuditEvent {
+  return {
+    orgId: r.org_id,
+    seq: r.seq,
+    occurredAt: new Date(r.occurred_at).toISOString(),
+    actor: { kind: r.actor_kind, id: r.actor_id, name: r.actor_name, automation: r.actor_automation, trigger: r.actor_trigger },
+    action: r.action,
+    target: { type: r.target_type, id: r.target_id },
+    correlationId: r.correlation_id,
+    requestId: r.request_id,
+    source: r.source,
+    data: r.data,
+    schemaVersion: r.schema_version,
+    prevHash: r.prev_hash,
+    hash: r.hash,
+  };
+}
+
+export async function readHead(db: Queryable, orgId: string): Promise<{ seq: number; hash: string } | null> {
+  const r = await db.query<{ seq: number; hash: string }>('SELECT seq, hash FROM audit_heads WHERE org_id = $1', [orgId]);
+  return r.rows[0] ?? null;
+}
+
+/** Events of one organisation in chain order, from `afterSeq` on. */
+export async function readChainPage(db: Queryable, orgId: string, afterSeq: number, limit: number): Promise<AuditEvent[]> {
+  const r = await db.query<AuditRow>(
+    `SELECT ${AUDIT_COLUMNS} FROM audit_events WHERE org_id = $1 AND seq > $2 ORDER BY seq LIMIT $3`,
+    [orgId, afterSeq, limit],
+  );
+  return r.rows.map(toAuditEvent);
+}

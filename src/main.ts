@@ -1,0 +1,68 @@
+import type { AddressInfo } from 'node:net';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from './app.js';
+import { compose, type Services } from './compose.js';
+import { version, type ServeConfig } from './config.js';
+import { systemClock, type Clock } from './platform/clock.js';
+import { openStore } from './platform/db/open-store.js';
+import { createLogger } from './platform/logger.js';
+
+export type RunningServer = {
+  url: string;
+  pipelineUrl: string;
+  services: Services;
+  /** Graceful: stop accepting, finish requests in flight and the job batch in hand, close the store. */
+  close(): Promise<void>;
+};
+
+function urlOf(app: FastifyInstance, host: string): string {
+  const addr = app.server.address() as AddressInfo;
+  const shown = host === 'localhost' || host === '0.0.0.0' || host === '::' ? 'localhost' : addr.address.includes(':') ? `[${addr.address}]` : addr.address;
+  return `http://${shown}:${addr.port}`;
+}
+
+/** boot: config → database → migrate → compose → listen. */
+export async function startServer(cfg: ServeConfig, opts: { clock?: Clock; say?: (line: string) => void } = {}): Promise<RunningServer> {
+  const say = opts.say ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const logger = createLogger();
+  const db = await openStore(cfg, `changeledger serve (port ${cfg.port}, pipeline ${cfg.pipelinePort})`);
+  const services = compose({ db, clock: opts.clock ?? systemClock, logger, workerPollMs: cfg.workerPollMs });
+  let main: FastifyInstance | null = null;
+  let pipeline: FastifyInstance | null = null;
+  try {
+    const first = await services.auth.bootstrap(
+      { actor: { kind: 'system', id: null, name: 'changeledger serve (first start)' }, source: 'cli' },
+      { orgName: cfg.orgName, ownerEmail: cfg.ownerEmail },
+    );
+    const deps = { ...services, secureCookies: cfg.secureCookies, version };
+    main = await buildApp(deps, 'main');
+    pipeline = await buildApp(deps, 'pipeline');
+    await main.listen({ host: cfg.host, port: cfg.port });
+    await pipeline.listen({ host: cfg.pipelineHost, port: cfg.pipelinePort });
+    const url = urlOf(main, cfg.host);
+    const pipelineUrl = urlOf(pipeline, cfg.pipelineHost);
+    services.worker.start();
+    const storage = db.engine === 'pglite' ? `embedded database in ${db.location}` : `PostgreSQL at ${db.location}`;
+    say(`changeledger ${version}: ${storage}`);
+    say(`changeledger: web UI and API on ${url}`);
+    say(`changeledger: pipeline listener on ${pipelineUrl}`);
+    if (first) {
+      const base = cfg.publicUrl ?? url;
+      say(`changeledger: first start: created organisation "${first.org.name}" and its owner ${first.owner.email}.`);
+      say(`changeledger: sign in once with ${base}/signin/link#${first.linkToken} (valid 24 hours, single use; then set a password)`);
+    }
+    let closing: Promise<void> | null = null;
+    const close = () =>
+      (closing ??= (async () => {
+        await Promise.allSettled([main?.close(), pipeline?.close()]);
+        await services.worker.stop();
+        await db.close();
+        logger.flush();
+      })());
+    return { url, pipelineUrl, services, close };
+  } catch (err) {
+    await Promise.allSettled([main?.close(), pipeline?.close()]);
+    await db.close();
+    throw err;
+  }
+}

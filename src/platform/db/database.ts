@@ -1,0 +1,124 @@
+import { mkdirSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import pg from 'pg';
+import { acquireDataDirLock, type DataDirLock } from './data-dir-lock.js';
+
+export type Engine = 'pglite' | 'postgres';
+export type Row = Record<string, unknown>;
+export type QueryResult<R> = { rows: R[]; rowCount: number };
+
+/** Anything that runs SQL: the database itself or an open transaction. */
+export type Queryable = {
+  query<R extends Row = Row>(text: string, params?: readonly unknown[]): Promise<QueryResult<R>>;
+  /** Runs several statements without parameters (migrations). */
+  exec(text: string): Promise<void>;
+};
+
+/** A transaction handle. Only `Database.transaction` makes one. */
+export type Tx = Queryable & { readonly transactional: true };
+
+export type Database = Queryable & {
+  readonly engine: Engine;
+  /** Where the data is: a directory for PGlite, the URL without password for PostgreSQL. */
+  readonly location: string;
+  /** The one way to write: the whole callback commits, or nothing does. */
+  transaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+};
+
+export type OpenOptions =
+  | { engine: 'pglite'; dataDir: string; holder?: string; lock?: boolean }
+  | { engine: 'postgres'; url: string; poolSize?: number };
+
+const INT8 = 20;
+
+export async function openDatabase(opts: OpenOptions): Promise<Database> {
+  return opts.engine === 'pglite' ? openPglite(opts.dataDir, opts.holder ?? 'changeledger', opts.lock ?? true) : openPostgres(opts.url, opts.poolSize ?? 10);
+}
+
+async function openPglite(dataDir: string, holder: string, lock: boolean): Promise<Database> {
+  const dir = resolve(dataDir);
+  mkdirSync(dir, { recursive: true });
+  // PGlite takes no lock of its own: two processes on one directory lose writes.
+  const held: DataDirLock | null = lock ? acquireDataDirLock(dir, holder) : null;
+  let db: PGlite;
+  try {
+    db = await PGlite.create(`${dir}/pgdata`, { parsers: { [INT8]: (v: string) => Number(v) } });
+  } catch (err) {
+    held?.release();
+    throw err;
+  }
+  const wrap = (q: Pick<PGlite, 'query' | 'exec'>) => ({
+    async query<R extends Row>(text: string, params?: readonly unknown[]) {
+      const r = await q.query<R>(text, params as unknown[] | undefined);
+      return { rows: r.rows, rowCount: r.affectedRows ?? r.rows.length };
+    },
+    async exec(text: string) {
+      await q.exec(text);
+    },
+  });
+  return {
+    engine: 'pglite',
+    location: dir,
+    ...wrap(db),
+    transaction: (fn) => db.transaction((tx) => fn({ ...wrap(tx), transactional: true })),
+    async close() {
+      try {
+        if (!db.closed) await db.close();
+      } finally {
+        held?.release();
+      }
+    },
+  };
+}
+
+function redactUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = '***';
+    return u.toString();
+  } catch {
+    return '(unparseable DATABASE_URL)';
+  }
+}
+
+async function openPostgres(url: string, poolSize: number): Promise<Database> {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: poolSize,
+    types: { getTypeParser: ((oid: number, format?: string) => (oid === INT8 ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format as 'text'))) as typeof pg.types.getTypeParser },
+  });
+  // A dropped idle connection must not crash the process; the next query reconnects.
+  pool.on('error', () => undefined);
+  const wrap = (c: pg.Pool | pg.PoolClient) => ({
+    async query<R extends Row>(text: string, params?: readonly unknown[]) {
+      const r = await c.query(text, params as unknown[] | undefined);
+      return { rows: r.rows as R[], rowCount: r.rowCount ?? 0 };
+    },
+    async exec(text: string) {
+      await c.query(text);
+    },
+  });
+  await pool.query('SELECT 1');
+  return {
+    engine: 'postgres',
+    location: redactUrl(url),
+    ...wrap(pool),
+    async transaction(fn) {
+      const client = await pool.connect();
+      try {
+        await client.query('BEGIN');
+        const result = await fn({ ...wrap(client), transactional: true });
+        await client.query('COMMIT');
+        return result;
+      } catch (err) {
+        await client.query('ROLLBACK').catch(() => undefined);
+        throw err;
+      } finally {
+        client.release();
+      }
+    },
+    close: () => pool.end(),
+  };
+}

@@ -1,0 +1,42 @@
+import type { Principal, Scope } from '../../domains/auth/index.js';
+import type { AuditContext } from '../../domains/ledger/index.js';
+
+/**
+ * Who may call a route: anyone, only a signed-in person (tokens are refused with 403), or a
+ * session or a token holding the scope.
+ */
+export type Access = 'public' | 'session' | { scope: Scope };
+export type Listener = 'main' | 'pipeline';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    access?: Access;
+  }
+  interface FastifyRequest {
+    principal: Principal | null;
+    listener: Listener;
+  }
+}
+
+const CORRELATION = /^[A-Za-z0-9._:/-]{1,128}$/;
+
+/** The audit circumstances of a request: its principal as actor, its id, its correlation id. */
+export function requestAuditContext(req: {
+  principal: Principal | null;
+  id: string;
+  headers: Record<string, string | string[] | undefined>;
+}): AuditContext {
+  const p = req.principal;
+  const header = req.headers['x-correlation-id'];
+  const correlationId = typeof header === 'string' && CORRELATION.test(header) ? header : null;
+  if (!p) return { actor: { kind: 'system', id: null, name: 'anonymous' }, source: 'ui', requestId: req.id, correlationId };
+  if (p.kind === 'token') {
+    return {
+      actor: { kind: 'token', id: p.tokenId, name: `token "${p.tokenName}" of ${p.user.email}` },
+      source: 'api',
+      requestId: req.id,
+      correlationId,
+    };
+  }
+  return { actor: { kind: 'user', id: p.user.id, name: p.user.email }, source: 'ui', requestId: req.id, correlationId };
+}

@@ -1,0 +1,13 @@
+import { Type } from 'typebox';
+
+export const ErrorBody = Type.Object(
+  { error: Type.String(), field: Type.Optional(Type.String()) },
+  { $id: 'Error', description: 'Every refusal: a sentence for a person and, for bad input, the field it is about.' },
+);
+
+/** Standard error answers for a route's `response` map. */
+export function errors(...codes: number[]): Record<number, typeof ErrorBody> {
+  return Object.fromEntries(codes.map((c) => [c, ErrorBody]));
+}
+
+export const IsoTime = Type.String({ format: 'date-time', description: 'UTC, ISO-8601 with Z' });
