@@ -75,6 +75,17 @@ export class AuthService {
     });
   }
 
+  /** A new organisation with its first owner (who may have no password yet). */
+  async createOrganizationWithOwner(ctx: AuditContext, opts: { name: string; email: string; password?: string }): Promise<{ org: Organization; owner: User }> {
+    if (!EMAIL.test(opts.email)) throw badRequest('email is not an e-mail address', 'email');
+    const hash = opts.password !== undefined ? await hashPassword(opts.password) : null;
+    return this.deps.db.transaction(async (tx) => {
+      const org = await this.createOrganization(tx, ctx, opts.name);
+      const owner = await this.addMemberTx(tx, ctx, org, { email: opts.email, role: 'owner', passwordHash: hash });
+      return { org, owner };
+    });
+  }
+
   /** Adds a person to an organisation (creating the organisation when the database has none). */
   async addMember(ctx: AuditContext, opts: { org?: string; email: string; role: Role; displayName?: string; password?: string }): Promise<{ org: Organization; user: User }> {
     if (!EMAIL.test(opts.email)) throw badRequest('email is not an e-mail address', 'email');

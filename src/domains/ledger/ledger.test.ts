@@ -1,0 +1,129 @@
+import { beforeAll, expect, it } from 'vitest';
+import { describeEachEngine } from '../../../test/support/engines.js';
+import { testCtx } from '../../../test/support/test-app.js';
+import { SettableClock } from '../../platform/clock.js';
+import { openDatabase } from '../../platform/db/database.js';
+import { AuthService } from '../auth/index.js';
+import { appendAuditEvent, listAuditEvents, verifyLedger, ledgerDigest, type AuditContext } from './index.js';
+
+const ctx: AuditContext = { actor: { kind: 'user', id: 'usr_a', name: 'alice@example.test' }, source: 'api', requestId: 'req_1', correlationId: 'inc-42' };
+
+describeEachEngine('the audit ledger', (engine) => {
+  const clock = new SettableClock('2026-07-22T13:00:00.000Z');
+  let auth: AuthService;
+  const newOrg = async () => (await auth.createOrganizationWithOwner(testCtx, { name: 'Ledger org', email: `o${Math.random().toString(36).slice(2)}@x.test` })).org.id;
+
+  beforeAll(() => {
+    auth = new AuthService({ db: engine.db(), clock });
+  });
+
+  it('gives each organisation a gap-free sequence linked by hashes, and verify says it is intact', async () => {
+    const orgId = await newOrg();
+    const before = (await verifyLedger(engine.db(), orgId)).checked;
+    for (let i = 0; i < 5; i++) {
+      await engine.db().transaction((tx) => appendAuditEvent(tx, clock, ctx, { orgId, action: 'flag.updated', target: { type: 'flag', id: `f${i}` }, data: { from: false, to: true } }));
+    }
+    const page = await listAuditEvents(engine.db(), orgId, {}, 100);
+    const seqs = page.items.map((e) => e.seq).reverse();
+    expect(seqs).toEqual(Array.from({ length: before + 5 }, (_, i) => i + 1));
+    for (let i = 1; i < page.items.length; i++) expect(page.items[i - 1]!.prevHash).toBe(page.items[i]!.hash);
+    const v = await verifyLedger(engine.db(), orgId);
+    expect(v).toMatchObject({ ok: true, checked: before + 5, firstBrokenSeq: null });
+    expect(await ledgerDigest(engine.db(), orgId)).toMatchObject({ seq: before + 5, hash: page.items[0]!.hash });
+    expect(page.items[0]!.occurredAt).toBe('2026-07-22T13:00:00.000Z');
+  });
+
+  it('keeps the sequence gap-free when concurrent transactions append to one organisation', async () => {
+    const orgId = await newOrg();
+    await Promise.all(Array.from({ length: 20 }, (_, i) =>
+      engine.db().transaction((tx) => appendAuditEvent(tx, clock, ctx, { orgId, action: 'change.registered', target: { type: 'change', id: `c${i}` } })),
+    ));
+    const v = await verifyLedger(engine.db(), orgId);
+    expect(v.ok).toBe(true);
+    expect(v.checked).toBeGreaterThanOrEqual(20);
+  });
+
+  it('refuses UPDATE, DELETE and TRUNCATE of audit events at the engine', async () => {
+    const orgId = await newOrg();
+    const db = engine.db();
+    await expect(db.query("UPDATE audit_events SET actor_name = 'bob' WHERE org_id = $1", [orgId])).rejects.toThrow(/append-only: UPDATE refused/);
+    await expect(db.query('DELETE FROM audit_events WHERE org_id = $1', [orgId])).rejects.toThrow(/append-only: DELETE refused/);
+    await expect(db.query('TRUNCATE audit_events')).rejects.toThrow(/append-only: TRUNCATE refused/);
+    expect((await verifyLedger(db, orgId)).ok).toBe(true);
+  });
+
+  it('names the first broken event when a row is edited behind the trigger’s back', async () => {
+    const orgId = await newOrg();
+    for (let i = 0; i < 4; i++) await engine.db().transaction((tx) => appendAuditEvent(tx, clock, ctx, { orgId, action: 'flag.updated', target: { type: 'flag', id: 'x' }, data: { to: i } }));
+    const su = engine.superuser();
+    await su.exec('ALTER TABLE audit_events DISABLE TRIGGER audit_events_no_update');
+    try {
+      await su.query(`UPDATE audit_events SET data = '{"to": 99}' WHERE org_id = $1 AND seq = 4`, [orgId]);
+    } finally {
+      await su.exec('ALTER TABLE audit_events ENABLE TRIGGER audit_events_no_update');
+    }
+    const v = await verifyLedger(engine.db(), orgId);
+    expect(v).toMatchObject({ ok: false, firstBrokenSeq: 4 });
+    expect(v.reason).toMatch(/altered/);
+  });
+
+  it('names a removed event as missing', async () => {
+    const orgId = await newOrg();
+    for (let i = 0; i < 4; i++) await engine.db().transaction((tx) => appendAuditEvent(tx, clock, ctx, { orgId, action: 'flag.updated', target: { type: 'flag', id: 'x' } }));
+    const su = engine.superuser();
+    await su.exec('ALTER TABLE audit_events DISABLE TRIGGER audit_events_no_update');
+    try {
+      await su.query('DELETE FROM audit_events WHERE org_id = $1 AND seq = 3', [orgId]);
+    } finally {
+      await su.exec('ALTER TABLE audit_events ENABLE TRIGGER audit_events_no_update');
+    }
+    expect(await verifyLedger(engine.db(), orgId)).toMatchObject({ ok: false, firstBrokenSeq: 3 });
+  });
+
+  it('filters by action prefix, actor, target, correlation id, window and text, newest first, with a cursor', async () => {
+    clock.set('2026-07-22T11:00:00.000Z');
+    const orgId = await newOrg();
+    const at = (iso: string) => clock.set(iso);
+    const bob: AuditContext = { ...ctx, actor: { kind: 'user', id: 'usr_b', name: 'bob@example.test' }, correlationId: 'batch-7' };
+    const rows: Array<[string, AuditContext, string, string]> = [
+      ['2026-07-22T12:00:00.000Z', ctx, 'flag.updated', 'ops.payments.a'],
+      ['2026-07-22T13:10:00.000Z', bob, 'flag.updated', 'ops.payments.b'],
+      ['2026-07-22T13:20:00.000Z', ctx, 'token.created', 'tok1'],
+      ['2026-07-22T13:30:00.000Z', bob, 'flag.deleted', 'ops.search.c'],
+    ];
+    for (const [t, c, action, id] of rows) {
+      at(t);
+      await engine.db().transaction((tx) => appendAuditEvent(tx, clock, c, { orgId, action, target: { type: action.split('.')[0]!, id }, data: { note: `about ${id}` } }));
+    }
+    const q = async (f: Parameters<typeof listAuditEvents>[2], limit = 50, cursor?: string) => listAuditEvents(engine.db(), orgId, f, limit, cursor);
+    expect((await q({ action: 'flag.' })).items.map((e) => e.target.id)).toEqual(['ops.search.c', 'ops.payments.b', 'ops.payments.a']);
+    expect((await q({ actor: 'usr_b' })).items.map((e) => e.action)).toEqual(['flag.deleted', 'flag.updated']);
+    expect((await q({ targetType: 'token', targetId: 'tok1' })).items).toHaveLength(1);
+    expect((await q({ correlationId: 'batch-7' })).items).toHaveLength(2);
+    expect((await q({ since: new Date('2026-07-22T13:00:00Z'), until: new Date('2026-07-22T13:25:00Z') })).items.map((e) => e.target.id)).toEqual(['tok1', 'ops.payments.b']);
+    expect((await q({ q: 'payments' })).items).toHaveLength(2);
+    expect((await q({ action: 'flag_' })).items).toHaveLength(0);
+    const first = await q({}, 2);
+    expect(first.items).toHaveLength(2);
+    expect(first.nextCursor).not.toBeNull();
+    const second = await q({}, 2, first.nextCursor!);
+    expect(second.items.map((e) => e.target.id)).toEqual(['ops.payments.b', 'ops.payments.a']);
+    const rest = await q({}, 10, second.nextCursor!);
+    expect(rest.items.every((e) => e.action.startsWith('organization.') || e.action.startsWith('user.') || e.action.startsWith('membership.'))).toBe(true);
+  });
+
+  if (engine.name === 'postgres')
+  it('a second PostgreSQL connection pool sees the same chain (several servers on one database)', async () => {
+    const orgId = await newOrg();
+    const other = await openDatabase({ engine: 'postgres', url: engine.url() });
+    try {
+      await Promise.all([
+        ...Array.from({ length: 10 }, () => engine.db().transaction((tx) => appendAuditEvent(tx, clock, ctx, { orgId, action: 'a.b', target: { type: 't', id: '1' } }))),
+        ...Array.from({ length: 10 }, () => other.transaction((tx) => appendAuditEvent(tx, clock, ctx, { orgId, action: 'a.c', target: { type: 't', id: '2' } }))),
+      ]);
+      expect(await verifyLedger(other, orgId)).toMatchObject({ ok: true });
+    } finally {
+      await other.close();
+    }
+  });
+});

@@ -1,0 +1,88 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+import { packageRoot } from '../../src/platform/paths.js';
+
+const CLI = join(packageRoot, 'src', 'cli', 'main.ts');
+
+export type CliResult = { code: number; stdout: string; stderr: string };
+
+/** Runs the real CLI as its own process (through tsx, so no build is needed). */
+export function runCli(args: string[], opts: { input?: string; env?: Record<string, string> } = {}): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], {
+      cwd: packageRoot,
+      env: { ...process.env, LOG_LEVEL: 'warn', ...opts.env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
+    child.stdin.end(opts.input ?? '');
+  });
+}
+
+export async function createOwner(dataDir: string, email: string, password: string, extra: string[] = []): Promise<void> {
+  const r = await runCli(['users', 'add', '--email', email, '--role', 'owner', '--password-stdin', '--data', dataDir, ...extra], { input: `${password}\n` });
+  if (r.code !== 0) throw new Error(`users add failed (${r.code}): ${r.stderr}`);
+}
+
+export type ServerProcess = {
+  url: string;
+  pipelineUrl: string;
+  pid: number;
+  child: ChildProcess;
+  stderr(): string;
+  stdout(): string;
+  /** SIGTERM and wait for a clean exit; answers the exit code. */
+  stop(): Promise<number | null>;
+  /** kill -9: no chance to flush or close anything. */
+  kill9(): Promise<void>;
+};
+
+/** Starts `changeledger serve` as a real process on free ports and waits until it listens. */
+export async function startServer(opts: { dataDir: string; env?: Record<string, string>; args?: string[] }): Promise<ServerProcess> {
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', CLI, 'serve', '--data', opts.dataDir, '--host', '127.0.0.1', '--port', '0', '--pipeline-host', '127.0.0.1', '--pipeline-port', '0', ...(opts.args ?? [])],
+    { cwd: packageRoot, env: { ...process.env, ...opts.env }, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let out = '';
+  let err = '';
+  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const ready = new Promise<{ url: string; pipelineUrl: string }>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start within 60 s:\n${err}`)), 60_000);
+    child.stderr!.on('data', (d: Buffer) => {
+      err += d.toString();
+      const url = /web UI and API on (\S+)/.exec(err)?.[1];
+      const pipelineUrl = /pipeline listener on (\S+)/.exec(err)?.[1];
+      if (url && pipelineUrl) {
+        clearTimeout(timer);
+        resolve({ url, pipelineUrl });
+      }
+    });
+    void exited.then((code) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited (${code}) before listening:\n${err}`));
+    });
+  });
+  const { url, pipelineUrl } = await ready;
+  return {
+    url, pipelineUrl, pid: child.pid!, child,
+    stderr: () => err,
+    stdout: () => out,
+    async stop() {
+      if (child.exitCode !== null) return child.exitCode;
+      child.kill('SIGTERM');
+      return exited;
+    },
+    async kill9() {
+      if (child.exitCode !== null) return;
+      child.kill('SIGKILL');
+      await exited;
+    },
+  };
+}

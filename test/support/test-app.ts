@@ -1,0 +1,88 @@
+import { Writable } from 'node:stream';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../../src/app.js';
+import { compose, type Services } from '../../src/compose.js';
+import type { Organization, User } from '../../src/domains/auth/index.js';
+import type { AuditContext } from '../../src/domains/ledger/index.js';
+import { SettableClock } from '../../src/platform/clock.js';
+import type { Database } from '../../src/platform/db/database.js';
+import { createLogger } from '../../src/platform/logger.js';
+
+export type TestApp = {
+  services: Services;
+  clock: SettableClock;
+  main: FastifyInstance;
+  pipeline: FastifyInstance;
+  /** Every log line the app wrote. */
+  logs: string[];
+  close(): Promise<void>;
+};
+
+export const testCtx: AuditContext = { actor: { kind: 'system', id: null, name: 'test setup' }, source: 'cli' };
+
+/** Both listeners of a real app on the given database, for `inject()`; logs captured in memory. */
+export async function testApp(db: Database, opts: { clock?: SettableClock } = {}): Promise<TestApp> {
+  const clock = opts.clock ?? new SettableClock(new Date());
+  const logs: string[] = [];
+  const destination = new Writable({
+    write(chunk: Buffer, _enc, cb) {
+      logs.push(chunk.toString('utf8'));
+      cb();
+    },
+  });
+  const logger = createLogger({ level: 'info', destination });
+  const services = compose({ db, clock, logger });
+  const deps = { ...services, secureCookies: false, version: 'test', webDir: null };
+  const main = await buildApp(deps, 'main');
+  const pipeline = await buildApp(deps, 'pipeline');
+  return {
+    services, clock, main, pipeline, logs,
+    async close() {
+      await main.close();
+      await pipeline.close();
+    },
+  };
+}
+
+let counter = 0;
+export const PASSWORD = 'correct horse battery staple';
+
+export type SignedIn = {
+  org: Organization;
+  user: User;
+  cookie: string;
+  csrf: string;
+  /** Headers of a signed-in browser making an unsafe request. */
+  headers: Record<string, string>;
+};
+
+/** A new organisation and its owner, signed in through the real sign-in route. */
+export async function signedInOwner(t: TestApp, name = 'Acme'): Promise<SignedIn> {
+  counter += 1;
+  const email = `owner${counter}.${process.pid}.${Math.random().toString(36).slice(2, 8)}@example.test`;
+  const { org, owner } = await t.services.auth.createOrganizationWithOwner(testCtx, { name: `${name} ${counter}`, email, password: PASSWORD });
+  return signIn(t, org, owner, PASSWORD);
+}
+
+export async function signIn(t: TestApp, org: Organization, user: User, password: string): Promise<SignedIn> {
+  const res = await t.main.inject({ method: 'POST', url: '/api/session', payload: { email: user.email, password } });
+  if (res.statusCode !== 200) throw new Error(`sign-in failed: ${res.statusCode} ${res.body}`);
+  const cookie = res.cookies.find((c) => c.name === 'cl_session')!.value;
+  const csrf = (res.json() as { csrfToken: string }).csrfToken;
+  return { org, user, cookie, csrf, headers: { cookie: `cl_session=${cookie}`, 'x-csrf-token': csrf } };
+}
+
+/** A token for the signed-in person, created through the API. */
+export async function createToken(t: TestApp, s: SignedIn, scopes: string[], name = 'ci'): Promise<{ id: string; secret: string }> {
+  const res = await t.main.inject({ method: 'POST', url: '/api/tokens', headers: s.headers, payload: { name, scopes } });
+  if (res.statusCode !== 201) throw new Error(`token creation failed: ${res.statusCode} ${res.body}`);
+  const body = res.json() as { token: { id: string }; secret: string };
+  return { id: body.token.id, secret: body.secret };
+}
+
+export async function countRows(db: Database): Promise<Record<string, number>> {
+  const tables = ['organizations', 'users', 'memberships', 'sessions', 'sign_in_links', 'api_tokens', 'audit_events', 'jobs'];
+  const out: Record<string, number> = {};
+  for (const t of tables) out[t] = Number((await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${t}`)).rows[0]!.n);
+  return out;
+}
