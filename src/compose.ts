@@ -16,11 +16,11 @@ export type Services = {
 };
 
 /** The only place that constructs services and workers. */
-export function compose(o: { db: Database; clock: Clock; logger: Logger; workerPollMs?: number; extraHandlers?: Record<string, JobHandler<never>> }): Services {
+export function compose(o: { db: Database; clock: Clock; logger: Logger; workerPollMs?: number; extraHandlers?: Record<string, JobHandler<unknown>> }): Services {
   const metrics = createMetrics();
   const auth = new AuthService({ db: o.db, clock: o.clock });
   // Later capabilities (expiry, window ends, deliveries) add their handlers here.
-  const handlers: Record<string, JobHandler<never>> = { ...(o.extraHandlers ?? {}) };
+  const handlers: Record<string, JobHandler<unknown>> = { ...(o.extraHandlers ?? {}) };
   const worker = new JobWorker({ db: o.db, clock: o.clock, logger: o.logger, metrics, handlers, pollMs: o.workerPollMs ?? 1_000 });
   return { db: o.db, clock: o.clock, logger: o.logger, metrics, auth, worker };
 }

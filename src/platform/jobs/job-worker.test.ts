@@ -20,7 +20,7 @@ describeEachEngine('the durable job worker', (engine) => {
     await engine.db().exec('CREATE TABLE IF NOT EXISTS test_job_effects (job_id text NOT NULL, worker text NOT NULL)');
   });
 
-  const recording = (worker: string): JobHandler<never> => ({
+  const recording = (worker: string): JobHandler<unknown> => ({
     commit: async (tx, job) => {
       await tx.query('INSERT INTO test_job_effects (job_id, worker) VALUES ($1, $2)', [job.id, worker]);
     },
@@ -49,7 +49,7 @@ describeEachEngine('the durable job worker', (engine) => {
   it('retries a failing job with growing backoff and gives up after its attempts, rolling back its effects each time', async () => {
     const kind = uniqueKind('flaky');
     const id = (await schedule(engine.db(), clock, kind, clock.now(), { maxAttempts: 3 }))!;
-    const failing: JobHandler<never> = {
+    const failing: JobHandler<unknown> = {
       commit: async (tx, job) => {
         await tx.query('INSERT INTO test_job_effects (job_id, worker) VALUES ($1, $2)', [job.id, 'flaky']);
         throw new Error('receiver answered 503');

@@ -11,7 +11,7 @@ export type WorkerOptions = {
   clock: Clock;
   logger?: Logger;
   metrics?: Metrics;
-  handlers: Record<string, JobHandler<never>>;
+  handlers: Record<string, JobHandler<unknown>>;
   /** How long a claim is held before another worker may take the job over (a crashed holder). */
   leaseMs?: number;
   batchSize?: number;

@@ -20,8 +20,8 @@ export type Job = {
  * database effects; they land in the transaction that marks the job done, or not at all.
  */
 export type JobHandler<R = unknown> = {
-  perform?: (job: Job) => Promise<R>;
-  commit?: (tx: Tx, job: Job, performed: R | undefined) => Promise<void>;
+  perform?(job: Job): Promise<R>;
+  commit?(tx: Tx, job: Job, performed: R | undefined): Promise<void>;
   maxAttempts?: number;
 };
 
