@@ -82,7 +82,7 @@ export async function buildApp(deps: AppDeps, listener: Listener): Promise<Fasti
     installMainGuard(app, deps.auth);
   } else {
     await app.register(fastifyCookie);
-    installPipelineGuard(app, deps.auth, deps.clock);
+    installPipelineGuard(app, deps.auth, deps.clock, PIPELINE_BODY_LIMIT);
   }
 
   app.get('/healthz', { config: { access: 'public' }, schema: { hide: true } }, async () => ({ status: 'ok' }));

@@ -56,10 +56,10 @@ export function installMainGuard(app: FastifyInstance, auth: AuthService): void 
 
 /**
  * The pipeline listener refuses in a fixed order, before any body is read: unknown path 404,
- * no or unknown token 401, over the rate 429; then scope 403. The 64 KiB body cap (413) is
- * Fastify's bodyLimit, checked after these hooks while the body is parsed.
+ * no or unknown token 401, over the rate 429, body over 64 KiB 413; then session-only routes
+ * and missing scopes 403.
  */
-export function installPipelineGuard(app: FastifyInstance, auth: AuthService, clock: Clock): void {
+export function installPipelineGuard(app: FastifyInstance, auth: AuthService, clock: Clock, bodyLimit: number): void {
   const limiter = new RateLimiter(TOKENS_PER_MINUTE);
   app.decorateRequest('principal', null);
   app.decorateRequest('listener', 'pipeline');
@@ -75,6 +75,10 @@ export function installPipelineGuard(app: FastifyInstance, auth: AuthService, cl
     if (!req.principal) throw unauthorized('unknown, revoked or expired API token');
     const wait = limiter.hit((req.principal as { tokenId: string }).tokenId, clock.now().getTime());
     if (wait > 0) throw new AppError(429, `more than ${TOKENS_PER_MINUTE} requests a minute for this token; retry in ${wait} s`, undefined, { retryAfter: wait });
+    // A declared length over the cap is refused here, ahead of the scope check; a chunked body
+    // is cut off by Fastify's bodyLimit while it is read.
+    const length = Number(req.headers['content-length'] ?? 0);
+    if (length > bodyLimit) throw new AppError(413, `request body is over ${bodyLimit / 1024} KiB`);
     checkScope(req, access);
   });
 }
