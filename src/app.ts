@@ -55,8 +55,15 @@ export async function buildApp(deps: AppDeps, listener: Listener): Promise<Fasti
 
   app.addSchema(ErrorBody);
   installErrorHandler(app);
+  // While shutting down, answers in flight tell their client to drop the kept-alive socket;
+  // otherwise the server would wait out the 72-second keep-alive before it can close.
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
   app.addHook('onSend', async (req, reply) => {
     void reply.header('x-request-id', req.id);
+    if (closing) void reply.header('connection', 'close');
   });
   app.addHook('onResponse', async (req, reply) => {
     const route = req.routeOptions.url ?? 'unmatched';

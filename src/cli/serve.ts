@@ -16,15 +16,19 @@ export function serveCommands(program: Command, io: Io, done: (code: number) => 
     .option('--org-name <name>', 'name of the first organisation on an empty database')
     .option('--owner-email <email>', 'e-mail of the first owner on an empty database')
     .action(async (o: Record<string, string | undefined>) => {
+      // Handlers go in before the server starts, so a signal during start-up is not lost.
+      let signal: string | null = null;
+      let wake = () => undefined as void;
+      const onSignal = (name: string) => () => {
+        signal = name;
+        wake();
+      };
+      process.once('SIGTERM', onSignal('SIGTERM'));
+      process.once('SIGINT', onSignal('SIGINT'));
       const server = await startServer(serveConfig(o), { say: (l) => io.err(`${l}\n`) });
-      await new Promise<void>((resolve) => {
-        const stop = (signal: string) => {
-          io.err(`changeledger: ${signal}: finishing requests in flight and the job batch in hand…\n`);
-          void server.close().then(resolve);
-        };
-        process.once('SIGTERM', () => stop('SIGTERM'));
-        process.once('SIGINT', () => stop('SIGINT'));
-      });
+      if (!signal) await new Promise<void>((resolve) => (wake = resolve));
+      io.err(`changeledger: ${signal}: finishing requests in flight and the job batch in hand…\n`);
+      await server.close();
       io.err('changeledger: stopped\n');
       done(EXIT.ok);
     });

@@ -1,0 +1,171 @@
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { afterAll, describe, expect, inject, it } from 'vitest';
+import { openDatabase } from '../../src/platform/db/database.js';
+import { engineNames } from '../support/engines.js';
+import { createOwner, runCli, startServer, type ServerProcess } from '../support/spawn-server.js';
+
+const PASSWORD = 'correct horse battery staple';
+const EMAIL = 'ops@example.test';
+
+type Target = { args: string[]; env: Record<string, string>; dataDir: string; cleanup(): Promise<void> };
+
+/** A fresh store for one real-process test: a PGlite directory, or a new PostgreSQL database. */
+async function freshTarget(engine: 'pglite' | 'postgres'): Promise<Target> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'changeledger-e2e-'));
+  if (engine === 'pglite') return { args: ['--data', dataDir], env: {}, dataDir, cleanup: async () => rmSync(dataDir, { recursive: true, force: true }) };
+  const admin = inject('pgUrl')!;
+  const name = `cltest_e2e_${Math.random().toString(36).slice(2, 10)}`;
+  const c = new pg.Client({ connectionString: admin });
+  await c.connect();
+  await c.query(`CREATE DATABASE ${name}`);
+  await c.end();
+  const u = new URL(admin);
+  u.pathname = `/${name}`;
+  return {
+    args: ['--database-url', u.toString()], env: { DATABASE_URL: u.toString() }, dataDir,
+    cleanup: async () => {
+      const d = new pg.Client({ connectionString: admin });
+      await d.connect();
+      await d.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await d.end();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function signIn(server: ServerProcess): Promise<{ cookie: string; csrf: string }> {
+  const res = await fetch(`${server.url}/api/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: EMAIL, password: PASSWORD }) });
+  expect(res.status).toBe(200);
+  const cookie = res.headers.getSetCookie().find((c) => c.startsWith('cl_session='))!.split(';')[0]!;
+  return { cookie, csrf: ((await res.json()) as { csrfToken: string }).csrfToken };
+}
+
+for (const engine of engineNames()) {
+  describe(`a real server process [${engine}]`, () => {
+    const targets: Target[] = [];
+    afterAll(async () => {
+      for (const t of targets) await t.cleanup();
+    });
+
+    it('keeps every write it acknowledged through kill -9, and its chain verifies afterwards', async () => {
+      const target = await freshTarget(engine);
+      targets.push(target);
+      await createOwner(target.dataDir, EMAIL, PASSWORD, engine === 'postgres' ? target.args : []);
+      const server = await startServer({ dataDir: target.dataDir, env: target.env, args: engine === 'postgres' ? target.args : [] });
+      const acknowledged: string[] = [];
+      try {
+        const s = await signIn(server);
+        for (let i = 0; i < 15; i++) {
+          const res = await fetch(`${server.url}/api/tokens`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', cookie: s.cookie, 'x-csrf-token': s.csrf },
+            body: JSON.stringify({ name: `deploy-${i}`, scopes: ['audit:read'] }),
+          });
+          expect(res.status).toBe(201);
+          acknowledged.push(((await res.json()) as { token: { id: string } }).token.id);
+        }
+      } finally {
+        await server.kill9();
+      }
+      const list = await runCli(['tokens', 'list', '--json', ...target.args]);
+      expect(list.code, list.stderr).toBe(0);
+      const ids = (JSON.parse(list.stdout) as Array<{ id: string }>).map((t) => t.id);
+      expect(ids).toEqual(expect.arrayContaining(acknowledged));
+      const verify = await runCli(['audit', 'verify', '--json', ...target.args]);
+      expect(verify.code, verify.stdout + verify.stderr).toBe(0);
+      const events = await runCli(['audit', 'query', '--action', 'token.created', '--limit', '100', '--json', ...target.args]);
+      expect((JSON.parse(events.stdout) as unknown[]).length).toBe(15);
+      // And it starts again on the same store after the crash.
+      const again = await startServer({ dataDir: target.dataDir, env: target.env, args: engine === 'postgres' ? target.args : [] });
+      expect(await again.stop()).toBe(0);
+    }, 120_000);
+
+    it('shuts down gracefully on SIGTERM: a request in flight is answered, then the process exits 0', async () => {
+      const target = await freshTarget(engine);
+      targets.push(target);
+      await createOwner(target.dataDir, EMAIL, PASSWORD, engine === 'postgres' ? target.args : []);
+      const server = await startServer({ dataDir: target.dataDir, env: target.env, args: engine === 'postgres' ? target.args : [] });
+      const inFlight = fetch(`${server.url}/api/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: EMAIL, password: PASSWORD }) });
+      await new Promise((r) => setTimeout(r, 30));
+      const code = await server.stop();
+      expect((await inFlight).status).toBe(200);
+      expect(code).toBe(0);
+      expect(server.stderr()).toMatch(/SIGTERM: finishing requests in flight/);
+      if (engine === 'pglite') expect(existsSync(join(target.dataDir, 'changeledger.lock'))).toBe(false);
+    }, 120_000);
+  });
+}
+
+describe('one process per embedded data directory', () => {
+  it('a CLI command or a second server refuses while a server holds the directory, naming it', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'changeledger-lock-'));
+    try {
+      await createOwner(dataDir, EMAIL, PASSWORD);
+      const server = await startServer({ dataDir });
+      try {
+        const cli = await runCli(['audit', 'verify', '--data', dataDir]);
+        expect(cli.code).toBe(3);
+        expect(cli.stderr).toContain(`in use by "changeledger serve`);
+        expect(cli.stderr).toContain(`pid ${server.pid}`);
+        const second = await runCli(['serve', '--data', dataDir, '--port', '0', '--pipeline-port', '0', '--host', '127.0.0.1', '--pipeline-host', '127.0.0.1']);
+        expect(second.code).toBe(3);
+        expect(second.stderr).toMatch(/only one process may open it/i);
+        // The server was not disturbed.
+        expect((await fetch(`${server.url}/readyz`)).status).toBe(200);
+      } finally {
+        expect(await server.stop()).toBe(0);
+      }
+      const after = await runCli(['audit', 'verify', '--data', dataDir]);
+      expect(after.code, after.stderr).toBe(0);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 120_000);
+});
+
+describe('the command line', () => {
+  it('sets up without the UI, verifies, digests, names a tampered event and exits 1', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'changeledger-cli-'));
+    try {
+      await createOwner(dataDir, EMAIL, PASSWORD);
+      const bad = await runCli(['users', 'add', '--email', 'x@example.test', '--role', 'king', '--data', dataDir]);
+      expect(bad.code).toBe(2);
+      expect(bad.stderr).toMatch(/--role must be one of owner, admin, member/);
+      const tok = await runCli(['tokens', 'create', '--user', EMAIL, '--name', 'gitlab-ci', '--scopes', 'changes:write,audit:read', '--expires', '30d', '--json', '--data', dataDir]);
+      expect(tok.code, tok.stderr).toBe(0);
+      expect((JSON.parse(tok.stdout) as { secret: string }).secret).toMatch(/^clt_[A-Za-z0-9]{8}_[A-Za-z0-9_-]{43}$/);
+      const badScope = await runCli(['tokens', 'create', '--user', EMAIL, '--name', 'x', '--scopes', 'everything', '--data', dataDir]);
+      expect(badScope.code).toBe(2);
+      expect(badScope.stderr).toMatch(/unknown scope "everything"/);
+      const digest = await runCli(['audit', 'digest', '--json', '--data', dataDir]);
+      const head = (JSON.parse(digest.stdout) as Array<{ seq: number; hash: string }>)[0]!;
+      expect(head.seq).toBeGreaterThanOrEqual(4);
+      expect((await runCli(['audit', 'verify', '--data', dataDir])).stdout).toMatch(/intact/);
+
+      const db = await openDatabase({ engine: 'pglite', dataDir, lock: false });
+      try {
+        await db.exec('ALTER TABLE audit_events DISABLE TRIGGER audit_events_no_update');
+        await db.query("UPDATE audit_events SET actor_name = 'someone else' WHERE seq = 2");
+        await db.exec('ALTER TABLE audit_events ENABLE TRIGGER audit_events_no_update');
+      } finally {
+        await db.close();
+      }
+      const verify = await runCli(['audit', 'verify', '--json', '--data', dataDir]);
+      expect(verify.code).toBe(1);
+      expect(JSON.parse(verify.stdout)[0]).toMatchObject({ ok: false, firstBrokenSeq: 2 });
+      const human = await runCli(['audit', 'verify', '--data', dataDir]);
+      expect(human.stdout).toMatch(/BROKEN at event 2/);
+      const query = await runCli(['audit', 'query', '--action', 'token.', '--since', '1h', '--data', dataDir]);
+      expect(query.stdout).toMatch(/token\.created\s+token:/);
+      const migrate = await runCli(['migrate', '--data', dataDir]);
+      expect(migrate.stdout).toMatch(/schema up to date/);
+      expect((await runCli(['--help'])).code).toBe(0);
+      expect((await runCli(['audit', 'bogus'])).code).toBe(2);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 120_000);
+});

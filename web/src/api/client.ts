@@ -1,0 +1,145 @@
+import type {
+  AuditPage,
+  ChainVerification,
+  CreatedToken,
+  Session,
+  Token,
+} from './types';
+
+// A deliberately tiny fetch wrapper: same-origin JSON, the CSRF header on unsafe
+// methods, and one error type carrying the server's `{error, field}` shape.
+
+export class ApiError extends Error {
+  readonly status: number;
+  readonly field: string | undefined;
+
+  constructor(status: number, message: string, field?: string) {
+    super(message);
+    this.name = 'ApiError';
+    this.status = status;
+    this.field = field;
+  }
+}
+
+type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+// The CSRF token lives in memory only: it comes with every session answer and must
+// not outlive the page (the session cookie itself is HttpOnly and invisible to us).
+let csrfToken: string | null = null;
+let unauthorizedHandler: (() => void) | null = null;
+
+export function setCsrfToken(token: string | null): void {
+  csrfToken = token;
+}
+
+// Called when a signed-in request comes back 401 (session expired or revoked), so the
+// app can drop its session and send the user to the sign-in page.
+export function onUnauthorized(handler: (() => void) | null): void {
+  unauthorizedHandler = handler;
+}
+
+type RequestOptions = { body?: unknown; signal?: AbortSignal; quietUnauthorized?: boolean };
+
+async function request<T>(method: Method, path: string, options: RequestOptions = {}): Promise<T> {
+  const headers: Record<string, string> = { accept: 'application/json' };
+  if (method !== 'GET' && csrfToken !== null) headers['x-csrf-token'] = csrfToken;
+  if (options.body !== undefined) headers['content-type'] = 'application/json';
+
+  const init: RequestInit = { method, headers, credentials: 'same-origin' };
+  if (options.body !== undefined) init.body = JSON.stringify(options.body);
+  if (options.signal !== undefined) init.signal = options.signal;
+
+  let response: Response;
+  try {
+    response = await fetch(path, init);
+  } catch (cause) {
+    if (cause instanceof DOMException && cause.name === 'AbortError') throw cause;
+    throw new ApiError(0, 'Cannot reach the server. Check your connection and try again.');
+  }
+
+  if (response.ok) {
+    if (response.status === 204) return undefined as T;
+    const text = await response.text();
+    return (text === '' ? undefined : JSON.parse(text)) as T;
+  }
+
+  const { message, field } = await readError(response);
+  if (response.status === 401 && options.quietUnauthorized !== true) unauthorizedHandler?.();
+  throw new ApiError(response.status, message, field);
+}
+
+async function readError(response: Response): Promise<{ message: string; field?: string }> {
+  // A proxy in front of the server may answer with HTML; fall back to the status text
+  // rather than showing a JSON parse error to the user.
+  try {
+    const body = (await response.json()) as { error?: unknown; field?: unknown };
+    const message = typeof body.error === 'string' ? body.error : fallbackMessage(response);
+    return typeof body.field === 'string' ? { message, field: body.field } : { message };
+  } catch {
+    return { message: fallbackMessage(response) };
+  }
+}
+
+function fallbackMessage(response: Response): string {
+  return `Request failed: ${String(response.status)} ${response.statusText}`.trim();
+}
+
+export type AuditFilters = {
+  action?: string;
+  actor?: string;
+  targetType?: string;
+  targetId?: string;
+  correlationId?: string;
+  since?: string;
+  until?: string;
+  q?: string;
+};
+
+export const auditFilterKeys = [
+  'action',
+  'actor',
+  'targetType',
+  'targetId',
+  'correlationId',
+  'since',
+  'until',
+  'q',
+] as const satisfies readonly (keyof AuditFilters)[];
+
+export function auditQuery(filters: AuditFilters, extra: Record<string, string> = {}): string {
+  const params = new URLSearchParams();
+  for (const key of auditFilterKeys) {
+    const value = filters[key]?.trim();
+    if (value !== undefined && value !== '') params.set(key, value);
+  }
+  for (const [key, value] of Object.entries(extra)) params.set(key, value);
+  const query = params.toString();
+  return query === '' ? '' : `?${query}`;
+}
+
+export const api = {
+  // 401 here just means "not signed in" and is handled by the caller.
+  getSession: (): Promise<Session> =>
+    request<Session>('GET', '/api/session', { quietUnauthorized: true }),
+  signIn: (email: string, password: string): Promise<Session> =>
+    request<Session>('POST', '/api/session', { body: { email, password }, quietUnauthorized: true }),
+  signInWithLink: (token: string): Promise<Session> =>
+    request<Session>('POST', '/api/session/link', { body: { token }, quietUnauthorized: true }),
+  signOut: (): Promise<void> => request<undefined>('DELETE', '/api/session', { quietUnauthorized: true }),
+  setPassword: (body: { currentPassword?: string; newPassword: string }): Promise<void> =>
+    request<undefined>('PUT', '/api/me/password', { body }),
+
+  listAudit: (filters: AuditFilters, cursor: string | null, signal?: AbortSignal): Promise<AuditPage> => {
+    const extra: Record<string, string> = { limit: '50' };
+    if (cursor !== null) extra['cursor'] = cursor;
+    return request<AuditPage>('GET', `/api/audit${auditQuery(filters, extra)}`, signal === undefined ? {} : { signal });
+  },
+  verifyAudit: (): Promise<ChainVerification> => request<ChainVerification>('GET', '/api/audit/verify'),
+  auditExportUrl: (filters: AuditFilters): string => `/api/audit/export${auditQuery(filters)}`,
+
+  listTokens: (): Promise<{ items: Token[] }> => request<{ items: Token[] }>('GET', '/api/tokens'),
+  createToken: (body: { name: string; scopes: string[]; expiresInDays?: number }): Promise<CreatedToken> =>
+    request<CreatedToken>('POST', '/api/tokens', { body }),
+  revokeToken: (id: string): Promise<{ token: Token }> =>
+    request<{ token: Token }>('DELETE', `/api/tokens/${encodeURIComponent(id)}`),
+};

@@ -1,0 +1,137 @@
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { ApiError, api, onUnauthorized, setCsrfToken } from './api/client';
+import type { Session } from './api/types';
+import { ErrorBanner } from './components/error-banner';
+import { RouterProvider, useRouter } from './components/router';
+import { SessionProvider } from './components/session';
+import { errorMessage } from './lib/errors';
+import { AccountPage } from './pages/account-page';
+import { AuditPage } from './pages/audit-page';
+import { NotFoundPage } from './pages/not-found-page';
+import { SignInLinkPage } from './pages/signin-link-page';
+import { SignInPage } from './pages/signin-page';
+import { TokensPage } from './pages/tokens-page';
+
+type SessionState =
+  | { status: 'loading' }
+  | { status: 'signed-in'; session: Session }
+  | { status: 'signed-out' }
+  | { status: 'error'; message: string };
+
+export function App() {
+  return (
+    <RouterProvider>
+      <SessionGate />
+    </RouterProvider>
+  );
+}
+
+function SessionGate() {
+  const { location, navigate } = useRouter();
+  const [state, setState] = useState<SessionState>({ status: 'loading' });
+  const [attempt, setAttempt] = useState(0);
+  // Set once anything (sign-in form, link exchange, sign-out) publishes a session: a
+  // slower initial GET /api/session answering 401 must not then undo that sign-in.
+  const superseded = useRef(false);
+
+  const applySession = useCallback((session: Session | null) => {
+    setCsrfToken(session?.csrfToken ?? null);
+    setState(session === null ? { status: 'signed-out' } : { status: 'signed-in', session });
+  }, []);
+
+  const setSession = useCallback(
+    (session: Session | null) => {
+      superseded.current = true;
+      applySession(session);
+    },
+    [applySession],
+  );
+
+  const refreshSession = useCallback(async () => {
+    try {
+      setSession(await api.getSession());
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 401) setSession(null);
+      else throw error;
+    }
+  }, [setSession]);
+
+  useEffect(() => {
+    let cancelled = false;
+    const stale = (): boolean => cancelled || superseded.current;
+    api.getSession().then(
+      (session) => {
+        if (!stale()) applySession(session);
+      },
+      (error: unknown) => {
+        if (stale()) return;
+        if (error instanceof ApiError && error.status === 401) applySession(null);
+        else setState({ status: 'error', message: errorMessage(error) });
+      },
+    );
+    return () => {
+      cancelled = true;
+    };
+  }, [attempt, applySession]);
+
+  // Any API call answering 401 mid-session means the session is gone server-side.
+  useEffect(() => {
+    onUnauthorized(() => { setSession(null); });
+    return () => { onUnauthorized(null); };
+  }, [setSession]);
+
+  const isPublic = location.pathname === '/signin' || location.pathname === '/signin/link';
+  const signedOut = state.status === 'signed-out';
+
+  // Protected page without a session: remember where the user was going.
+  useEffect(() => {
+    if (signedOut && !isPublic) {
+      const wanted = `${location.pathname}${location.search}`;
+      const next = wanted === '/' ? '' : `?next=${encodeURIComponent(wanted)}`;
+      navigate(`/signin${next}`, { replace: true });
+    }
+  }, [signedOut, isPublic, location.pathname, location.search, navigate]);
+
+  useEffect(() => {
+    if (location.pathname === '/' && state.status === 'signed-in') navigate('/audit', { replace: true });
+  }, [location.pathname, state.status, navigate]);
+
+  const sessionValue = useMemo(
+    () => (state.status === 'signed-in' ? { session: state.session, setSession, refreshSession } : null),
+    [state, setSession, refreshSession],
+  );
+
+  if (location.pathname === '/signin/link') return <SignInLinkPage onSession={setSession} />;
+  if (state.status === 'loading') return <div className="boot" data-testid="boot">Loading…</div>;
+  if (state.status === 'error') {
+    return (
+      <div className="boot">
+        <ErrorBanner message={state.message} testId="boot-error" onRetry={() => { setAttempt((n) => n + 1); }} />
+      </div>
+    );
+  }
+  if (location.pathname === '/signin') {
+    return <SignInPage signedIn={state.status === 'signed-in'} onSession={setSession} />;
+  }
+  if (sessionValue === null) return <div className="boot">Redirecting to sign-in…</div>;
+
+  return (
+    <SessionProvider value={sessionValue}>
+      <Routes pathname={location.pathname} />
+    </SessionProvider>
+  );
+}
+
+function Routes({ pathname }: { pathname: string }) {
+  switch (pathname) {
+    case '/':
+    case '/audit':
+      return <AuditPage />;
+    case '/tokens':
+      return <TokensPage />;
+    case '/account':
+      return <AccountPage />;
+    default:
+      return <NotFoundPage />;
+  }
+}

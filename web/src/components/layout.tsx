@@ -1,0 +1,84 @@
+import { useState, type ReactNode } from 'react';
+import { api } from '../api/client';
+import { Link, useRouter } from './router';
+import { useSession } from './session';
+
+type NavItem = { to: string; label: string; testId: string };
+
+const navItems: readonly NavItem[] = [
+  { to: '/audit', label: 'Audit log', testId: 'nav-audit' },
+  { to: '/tokens', label: 'API tokens', testId: 'nav-tokens' },
+  { to: '/account', label: 'Account', testId: 'nav-account' },
+];
+
+export function Layout({ title, actions, children }: { title: string; actions?: ReactNode; children: ReactNode }) {
+  const { session, setSession } = useSession();
+  const { location, navigate } = useRouter();
+  const [signingOut, setSigningOut] = useState(false);
+
+  const signOut = async (): Promise<void> => {
+    setSigningOut(true);
+    try {
+      await api.signOut();
+    } catch {
+      // Even if the server call fails the user asked to leave; drop the local session
+      // so the UI never keeps showing data after "Sign out".
+    }
+    setSession(null);
+    navigate('/signin', { replace: true });
+  };
+
+  return (
+    <div className="shell">
+      <nav className="sidebar" aria-label="Main">
+        <div className="brand">
+          <span className="brand-mark" aria-hidden="true">◆</span> changeledger
+        </div>
+        <ul className="nav-list">
+          {navItems.map((item) => {
+            const active = location.pathname === item.to || location.pathname.startsWith(`${item.to}/`);
+            return (
+              <li key={item.to}>
+                <Link
+                  to={item.to}
+                  className={active ? 'nav-link active' : 'nav-link'}
+                  aria-current={active ? 'page' : undefined}
+                  data-testid={item.testId}
+                >
+                  {item.label}
+                </Link>
+              </li>
+            );
+          })}
+        </ul>
+      </nav>
+      <header className="topbar">
+        <div className="topbar-org" data-testid="header-org" title={session.organization.slug}>
+          {session.organization.name}
+        </div>
+        <div className="topbar-user">
+          <span data-testid="header-user" title={session.user.email}>
+            {session.user.displayName !== '' ? session.user.displayName : session.user.email}
+          </span>
+          <span className="role-pill">{session.role}</span>
+          <button
+            type="button"
+            className="btn btn-small"
+            onClick={() => void signOut()}
+            disabled={signingOut}
+            data-testid="sign-out"
+          >
+            Sign out
+          </button>
+        </div>
+      </header>
+      <main className="content">
+        <div className="page-head">
+          <h1>{title}</h1>
+          {actions !== undefined && <div className="page-actions">{actions}</div>}
+        </div>
+        {children}
+      </main>
+    </div>
+  );
+}

@@ -1,0 +1,76 @@
+import { useCallback, useEffect, useState } from 'react';
+import { api } from '../api/client';
+import type { CreatedToken, Token } from '../api/types';
+import { ErrorBanner } from '../components/error-banner';
+import { Layout } from '../components/layout';
+import { TokenCreateForm } from '../components/token-create-form';
+import { TokenSecret } from '../components/token-secret';
+import { TokenTable } from '../components/token-table';
+import { errorMessage } from '../lib/errors';
+
+export function TokensPage() {
+  const [tokens, setTokens] = useState<Token[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [created, setCreated] = useState<CreatedToken | null>(null);
+  const [revoking, setRevoking] = useState<string | null>(null);
+  const [reloads, setReloads] = useState(0);
+
+  useEffect(() => {
+    let cancelled = false;
+    api.listTokens().then(
+      (answer) => {
+        if (cancelled) return;
+        setTokens(answer.items);
+        setError(null);
+      },
+      (caught: unknown) => {
+        if (!cancelled) setError(errorMessage(caught));
+      },
+    );
+    return () => {
+      cancelled = true;
+    };
+  }, [reloads]);
+
+  const onCreated = useCallback((answer: CreatedToken) => {
+    setCreated(answer);
+    setTokens((current) => [answer.token, ...(current ?? []).filter((t) => t.id !== answer.token.id)]);
+  }, []);
+
+  const revoke = useCallback(async (id: string) => {
+    setRevoking(id);
+    setError(null);
+    try {
+      const { token } = await api.revokeToken(id);
+      setTokens((current) => (current ?? []).map((t) => (t.id === token.id ? token : t)));
+    } catch (caught) {
+      setError(errorMessage(caught));
+    } finally {
+      setRevoking(null);
+    }
+  }, []);
+
+  return (
+    <Layout title="API tokens">
+      <p className="lede muted">
+        Tokens authenticate CI jobs, scripts and the CLI. Every call made with a token is recorded in the audit log
+        under the token’s name.
+      </p>
+      {created !== null && <TokenSecret created={created} onDismiss={() => { setCreated(null); }} />}
+      <TokenCreateForm onCreated={onCreated} />
+      <ErrorBanner message={error} testId="tokens-error" onRetry={() => { setReloads((n) => n + 1); }} />
+      <section className="card card-flush">
+        <h2 className="card-title">Tokens</h2>
+        {tokens === null && error === null && <p className="muted pad">Loading tokens…</p>}
+        {tokens !== null && tokens.length === 0 && (
+          <p className="empty-state" data-testid="tokens-empty">
+            No tokens yet.
+          </p>
+        )}
+        {tokens !== null && tokens.length > 0 && (
+          <TokenTable tokens={tokens} revoking={revoking} onRevoke={(id) => void revoke(id)} />
+        )}
+      </section>
+    </Layout>
+  );
+}
