@@ -53,8 +53,8 @@ export function TokensPage() {
   return (
     <Layout title="API tokens">
       <p className="lede muted">
-        Tokens authenticate CI jobs, scripts and the CLI. Every call made with a token is recorded in the audit log
-        under the token’s name.
+        Tokens authenticate pipelines and scripts on the pipeline listener (port 4320 by default), never on this web
+        address. A token acts as its owner; every change made with it is recorded in the audit log under the token’s name.
       </p>
       {created !== null && <TokenSecret created={created} onDismiss={() => { setCreated(null); }} />}
       <TokenCreateForm onCreated={onCreated} />
