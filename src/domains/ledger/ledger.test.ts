@@ -126,4 +126,28 @@ describeEachEngine('the audit ledger', (engine) => {
       await other.close();
     }
   });
+
+  if (engine.name === 'postgres')
+  it('the documented grants let an application role append and read, but never rewrite, audit events', async () => {
+    const orgId = await newOrg();
+    const role = `cl_app_${Math.random().toString(36).slice(2, 8)}`;
+    const su = engine.superuser();
+    await su.exec(`CREATE ROLE ${role} LOGIN;
+      GRANT USAGE ON SCHEMA public TO ${role};
+      GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO ${role};
+      REVOKE UPDATE, DELETE, TRUNCATE ON audit_events FROM ${role};`);
+    const u = new URL(engine.url());
+    u.username = role;
+    const app = await openDatabase({ engine: 'postgres', url: u.toString(), poolSize: 1 });
+    try {
+      await app.transaction((tx) => appendAuditEvent(tx, clock, ctx, { orgId, action: 'flag.updated', target: { type: 'flag', id: 'x' } }));
+      expect((await verifyLedger(app, orgId)).ok).toBe(true);
+      await expect(app.exec('ALTER TABLE audit_events DISABLE TRIGGER audit_events_no_update')).rejects.toThrow(/must be owner/);
+      await expect(app.query('UPDATE audit_events SET actor_name = $1 WHERE org_id = $2', ['mallory', orgId])).rejects.toThrow(/permission denied/);
+      await expect(app.query('DELETE FROM audit_events WHERE org_id = $1', [orgId])).rejects.toThrow(/permission denied/);
+    } finally {
+      await app.close();
+      await su.exec(`REVOKE ALL ON ALL TABLES IN SCHEMA public FROM ${role}; REVOKE USAGE ON SCHEMA public FROM ${role}; DROP OWNED BY ${role}; DROP ROLE ${role};`);
+    }
+  });
 });
