@@ -192,7 +192,10 @@ export class AuthService {
   }
 
   private async principalFor(db: Tx | Database, userId: string, orgId: string) {
-    const [user, org, role] = await Promise.all([store.findUser(db, userId), store.findOrg(db, orgId), store.findRole(db, orgId, userId)]);
+    // One after another: a transaction is one connection, which runs one query at a time.
+    const user = await store.findUser(db, userId);
+    const org = await store.findOrg(db, orgId);
+    const role = await store.findRole(db, orgId, userId);
     if (!user || !org || !role) return null;
     const { passwordHash: _omit, ...pub } = user;
     return { user: pub, org, role };
