@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { parseTimeBound, systemClock } from '../platform/clock.js';
+import type { Database } from '../platform/db/database.js';
 import { badRequest } from '../platform/errors.js';
 import { AuthService } from '../domains/auth/index.js';
 import { iterateAuditEvents, ledgerDigest, listAuditEvents, publicEvent, verifyLedger, type AuditFilter } from '../domains/ledger/index.js';
@@ -35,6 +36,15 @@ function withFilters(cmd: Command): Command {
     .option('--q <text>', 'free text');
 }
 
+/** Runs a check for the named organisation, or for every one, labelled by slug. */
+async function perOrganization<T extends object>(db: Database, slug: string | undefined, fn: (orgId: string) => Promise<T>): Promise<Array<T & { organization: string }>> {
+  const auth = new AuthService({ db, clock: systemClock });
+  const orgs = slug ? [await auth.resolveOrganization(slug)] : await auth.listOrganizations();
+  const out: Array<T & { organization: string }> = [];
+  for (const org of orgs) out.push({ organization: org.slug, ...(await fn(org.id)) });
+  return out;
+}
+
 export function auditCommands(program: Command, io: Io, done: (code: number) => void): void {
   const audit = program.command('audit').description('read and check the tamper-evident audit ledger');
 
@@ -68,13 +78,7 @@ export function auditCommands(program: Command, io: Io, done: (code: number) => 
     .option('--org <slug>', 'only this organisation')
     .option('--json', 'print the result as JSON')
     .action(async (o: StoreOpts & { org?: string; json?: boolean }) => {
-      const results = await withStore(o, 'audit verify', async (db) => {
-        const auth = new AuthService({ db, clock: systemClock });
-        const orgs = o.org ? [await auth.resolveOrganization(o.org)] : await auth.listOrganizations();
-        const out = [];
-        for (const org of orgs) out.push({ organization: org.slug, ...(await verifyLedger(db, org.id)) });
-        return out;
-      });
+      const results = await withStore(o, 'audit verify', (db) => perOrganization(db, o.org, (id) => verifyLedger(db, id)));
       if (o.json) io.out(`${JSON.stringify(o.org ? results[0] : results, null, 2)}\n`);
       else {
         for (const r of results) {
@@ -89,13 +93,7 @@ export function auditCommands(program: Command, io: Io, done: (code: number) => 
     .option('--org <slug>', 'only this organisation')
     .option('--json', 'print JSON')
     .action(async (o: StoreOpts & { org?: string; json?: boolean }) => {
-      const digests = await withStore(o, 'audit digest', async (db) => {
-        const auth = new AuthService({ db, clock: systemClock });
-        const orgs = o.org ? [await auth.resolveOrganization(o.org)] : await auth.listOrganizations();
-        const out = [];
-        for (const org of orgs) out.push({ organization: org.slug, ...(await ledgerDigest(db, org.id)) });
-        return out;
-      });
+      const digests = await withStore(o, 'audit digest', (db) => perOrganization(db, o.org, (id) => ledgerDigest(db, id)));
       if (o.json) io.out(`${JSON.stringify(o.org ? digests[0] : digests, null, 2)}\n`);
       else for (const d of digests) io.out(`${d.organization} ${d.seq} ${d.hash} ${d.occurredAt ?? '-'}\n`);
       done(EXIT.ok);
