@@ -30,10 +30,9 @@ export async function startServer(cfg: ServeConfig, opts: { clock?: Clock; say?:
   let main: FastifyInstance | null = null;
   let pipeline: FastifyInstance | null = null;
   try {
-    const first = await services.auth.bootstrap(
-      { actor: { kind: 'system', id: null, name: 'changeledger serve (first start)' }, source: 'cli' },
-      { orgName: cfg.orgName, ownerEmail: cfg.ownerEmail },
-    );
+    const startCtx = { actor: { kind: 'system' as const, id: null, name: 'changeledger serve (start)' }, source: 'cli' as const };
+    const first = await services.auth.bootstrap(startCtx, { orgName: cfg.orgName, ownerEmail: cfg.ownerEmail });
+    const reissued = first ? null : await services.auth.reissueFirstOwnerLink(startCtx);
     const deps = { ...services, secureCookies: cfg.secureCookies, version };
     main = await buildApp(deps, 'main');
     pipeline = await buildApp(deps, 'pipeline');
@@ -50,6 +49,8 @@ export async function startServer(cfg: ServeConfig, opts: { clock?: Clock; say?:
       const base = cfg.publicUrl ?? url;
       say(`changeledger: first start: created organisation "${first.org.name}" and its owner ${first.owner.email}.`);
       say(`changeledger: sign in once with ${base}/signin/link#${first.linkToken} (valid 24 hours, single use; then set a password)`);
+    } else if (reissued) {
+      say(`changeledger: no owner has set a password yet; ${reissued.owner.email} can sign in once with ${cfg.publicUrl ?? url}/signin/link#${reissued.linkToken} (valid 24 hours)`);
     }
     let closing: Promise<void> | null = null;
     const close = () =>

@@ -169,3 +169,46 @@ describe('the command line', () => {
     }
   }, 120_000);
 });
+
+describe('first start on an empty database', () => {
+  it('creates the organisation and owner and prints a working one-time link, reissued at each start until a password is set', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'changeledger-first-'));
+    const linkOf = (text: string) => /\/signin\/link#([A-Za-z0-9_-]{43})/.exec(text)?.[1];
+    try {
+      const first = await startServer({ dataDir, args: ['--org-name', 'Platform team', '--owner-email', 'lead@example.test'] });
+      let session: { cookie: string; csrf: string };
+      try {
+        expect(first.stderr()).toMatch(/first start: created organisation "Platform team" and its owner lead@example\.test/);
+        const token = linkOf(first.stderr());
+        expect(token).toBeDefined();
+        const res = await fetch(`${first.url}/api/session/link`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token }) });
+        expect(res.status).toBe(200);
+        expect(await res.json()).toMatchObject({ role: 'owner', organization: { name: 'Platform team' }, user: { email: 'lead@example.test', hasPassword: false } });
+        const reused = await fetch(`${first.url}/api/session/link`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token }) });
+        expect(reused.status).toBe(401);
+      } finally {
+        expect(await first.stop()).toBe(0);
+      }
+      const second = await startServer({ dataDir });
+      try {
+        expect(second.stderr()).toMatch(/no owner has set a password yet; lead@example\.test can sign in once/);
+        const token = linkOf(second.stderr())!;
+        const res = await fetch(`${second.url}/api/session/link`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token }) });
+        const body = (await res.json()) as { csrfToken: string };
+        session = { cookie: res.headers.getSetCookie()[0]!.split(';')[0]!, csrf: body.csrfToken };
+        const pw = await fetch(`${second.url}/api/me/password`, { method: 'PUT', headers: { 'content-type': 'application/json', cookie: session.cookie, 'x-csrf-token': session.csrf }, body: JSON.stringify({ newPassword: PASSWORD }) });
+        expect(pw.status).toBe(204);
+      } finally {
+        expect(await second.stop()).toBe(0);
+      }
+      const third = await startServer({ dataDir });
+      try {
+        expect(linkOf(third.stderr())).toBeUndefined();
+      } finally {
+        await third.stop();
+      }
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 120_000);
+});

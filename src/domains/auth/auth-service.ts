@@ -86,6 +86,26 @@ export class AuthService {
     });
   }
 
+  /**
+   * While no owner has set a password yet, each start issues a fresh one-time link for the first
+   * owner, so a link lost from the terminal does not lock a newcomer out of their own server.
+   */
+  async reissueFirstOwnerLink(ctx: AuditContext): Promise<{ org: Organization; owner: User; linkToken: string } | null> {
+    const r = await this.deps.db.query<{ org_id: string; user_id: string }>(
+      `SELECT m.org_id, m.user_id FROM memberships m JOIN users u ON u.id = m.user_id
+       WHERE m.role = 'owner' AND NOT EXISTS (SELECT 1 FROM users p JOIN memberships pm ON pm.user_id = p.id WHERE p.password_hash IS NOT NULL AND pm.role = 'owner')
+       ORDER BY m.created_at LIMIT 1`,
+    );
+    const row = r.rows[0];
+    if (!row) return null;
+    const org = await store.findOrg(this.deps.db, row.org_id);
+    const owner = await store.findUser(this.deps.db, row.user_id);
+    if (!org || !owner) return null;
+    const linkToken = await this.deps.db.transaction((tx) => this.createSignInLinkTx(tx, ctx, org, owner));
+    const { passwordHash: _omit, ...pub } = owner;
+    return { org, owner: pub, linkToken };
+  }
+
   /** Adds a person to an organisation (creating the organisation when the database has none). */
   async addMember(ctx: AuditContext, opts: { org?: string; email: string; role: Role; displayName?: string; password?: string }): Promise<{ org: Organization; user: User }> {
     if (!EMAIL.test(opts.email)) throw badRequest('email is not an e-mail address', 'email');
