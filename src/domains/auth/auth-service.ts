@@ -300,7 +300,7 @@ export class AuthService {
     if (!row || !safeEqual(row.secretHash, parsed.hash) || row.revokedAt || !row.role) return null;
     const now = this.deps.clock.now();
     if (row.expiresAt && Date.parse(row.expiresAt) <= now.getTime()) return null;
-    if (!row.lastUsedAt || now.getTime() - Date.parse(row.lastUsedAt) >= 60_000) await store.touchToken(this.deps.db, row.id, now.toISOString());
+    if (!row.lastUsedAt || now.getTime() - Date.parse(row.lastUsedAt) >= 60_000) await this.deps.db.transaction((tx) => store.touchToken(tx, row.id, now.toISOString()));
     const p = await this.principalFor(this.deps.db, row.userId, row.orgId);
     return p ? { kind: 'token', ...p, tokenId: row.id, tokenName: row.name, scopes: row.scopes } : null;
   }

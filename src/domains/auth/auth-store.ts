@@ -183,8 +183,8 @@ export async function findTokenForAuth(db: Queryable, id: string): Promise<Token
 }
 
 /** Bookkeeping, not a state change of the product: written at most once a minute per token. */
-export async function touchToken(db: Queryable, id: string, at: string): Promise<void> {
-  await db.query(
+export async function touchToken(tx: Tx, id: string, at: string): Promise<void> {
+  await tx.query(
     `UPDATE api_tokens SET last_used_at = $2 WHERE id = $1 AND (last_used_at IS NULL OR last_used_at < $2::timestamptz - interval '1 minute')`,
     [id, at],
   );

@@ -93,12 +93,12 @@ export class JobWorker {
       const max = handler?.maxAttempts ?? job.maxAttempts;
       const dead = job.attempts >= max;
       const now = clock.now();
-      await db.query(
+      await db.transaction((tx) => tx.query(
         `UPDATE jobs SET status = $3, run_at = $4, last_error = $5, updated_at = $6, locked_by = NULL, locked_until = NULL,
            finished_at = CASE WHEN $3 = 'dead' THEN $6::timestamptz ELSE NULL END
          WHERE id = $1 AND locked_by = $2`,
         [job.id, this.id, dead ? 'dead' : 'pending', new Date(now.getTime() + retryDelayMs(job.attempts, job.id)).toISOString(), message.slice(0, 2000), now.toISOString()],
-      );
+      ));
       this.#o.metrics?.jobsRun.inc({ kind: job.kind, outcome: dead ? 'dead' : 'retry' });
       this.#o.logger?.[dead ? 'error' : 'warn']({ jobId: job.id, kind: job.kind, attempts: job.attempts, err: message }, dead ? 'job gave up' : 'job failed; will retry');
     }
