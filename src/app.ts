@@ -9,6 +9,8 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { authRoutes, tokenRoutes } from './domains/auth/auth-routes.js';
 import type { AuthService } from './domains/auth/index.js';
+import { flagRoutes } from './domains/flags/flag-routes.js';
+import type { FlagService } from './domains/flags/flag-service.js';
 import { ledgerRoutes } from './domains/ledger/index.js';
 import type { Clock } from './platform/clock.js';
 import type { Database } from './platform/db/database.js';
@@ -26,6 +28,7 @@ export type AppDeps = {
   logger: Logger;
   metrics: Metrics;
   auth: AuthService;
+  flags: FlagService;
   secureCookies: boolean;
   /** Where the built UI is; absent in API-only tests. */
   webDir?: string | null;
@@ -113,6 +116,7 @@ export async function buildApp(deps: AppDeps, listener: Listener): Promise<Fasti
   await app.register(authRoutes, routeDeps);
   await app.register(tokenRoutes, routeDeps);
   await app.register(ledgerRoutes, routeDeps);
+  await app.register(flagRoutes, { flags: deps.flags, clock: deps.clock });
 
   const webDir = listener === 'main' ? (deps.webDir === undefined ? webDistDir : deps.webDir) : null;
   const hasUi = !!webDir && existsSync(join(webDir, 'index.html'));

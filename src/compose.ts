@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import { AuthService } from './domains/auth/index.js';
+import { FlagService } from './domains/flags/flag-service.js';
 import type { Clock } from './platform/clock.js';
 import type { Database } from './platform/db/database.js';
 import type { JobHandler } from './platform/jobs/job.js';
@@ -12,6 +13,7 @@ export type Services = {
   logger: Logger;
   metrics: Metrics;
   auth: AuthService;
+  flags: FlagService;
   worker: JobWorker;
 };
 
@@ -19,8 +21,9 @@ export type Services = {
 export function compose(o: { db: Database; clock: Clock; logger: Logger; workerPollMs?: number; extraHandlers?: Record<string, JobHandler<unknown>> }): Services {
   const metrics = createMetrics();
   const auth = new AuthService({ db: o.db, clock: o.clock });
+  const flags = new FlagService({ db: o.db, clock: o.clock });
   // Later capabilities (expiry, window ends, deliveries) add their handlers here.
   const handlers: Record<string, JobHandler<unknown>> = { ...(o.extraHandlers ?? {}) };
   const worker = new JobWorker({ db: o.db, clock: o.clock, logger: o.logger, metrics, handlers, pollMs: o.workerPollMs ?? 1_000 });
-  return { db: o.db, clock: o.clock, logger: o.logger, metrics, auth, worker };
+  return { db: o.db, clock: o.clock, logger: o.logger, metrics, auth, flags, worker };
 }

@@ -10,6 +10,12 @@ export type AuditFilter = {
   actor?: string;
   targetType?: string;
   targetId?: string;
+  /** Every target whose id starts with this: a flag namespace such as `ops.payments.`. */
+  targetIdPrefix?: string;
+  /** Only these actions (exact), e.g. the actions of flag change records. */
+  actions?: string[];
+  /** One of these top-level fields of the event's data equals the value (e.g. env = production). */
+  dataField?: { keys: string[]; value: string };
   correlationId?: string;
   since?: Date;
   until?: Date;
@@ -49,6 +55,17 @@ function where(orgId: string, f: AuditFilter, cursor: Cursor | null): { sql: str
   if (f.actor) add((p) => `actor_id = ${p}`, f.actor);
   if (f.targetType) add((p) => `target_type = ${p}`, f.targetType);
   if (f.targetId) add((p) => `target_id = ${p}`, f.targetId);
+  if (f.targetIdPrefix) add((p) => `target_id LIKE ${p}`, `${escapeLike(f.targetIdPrefix)}%`);
+  if (f.actions) add((p) => `action = ANY(${p}::text[])`, f.actions);
+  if (f.dataField) {
+    params.push(f.dataField.value);
+    const valueParam = `$${params.length}`;
+    const alternatives = f.dataField.keys.map((k) => {
+      params.push(k);
+      return `data ->> $${params.length} = ${valueParam}`;
+    });
+    parts.push(`(${alternatives.join(' OR ')})`);
+  }
   if (f.correlationId) add((p) => `correlation_id = ${p}`, f.correlationId);
   if (f.since) add((p) => `occurred_at >= ${p}`, f.since.toISOString());
   if (f.until) add((p) => `occurred_at < ${p}`, f.until.toISOString());

@@ -1,0 +1,91 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
+import type { Clock } from '../../platform/clock.js';
+import { parseTimeBound } from '../../platform/clock.js';
+import { badRequest, unauthorized } from '../../platform/errors.js';
+import { requestAuditContext } from '../../platform/http/access.js';
+import { errors } from '../../platform/http/schemas.js';
+import type { FlagSource } from './flag.js';
+import type { FlagService, WriteMeta } from './flag-service.js';
+import * as S from './flag-schemas.js';
+
+export type FlagRouteDeps = { flags: FlagService; clock: Clock };
+
+type Provenance = { reason?: string; source?: FlagSource; gitops?: WriteMeta['gitops']; automation?: WriteMeta['automation'] };
+
+function orgOf(req: FastifyRequest): string {
+  const org = req.principal?.org;
+  if (!org) throw unauthorized();
+  return org.id;
+}
+
+function metaOf(req: FastifyRequest, body: Provenance): WriteMeta {
+  const source = body.source ?? (req.principal?.kind === 'token' ? 'api' : 'ui');
+  if (source === 'gitops' && !body.gitops) throw badRequest('gitops needs the commit SHA and the deploy run that applied it', 'gitops');
+  if (source === 'automation' && !body.automation) throw badRequest('automation must name itself and what triggered it', 'automation');
+  return { reason: body.reason ?? '', source, gitops: body.gitops ?? null, automation: body.automation ?? null };
+}
+
+export const flagRoutes: FastifyPluginAsyncTypebox<FlagRouteDeps> = async (app, { flags, clock }) => {
+  const tags = ['flags'];
+  const read = { access: { scope: 'flags:read' as const } };
+  const write = { access: { scope: 'flags:write' as const } };
+
+  app.get('/api/environments', { config: read, schema: { tags, summary: 'Environments of the organisation', response: { 200: S.EnvironmentList, ...errors(401, 403) } } },
+    async (req) => ({ items: await flags.environments(orgOf(req)) }));
+
+  app.post('/api/environments', { config: write, schema: { tags, summary: 'Add an environment; every flag gets an off state in it', body: S.EnvironmentInput, response: { 201: S.EnvironmentBody, ...errors(400, 401, 403, 409) } } },
+    async (req, reply) => reply.status(201).send(await flags.createEnvironment(requestAuditContext(req), orgOf(req), req.body)));
+
+  app.get('/api/flags', { config: read, schema: { tags, summary: 'Flags, optionally under a namespace (ops.payments.*)', querystring: S.FlagListQuery, response: { 200: S.FlagList, ...errors(400, 401, 403) } } },
+    async (req) => ({ items: await flags.list(orgOf(req), req.query.namespace) }));
+
+  app.post('/api/flags', { config: write, schema: { tags, summary: 'Create a flag (off in every environment)', body: S.NewFlagInput, response: { 201: S.FlagBody, ...errors(400, 401, 403, 409) } } },
+    async (req, reply) => {
+      const { reason: _r, source: _s, gitops: _g, automation: _a, ...input } = req.body;
+      return reply.status(201).send(await flags.createFlag(requestAuditContext(req), orgOf(req), input as Parameters<FlagService['createFlag']>[2], metaOf(req, req.body)));
+    });
+
+  app.get('/api/flags/audit', {
+    config: read,
+    schema: { tags, summary: 'Flag change records, newest first: by namespace, actor, environment and window', querystring: S.FlagAuditQuery, response: { 200: S.FlagAuditPage, ...errors(400, 401, 403) } },
+  }, async (req) => {
+    const now = clock.now();
+    const bound = (name: 'since' | 'until') => {
+      const v = req.query[name];
+      if (!v) return undefined;
+      const d = parseTimeBound(v, now);
+      if (!d) throw badRequest(`${name} must be a duration such as 1h or 7d, or an ISO-8601 time`, name);
+      return d;
+    };
+    const { namespace, actor, env, cursor, limit = 100 } = req.query;
+    return flags.audit(orgOf(req), { namespace, actor, env, since: bound('since'), until: bound('until') }, limit, cursor || undefined);
+  });
+
+  app.post('/api/flags/bulk', { config: write, schema: { tags, summary: 'Change many flags at once (a kill switch): one record per flag, one correlation id', body: S.BulkInput, response: { 200: S.BulkResultBody, ...errors(400, 401, 403, 404) } } },
+    async (req) => {
+      const { namespace, keys, env, enabled, rollout } = req.body;
+      if (!namespace === !keys) throw badRequest('give either namespace or keys', namespace ? 'keys' : 'namespace');
+      if (enabled === undefined && rollout === undefined) throw badRequest('say what to change: enabled or rollout', 'enabled');
+      return flags.bulkSet(requestAuditContext(req), orgOf(req), { namespace, keys }, env, { enabled, rollout }, metaOf(req, req.body));
+    });
+
+  app.get('/api/flags/:key', { config: read, schema: { tags, summary: 'One flag with its state in each environment', params: S.KeyParams, response: { 200: S.FlagBody, ...errors(401, 403, 404) } } },
+    async (req) => flags.get(orgOf(req), req.params.key));
+
+  app.get('/api/flags/:key/history', { config: read, schema: { tags, summary: 'Every change record of one flag, newest first', params: S.KeyParams, querystring: S.FlagAuditQuery, response: { 200: S.FlagAuditPage, ...errors(400, 401, 403, 404) } } },
+    async (req) => {
+      await flags.get(orgOf(req), req.params.key);
+      const { env, cursor, limit = 100 } = req.query;
+      return flags.audit(orgOf(req), { namespace: req.params.key, env }, limit, cursor || undefined);
+    });
+
+  app.put('/api/flags/:key/environments/:env', {
+    config: write,
+    schema: { tags, summary: 'Change a flag in one environment: toggle, value, rules or rollout; the record lands in the same transaction', params: S.KeyEnvParams, body: S.StatePatchInput, response: { 200: S.WriteResultBody, ...errors(400, 401, 403, 404) } },
+  }, async (req) => {
+    const { enabled, value, rules, rollout } = req.body;
+    if (enabled === undefined && value === undefined && rules === undefined && rollout === undefined) throw badRequest('say what to change: enabled, value, rules or rollout', 'enabled');
+    return flags.setState(requestAuditContext(req), orgOf(req), req.params.key, req.params.env, { enabled, value: value as never, rules: rules as never, rollout }, metaOf(req, req.body));
+  });
+};

@@ -1,0 +1,138 @@
+import { Type } from 'typebox';
+import { IsoTime } from '../../platform/http/schemas.js';
+import { FLAG_SOURCES, FLAG_TYPES, RISKS, RULE_OPS } from './flag.js';
+
+const Key = Type.String({ minLength: 1, maxLength: 200, description: 'Dotted lower-case words: ops.payments.new-processor' });
+const EnvKey = Type.String({ pattern: '^[a-z][a-z0-9-]{0,31}$' });
+const AnyJson = Type.Unknown({ description: 'A value of the flag’s type' });
+
+export const RuleBody = Type.Object(
+  {
+    attribute: Type.String({ minLength: 1, maxLength: 100 }),
+    op: Type.Enum(RULE_OPS),
+    values: Type.Array(Type.String({ maxLength: 500 }), { minItems: 1, maxItems: 500 }),
+    value: AnyJson,
+  },
+  { additionalProperties: false },
+);
+export const RolloutBody = Type.Object(
+  {
+    percentage: Type.Number({ minimum: 0, maximum: 100, description: 'Share of contexts served the value' }),
+    bucketBy: Type.String({ minLength: 1, maxLength: 100, description: 'Context attribute that buckets stably, e.g. targetingKey or userId' }),
+  },
+  { additionalProperties: false },
+);
+
+export const StateBody = Type.Object({
+  env: Type.String(),
+  enabled: Type.Boolean(),
+  value: AnyJson,
+  rules: Type.Array(RuleBody),
+  rollout: Type.Union([RolloutBody, Type.Null()]),
+  version: Type.Integer(),
+  updatedAt: IsoTime,
+});
+
+export const FlagBody = Type.Object({
+  key: Type.String(),
+  type: Type.Enum(FLAG_TYPES),
+  description: Type.String(),
+  ownerService: Type.Union([Type.String(), Type.Null()]),
+  risk: Type.Enum(RISKS),
+  tags: Type.Array(Type.String()),
+  offValue: AnyJson,
+  createdAt: IsoTime,
+  updatedAt: IsoTime,
+  states: Type.Array(StateBody),
+});
+
+const Provenance = {
+  reason: Type.Optional(Type.String({ maxLength: 2000, description: 'Required on high-risk flags: ≥ 10 characters, a ticket reference or a link' })),
+  source: Type.Optional(Type.Enum(FLAG_SOURCES, { description: 'Defaults to ui for a session, api for a token' })),
+  gitops: Type.Optional(Type.Object({ commitSha: Type.String({ pattern: '^[0-9a-f]{7,64}$' }), deployRun: Type.Union([Type.String({ maxLength: 500 }), Type.Null()]) }, { additionalProperties: false })),
+  automation: Type.Optional(Type.Object({ name: Type.String({ minLength: 1, maxLength: 200 }), trigger: Type.String({ minLength: 1, maxLength: 500 }) }, { additionalProperties: false, description: 'Which automation writes, and what set it off' })),
+};
+
+export const NewFlagInput = Type.Object(
+  {
+    key: Key,
+    type: Type.Enum(FLAG_TYPES),
+    description: Type.Optional(Type.String({ maxLength: 2000 })),
+    ownerService: Type.Optional(Type.Union([Type.String({ minLength: 1, maxLength: 200 }), Type.Null()])),
+    risk: Type.Enum(RISKS),
+    tags: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 50 }), { maxItems: 20 })),
+    offValue: Type.Optional(AnyJson),
+    value: Type.Optional(AnyJson),
+    ...Provenance,
+  },
+  { additionalProperties: false },
+);
+
+export const StatePatchInput = Type.Object(
+  {
+    enabled: Type.Optional(Type.Boolean()),
+    value: Type.Optional(AnyJson),
+    rules: Type.Optional(Type.Array(RuleBody, { maxItems: 100 })),
+    rollout: Type.Optional(Type.Union([RolloutBody, Type.Null()])),
+    ...Provenance,
+  },
+  { additionalProperties: false },
+);
+
+export const BulkInput = Type.Object(
+  {
+    namespace: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'ops.payments.* for every flag under it' })),
+    keys: Type.Optional(Type.Array(Key, { minItems: 1, maxItems: 1000 })),
+    env: EnvKey,
+    enabled: Type.Optional(Type.Boolean()),
+    rollout: Type.Optional(Type.Union([RolloutBody, Type.Null()])),
+    ...Provenance,
+  },
+  { additionalProperties: false },
+);
+
+export const FlagRecordBody = Type.Object({
+  seq: Type.Integer(),
+  ts: IsoTime,
+  change: Type.Enum(['created', 'updated', 'unchanged', 'deleted']),
+  flag: Type.String(),
+  env: Type.Union([Type.String(), Type.Null()]),
+  from: Type.Unknown(),
+  to: Type.Unknown(),
+  fields: Type.Array(Type.String()),
+  actor: Type.String({ description: 'Display name of whoever changed it' }),
+  actorDetail: Type.Object({ kind: Type.String(), id: Type.Union([Type.String(), Type.Null()]), name: Type.String(), automation: Type.Union([Type.String(), Type.Null()]), trigger: Type.Union([Type.String(), Type.Null()]) }),
+  reason: Type.String(),
+  approvers: Type.Array(Type.String()),
+  source: Type.Enum(FLAG_SOURCES),
+  correlationId: Type.Union([Type.String(), Type.Null()]),
+  requestId: Type.Union([Type.String(), Type.Null()]),
+  gitops: Type.Union([Type.Object({ commitSha: Type.String(), deployRun: Type.Union([Type.String(), Type.Null()]) }), Type.Null()]),
+  schemaVersion: Type.Integer(),
+  hash: Type.String(),
+});
+
+export const WriteResultBody = Type.Object({ flag: Type.String(), env: Type.String(), result: Type.Enum(['changed', 'unchanged']), record: FlagRecordBody, state: StateBody });
+export const BulkResultBody = Type.Object({ correlationId: Type.String(), results: Type.Array(WriteResultBody) });
+
+const TimeBound = Type.String({ maxLength: 40, description: 'A duration back from now (1h, 7d) or an ISO-8601 time' });
+export const FlagAuditQuery = Type.Object(
+  {
+    namespace: Type.Optional(Type.String({ maxLength: 200, description: 'ops.payments.* or one key' })),
+    actor: Type.Optional(Type.String({ maxLength: 200 })),
+    env: Type.Optional(Type.String({ maxLength: 32 })),
+    since: Type.Optional(TimeBound),
+    until: Type.Optional(TimeBound),
+    cursor: Type.Optional(Type.String({ maxLength: 200 })),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: 100 })),
+  },
+  { additionalProperties: false },
+);
+export const FlagAuditPage = Type.Object({ items: Type.Array(FlagRecordBody), nextCursor: Type.Union([Type.String(), Type.Null()]) });
+export const FlagList = Type.Object({ items: Type.Array(FlagBody) });
+export const FlagListQuery = Type.Object({ namespace: Type.Optional(Type.String({ maxLength: 200 })) }, { additionalProperties: false });
+export const KeyParams = Type.Object({ key: Key });
+export const KeyEnvParams = Type.Object({ key: Key, env: EnvKey });
+export const EnvironmentBody = Type.Object({ key: Type.String(), name: Type.String(), position: Type.Integer() });
+export const EnvironmentInput = Type.Object({ key: EnvKey, name: Type.String({ minLength: 1, maxLength: 100 }) }, { additionalProperties: false });
+export const EnvironmentList = Type.Object({ items: Type.Array(EnvironmentBody) });

@@ -1,0 +1,202 @@
+import type { Clock } from '../../platform/clock.js';
+import type { Database, Tx } from '../../platform/db/database.js';
+import { badRequest, conflict, notFound } from '../../platform/errors.js';
+import { newId } from '../../platform/ids.js';
+import { appendAuditEvent, listAuditEvents, type AuditContext, type AuditFilter } from '../ledger/index.js';
+import { changedSlice, checkReason, FLAG_KEY, namespacePrefix, valueProblem, type Flag, type FlagSource, type FlagState, type FlagType, type Json, type Risk } from './flag.js';
+import { FLAG_RECORD_VERSION, toFlagRecord, type FlagRecord, type FlagRecordDataV2 } from './flag-record.js';
+import * as store from './flag-store.js';
+
+export type FlagWithStates = Flag & { states: store.StoredState[] };
+export type NewFlag = { key: string; type: FlagType; description?: string; ownerService?: string | null; risk: Risk; tags?: string[]; offValue?: Json; value?: Json };
+export type StatePatch = Partial<FlagState>;
+/** Why and how a write happens; automation names itself and what set it off. */
+export type WriteMeta = {
+  reason: string;
+  source: FlagSource;
+  gitops?: { commitSha: string; deployRun: string | null } | null;
+  automation?: { name: string; trigger: string } | null;
+};
+export type WriteResult = { flag: string; env: string; result: 'changed' | 'unchanged'; record: FlagRecord; state: store.StoredState };
+
+export const FLAG_ACTIONS = ['flag.created', 'flag.updated', 'flag.unchanged', 'flag.deleted'];
+const DEFAULT_ENVIRONMENTS: store.Environment[] = [
+  { key: 'production', name: 'Production', position: 0 },
+  { key: 'staging', name: 'Staging', position: 1 },
+];
+/** Keys that would shadow the static routes under /api/flags. */
+const RESERVED_KEYS = new Set(['audit', 'bulk', 'recent']);
+const ON_VALUE: Record<FlagType, Json> = { boolean: true, string: 'on', number: 1, json: {} };
+const OFF_VALUE: Record<FlagType, Json> = { boolean: false, string: '', number: 0, json: {} };
+
+export class FlagService {
+  constructor(private readonly deps: { db: Database; clock: Clock }) {}
+
+  private now(): string {
+    return this.deps.clock.now().toISOString();
+  }
+
+  /** The actor of a write: automation is recorded as automation, with its name and trigger. */
+  private actorCtx(ctx: AuditContext, meta: WriteMeta): AuditContext {
+    if (!meta.automation) return ctx;
+    return {
+      ...ctx,
+      actor: { kind: 'automation', id: ctx.actor.id, name: `${meta.automation.name} (via ${ctx.actor.name})`, automation: meta.automation.name, trigger: meta.automation.trigger },
+    };
+  }
+
+  private async record(tx: Tx, ctx: AuditContext, orgId: string, action: string, data: FlagRecordDataV2): Promise<FlagRecord> {
+    const event = await appendAuditEvent(tx, this.deps.clock, ctx, { orgId, action, target: { type: 'flag', id: data.flag }, data, schemaVersion: FLAG_RECORD_VERSION });
+    return toFlagRecord(event);
+  }
+
+  environments(orgId: string) {
+    return store.listEnvironments(this.deps.db, orgId);
+  }
+
+  private async ensureEnvironments(tx: Tx, ctx: AuditContext, orgId: string): Promise<store.Environment[]> {
+    const existing = await store.listEnvironments(tx, orgId);
+    if (existing.length > 0) return existing;
+    for (const e of DEFAULT_ENVIRONMENTS) {
+      await store.insertEnvironment(tx, orgId, e, this.now());
+      await appendAuditEvent(tx, this.deps.clock, ctx, { orgId, action: 'environment.created', target: { type: 'environment', id: e.key }, data: { name: e.name, default: true } });
+    }
+    return DEFAULT_ENVIRONMENTS;
+  }
+
+  async createEnvironment(ctx: AuditContext, orgId: string, input: { key: string; name: string }): Promise<store.Environment> {
+    return this.deps.db.transaction(async (tx) => {
+      const envs = await this.ensureEnvironments(tx, ctx, orgId);
+      if (envs.some((e) => e.key === input.key)) throw conflict(`environment ${input.key} exists already`);
+      const env = { key: input.key, name: input.name, position: envs.length };
+      await store.insertEnvironment(tx, orgId, env, this.now());
+      // Every flag gets a state in the new environment: off, serving its on-value once enabled.
+      const flags = await store.listFlags(tx, orgId, null, false);
+      for (const f of flags) await store.insertState(tx, orgId, f.key, env.key, { enabled: false, value: ON_VALUE[f.type], rules: [], rollout: null }, this.now());
+      await appendAuditEvent(tx, this.deps.clock, ctx, { orgId, action: 'environment.created', target: { type: 'environment', id: env.key }, data: { name: env.name, flagsGivenState: flags.length } });
+      return env;
+    });
+  }
+
+  async createFlag(ctx: AuditContext, orgId: string, input: NewFlag, meta: WriteMeta): Promise<FlagWithStates> {
+    if (!FLAG_KEY.test(input.key) || input.key.length > 200) throw badRequest('key must be dotted lower-case words, such as ops.payments.new-processor', 'key');
+    if (RESERVED_KEYS.has(input.key)) throw badRequest(`key "${input.key}" is reserved`, 'key');
+    const offValue = input.offValue ?? OFF_VALUE[input.type];
+    const value = input.value ?? ON_VALUE[input.type];
+    for (const [field, v] of [['offValue', offValue], ['value', value]] as const) {
+      const problem = valueProblem(input.type, v);
+      if (problem) throw badRequest(`${field} ${problem}`, field);
+    }
+    const reason = checkReason(input.risk, meta.reason);
+    if (!reason.ok) throw badRequest(reason.error, 'reason');
+    const at = this.now();
+    const flag: Flag = {
+      key: input.key, type: input.type, description: input.description ?? '', ownerService: input.ownerService ?? null,
+      risk: input.risk, tags: [...new Set(input.tags ?? [])], offValue, createdAt: at, updatedAt: at,
+    };
+    return this.deps.db.transaction(async (tx) => {
+      const envs = await this.ensureEnvironments(tx, ctx, orgId);
+      if (await store.findFlag(tx, orgId, flag.key)) throw conflict(`flag ${flag.key} exists already`);
+      await store.insertFlag(tx, orgId, flag);
+      for (const e of envs) await store.insertState(tx, orgId, flag.key, e.key, { enabled: false, value, rules: [], rollout: null }, at);
+      await this.record(tx, this.actorCtx(ctx, meta), orgId, 'flag.created', {
+        flag: flag.key, env: null, from: null,
+        to: { type: flag.type, risk: flag.risk, ownerService: flag.ownerService, tags: flag.tags, offValue, value },
+        fields: ['type', 'risk', 'ownerService', 'tags', 'offValue', 'value'], reason: meta.reason, approvers: [], source: meta.source, gitops: meta.gitops ?? null,
+      });
+      const states = (await store.listStates(tx, orgId, [flag.key])).get(flag.key) ?? [];
+      return { ...flag, states };
+    });
+  }
+
+  async list(orgId: string, namespace?: string): Promise<FlagWithStates[]> {
+    const ns = namespace ? namespacePrefix(namespace) : null;
+    const flags = await store.listFlags(this.deps.db, orgId, ns?.prefix ?? null, ns?.exact ?? false);
+    const states = await store.listStates(this.deps.db, orgId, flags.map((f) => f.key));
+    return flags.map((f) => ({ ...f, states: states.get(f.key) ?? [] }));
+  }
+
+  async get(orgId: string, key: string): Promise<FlagWithStates> {
+    const flag = await store.findFlag(this.deps.db, orgId, key);
+    if (!flag) throw notFound(`no flag ${key}`);
+    return { ...flag, states: (await store.listStates(this.deps.db, orgId, [key])).get(key) ?? [] };
+  }
+
+  /** Read the old state (locked), apply, append the record: one transaction. */
+  private async applyTx(tx: Tx, ctx: AuditContext, orgId: string, flag: Flag, env: string, patch: StatePatch, meta: WriteMeta): Promise<WriteResult> {
+    const before = await store.lockState(tx, orgId, flag.key, env);
+    if (!before) throw notFound(`no environment ${env}`);
+    const after: FlagState = {
+      enabled: patch.enabled ?? before.enabled,
+      value: patch.value !== undefined ? patch.value : before.value,
+      rules: patch.rules ?? before.rules,
+      rollout: patch.rollout !== undefined ? patch.rollout : before.rollout,
+    };
+    const problem = patch.value !== undefined ? valueProblem(flag.type, patch.value) : null;
+    if (problem) throw badRequest(`value ${problem}`, 'value');
+    const ruleIndex = after.rules.findIndex((r) => valueProblem(flag.type, r.value) !== null);
+    if (ruleIndex >= 0) throw badRequest(`rules.${ruleIndex}.value ${valueProblem(flag.type, after.rules[ruleIndex]!.value)}`, `rules.${ruleIndex}.value`);
+    const slice = changedSlice(before, after);
+    const at = this.now();
+    if (slice) await store.updateState(tx, orgId, flag.key, env, after, at);
+    const current = { env, version: before.version + (slice ? 1 : 0), updatedAt: slice ? at : before.updatedAt, ...(slice ? after : before) };
+    const record = await this.record(tx, this.actorCtx(ctx, meta), orgId, slice ? 'flag.updated' : 'flag.unchanged', {
+      flag: flag.key, env, from: slice?.from ?? before.enabled, to: slice?.to ?? before.enabled, fields: slice?.fields ?? [],
+      reason: meta.reason, approvers: [], source: meta.source, gitops: meta.gitops ?? null,
+    });
+    return { flag: flag.key, env, result: slice ? 'changed' : 'unchanged', record, state: current };
+  }
+
+  async setState(ctx: AuditContext, orgId: string, key: string, env: string, patch: StatePatch, meta: WriteMeta): Promise<WriteResult> {
+    return this.deps.db.transaction(async (tx) => {
+      const flag = await store.findFlag(tx, orgId, key);
+      if (!flag) throw notFound(`no flag ${key}`);
+      const reason = checkReason(flag.risk, meta.reason);
+      if (!reason.ok) throw badRequest(reason.error, 'reason');
+      return this.applyTx(tx, ctx, orgId, flag, env, patch, meta);
+    });
+  }
+
+  /**
+   * A kill switch or any batch: one transaction, one record per flag with its own before/after
+   * (a flag already in the wanted state is recorded as unchanged), all under one correlation id.
+   */
+  async bulkSet(ctx: AuditContext, orgId: string, target: { namespace?: string; keys?: string[] }, env: string, patch: StatePatch, meta: WriteMeta): Promise<{ correlationId: string; results: WriteResult[] }> {
+    const correlationId = ctx.correlationId ?? newId('bat');
+    const batchCtx = { ...ctx, correlationId };
+    return this.deps.db.transaction(async (tx) => {
+      let flags: Flag[];
+      if (target.namespace) flags = await store.listFlags(tx, orgId, namespacePrefix(target.namespace).prefix, namespacePrefix(target.namespace).exact);
+      else {
+        flags = [];
+        for (const key of target.keys ?? []) {
+          const f = await store.findFlag(tx, orgId, key);
+          if (!f) throw badRequest(`no flag ${key}`, 'keys');
+          flags.push(f);
+        }
+      }
+      if (flags.length === 0) throw notFound(`no flag matches ${target.namespace ?? 'the keys given'}`);
+      for (const f of flags) {
+        const verdict = checkReason(f.risk, meta.reason);
+        if (!verdict.ok) throw badRequest(`${verdict.error} (${f.key} is high-risk)`, 'reason');
+      }
+      const results: WriteResult[] = [];
+      for (const f of flags) results.push(await this.applyTx(tx, batchCtx, orgId, f, env, patch, meta));
+      return { correlationId, results };
+    });
+  }
+
+  /** The records of flag changes, newest first: by namespace, actor, environment and window. */
+  async audit(orgId: string, f: { namespace?: string; actor?: string; env?: string; since?: Date; until?: Date }, limit: number, cursor?: string): Promise<{ items: FlagRecord[]; nextCursor: string | null }> {
+    const filter: AuditFilter = { targetType: 'flag', actions: FLAG_ACTIONS, actor: f.actor, since: f.since, until: f.until };
+    if (f.namespace) {
+      const ns = namespacePrefix(f.namespace);
+      if (ns.exact) filter.targetId = ns.prefix;
+      else filter.targetIdPrefix = ns.prefix;
+    }
+    // Version 1 records kept the environment under `environment`.
+    if (f.env) filter.dataField = { keys: ['env', 'environment'], value: f.env };
+    const page = await listAuditEvents(this.deps.db, orgId, filter, limit, cursor);
+    return { items: page.items.map(toFlagRecord), nextCursor: page.nextCursor };
+  }
+}

@@ -1,0 +1,94 @@
+import type { Queryable, Row, Tx } from '../../platform/db/database.js';
+import type { Flag, FlagState, Json, Rollout, Rule } from './flag.js';
+
+export type Environment = { key: string; name: string; position: number };
+
+const iso = (d: unknown) => new Date(d as string).toISOString();
+
+type FlagRow = Row & {
+  key: string; type: Flag['type']; description: string; owner_service: string | null; risk: Flag['risk'];
+  tags: string[]; off_value: Json; created_at: Date; updated_at: Date;
+};
+type StateRow = Row & { flag_key: string; env_key: string; enabled: boolean; value: Json; rules: Rule[]; rollout: Rollout | null; version: number; updated_at: Date };
+
+const toFlag = (r: FlagRow): Flag => ({
+  key: r.key, type: r.type, description: r.description, ownerService: r.owner_service, risk: r.risk,
+  tags: r.tags, offValue: r.off_value, createdAt: iso(r.created_at), updatedAt: iso(r.updated_at),
+});
+
+export type StoredState = FlagState & { env: string; version: number; updatedAt: string };
+const toState = (r: StateRow): StoredState => ({
+  env: r.env_key, enabled: r.enabled, value: r.value, rules: r.rules, rollout: r.rollout, version: r.version, updatedAt: iso(r.updated_at),
+});
+
+export async function listEnvironments(db: Queryable, orgId: string): Promise<Environment[]> {
+  const r = await db.query<Row & Environment>('SELECT key, name, position FROM environments WHERE org_id = $1 ORDER BY position, key', [orgId]);
+  return r.rows.map((x) => ({ key: x.key, name: x.name, position: x.position }));
+}
+
+export async function insertEnvironment(tx: Tx, orgId: string, e: Environment, at: string): Promise<void> {
+  await tx.query('INSERT INTO environments (org_id, key, name, position, created_at) VALUES ($1, $2, $3, $4, $5)', [orgId, e.key, e.name, e.position, at]);
+}
+
+export async function insertFlag(tx: Tx, orgId: string, f: Flag): Promise<void> {
+  await tx.query(
+    `INSERT INTO flags (org_id, key, type, description, owner_service, risk, tags, off_value, created_at, updated_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9)`,
+    [orgId, f.key, f.type, f.description, f.ownerService, f.risk, f.tags, JSON.stringify(f.offValue), f.createdAt],
+  );
+}
+
+export async function insertState(tx: Tx, orgId: string, flagKey: string, env: string, s: FlagState, at: string): Promise<void> {
+  await tx.query(
+    `INSERT INTO flag_states (org_id, flag_key, env_key, enabled, value, rules, rollout, version, updated_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, 1, $8)`,
+    [orgId, flagKey, env, s.enabled, JSON.stringify(s.value), JSON.stringify(s.rules), s.rollout ? JSON.stringify(s.rollout) : null, at],
+  );
+}
+
+export async function findFlag(db: Queryable, orgId: string, key: string): Promise<Flag | null> {
+  const r = await db.query<FlagRow>('SELECT * FROM flags WHERE org_id = $1 AND key = $2', [orgId, key]);
+  return r.rows[0] ? toFlag(r.rows[0]) : null;
+}
+
+/** Flags under a namespace prefix (or all), by key. */
+export async function listFlags(db: Queryable, orgId: string, prefix: string | null, exact: boolean): Promise<Flag[]> {
+  const r = exact && prefix
+    ? await db.query<FlagRow>('SELECT * FROM flags WHERE org_id = $1 AND key = $2', [orgId, prefix])
+    : await db.query<FlagRow>(
+        `SELECT * FROM flags WHERE org_id = $1 AND ($2::text IS NULL OR key LIKE $2 || '%') ORDER BY key LIMIT 5000`,
+        [orgId, prefix ? prefix.replace(/[\\%_]/g, (c) => `\\${c}`) : null],
+      );
+  return r.rows.map(toFlag);
+}
+
+export async function listStates(db: Queryable, orgId: string, keys: string[]): Promise<Map<string, StoredState[]>> {
+  const out = new Map<string, StoredState[]>();
+  if (keys.length === 0) return out;
+  const r = await db.query<StateRow>(
+    `SELECT s.* FROM flag_states s JOIN environments e ON e.org_id = s.org_id AND e.key = s.env_key
+     WHERE s.org_id = $1 AND s.flag_key = ANY($2::text[]) ORDER BY e.position, e.key`,
+    [orgId, keys],
+  );
+  for (const row of r.rows) {
+    const list = out.get(row.flag_key) ?? [];
+    list.push(toState(row));
+    out.set(row.flag_key, list);
+  }
+  return out;
+}
+
+/** The state to change, locked until the transaction ends: concurrent writers queue, none is lost. */
+export async function lockState(tx: Tx, orgId: string, flagKey: string, env: string): Promise<StoredState | null> {
+  const r = await tx.query<StateRow>('SELECT * FROM flag_states WHERE org_id = $1 AND flag_key = $2 AND env_key = $3 FOR UPDATE', [orgId, flagKey, env]);
+  return r.rows[0] ? toState(r.rows[0]) : null;
+}
+
+export async function updateState(tx: Tx, orgId: string, flagKey: string, env: string, s: FlagState, at: string): Promise<void> {
+  await tx.query(
+    `UPDATE flag_states SET enabled = $4, value = $5, rules = $6, rollout = $7, version = version + 1, updated_at = $8
+     WHERE org_id = $1 AND flag_key = $2 AND env_key = $3`,
+    [orgId, flagKey, env, s.enabled, JSON.stringify(s.value), JSON.stringify(s.rules), s.rollout ? JSON.stringify(s.rollout) : null, at],
+  );
+  await tx.query('UPDATE flags SET updated_at = $3 WHERE org_id = $1 AND key = $2', [orgId, flagKey, at]);
+}
