@@ -10,6 +10,7 @@ import type { Logger } from 'pino';
 import { authRoutes, tokenRoutes } from './domains/auth/auth-routes.js';
 import type { AuthService } from './domains/auth/index.js';
 import { flagRoutes } from './domains/flags/flag-routes.js';
+import type { FlagRequestService } from './domains/flags/flag-request-service.js';
 import type { FlagService } from './domains/flags/flag-service.js';
 import { ledgerRoutes } from './domains/ledger/index.js';
 import type { Clock } from './platform/clock.js';
@@ -29,6 +30,7 @@ export type AppDeps = {
   metrics: Metrics;
   auth: AuthService;
   flags: FlagService;
+  flagRequests: FlagRequestService;
   secureCookies: boolean;
   /** Where the built UI is; absent in API-only tests. */
   webDir?: string | null;
@@ -116,7 +118,7 @@ export async function buildApp(deps: AppDeps, listener: Listener): Promise<Fasti
   await app.register(authRoutes, routeDeps);
   await app.register(tokenRoutes, routeDeps);
   await app.register(ledgerRoutes, routeDeps);
-  await app.register(flagRoutes, { flags: deps.flags, clock: deps.clock });
+  await app.register(flagRoutes, { flags: deps.flags, requests: deps.flagRequests, clock: deps.clock });
 
   const webDir = listener === 'main' ? (deps.webDir === undefined ? webDistDir : deps.webDir) : null;
   const hasUi = !!webDir && existsSync(join(webDir, 'index.html'));

@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import { AuthService } from './domains/auth/index.js';
+import { FlagRequestService } from './domains/flags/flag-request-service.js';
 import { FlagService } from './domains/flags/flag-service.js';
 import type { Clock } from './platform/clock.js';
 import type { Database } from './platform/db/database.js';
@@ -14,6 +15,7 @@ export type Services = {
   metrics: Metrics;
   auth: AuthService;
   flags: FlagService;
+  flagRequests: FlagRequestService;
   worker: JobWorker;
 };
 
@@ -22,8 +24,9 @@ export function compose(o: { db: Database; clock: Clock; logger: Logger; workerP
   const metrics = createMetrics();
   const auth = new AuthService({ db: o.db, clock: o.clock });
   const flags = new FlagService({ db: o.db, clock: o.clock });
+  const flagRequests = new FlagRequestService({ db: o.db, clock: o.clock, flags });
   // Later capabilities (expiry, window ends, deliveries) add their handlers here.
-  const handlers: Record<string, JobHandler<unknown>> = { ...(o.extraHandlers ?? {}) };
+  const handlers: Record<string, JobHandler<unknown>> = { ...flagRequests.jobHandlers(), ...(o.extraHandlers ?? {}) };
   const worker = new JobWorker({ db: o.db, clock: o.clock, logger: o.logger, metrics, handlers, pollMs: o.workerPollMs ?? 1_000 });
-  return { db: o.db, clock: o.clock, logger: o.logger, metrics, auth, flags, worker };
+  return { db: o.db, clock: o.clock, logger: o.logger, metrics, auth, flags, flagRequests, worker };
 }

@@ -2,6 +2,7 @@ import { Command, CommanderError } from 'commander';
 import { version } from '../config.js';
 import { auditCommands } from './audit.js';
 import { EXIT, processIo, reportError, type Io } from './common.js';
+import { flagCommands } from './flags.js';
 import { serveCommands } from './serve.js';
 import { tokenCommands } from './tokens.js';
 import { userCommands } from './users.js';
@@ -27,15 +28,7 @@ export async function main(argv: string[], opts: MainOptions = {}): Promise<numb
   userCommands(program, io, done);
   tokenCommands(program, io, done);
   auditCommands(program, io, done);
-  program
-    .command('flags')
-    .description('feature flags (get, set, list, history, audit); also installed as flagctl')
-    .allowUnknownOption()
-    .allowExcessArguments()
-    .action(() => {
-      io.err(`${name}: feature flags are not part of this version yet\n`);
-      done(EXIT.usage);
-    });
+  flagCommands(program, io, done);
 
   try {
     await program.parseAsync(argv, { from: 'user' });

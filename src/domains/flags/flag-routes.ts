@@ -2,14 +2,16 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import type { Clock } from '../../platform/clock.js';
 import { parseTimeBound } from '../../platform/clock.js';
-import { badRequest, unauthorized } from '../../platform/errors.js';
+import { badRequest, forbidden, unauthorized } from '../../platform/errors.js';
+import { publicRequest } from './flag-request-store.js';
 import { requestAuditContext } from '../../platform/http/access.js';
 import { errors } from '../../platform/http/schemas.js';
 import type { FlagSource } from './flag.js';
+import type { FlagRequestService } from './flag-request-service.js';
 import type { FlagService, WriteMeta } from './flag-service.js';
 import * as S from './flag-schemas.js';
 
-export type FlagRouteDeps = { flags: FlagService; clock: Clock };
+export type FlagRouteDeps = { flags: FlagService; requests: FlagRequestService; clock: Clock };
 
 type Provenance = { reason?: string; source?: FlagSource; gitops?: WriteMeta['gitops']; automation?: WriteMeta['automation'] };
 
@@ -23,10 +25,10 @@ function metaOf(req: FastifyRequest, body: Provenance): WriteMeta {
   const source = body.source ?? (req.principal?.kind === 'token' ? 'api' : 'ui');
   if (source === 'gitops' && !body.gitops) throw badRequest('gitops needs the commit SHA and the deploy run that applied it', 'gitops');
   if (source === 'automation' && !body.automation) throw badRequest('automation must name itself and what triggered it', 'automation');
-  return { reason: body.reason ?? '', source, gitops: body.gitops ?? null, automation: body.automation ?? null };
+  return { reason: body.reason ?? '', source, gitops: body.gitops ?? null, automation: body.automation ?? null, userId: req.principal?.user.id };
 }
 
-export const flagRoutes: FastifyPluginAsyncTypebox<FlagRouteDeps> = async (app, { flags, clock }) => {
+export const flagRoutes: FastifyPluginAsyncTypebox<FlagRouteDeps> = async (app, { flags, requests, clock }) => {
   const tags = ['flags'];
   const read = { access: { scope: 'flags:read' as const } };
   const write = { access: { scope: 'flags:write' as const } };
@@ -82,10 +84,44 @@ export const flagRoutes: FastifyPluginAsyncTypebox<FlagRouteDeps> = async (app, 
 
   app.put('/api/flags/:key/environments/:env', {
     config: write,
-    schema: { tags, summary: 'Change a flag in one environment: toggle, value, rules or rollout; the record lands in the same transaction', params: S.KeyEnvParams, body: S.StatePatchInput, response: { 200: S.WriteResultBody, ...errors(400, 401, 403, 404) } },
-  }, async (req) => {
+    schema: {
+      tags, summary: 'Change a flag in one environment: toggle, value, rules or rollout. 200 with the record written in the same transaction, or 202 with a change request when approval is needed',
+      params: S.KeyEnvParams, body: S.StatePatchInput, response: { 200: S.WriteResultBody, 202: S.ProposedBody, ...errors(400, 401, 403, 404) },
+    },
+  }, async (req, reply) => {
     const { enabled, value, rules, rollout } = req.body;
     if (enabled === undefined && value === undefined && rules === undefined && rollout === undefined) throw badRequest('say what to change: enabled, value, rules or rollout', 'enabled');
-    return flags.setState(requestAuditContext(req), orgOf(req), req.params.key, req.params.env, { enabled, value: value as never, rules: rules as never, rollout }, metaOf(req, req.body));
+    const out = await flags.setState(requestAuditContext(req), orgOf(req), req.params.key, req.params.env, { enabled, value: value as never, rules: rules as never, rollout }, metaOf(req, req.body));
+    return out.result === 'proposed' ? reply.status(202).send(out) : reply.send(out);
   });
+
+  app.put('/api/flags/:key', {
+    config: write,
+    schema: { tags, summary: 'Change a flag’s description, owner, risk, tags or approvals (recorded)', params: S.KeyParams, body: S.FlagSettingsInput, response: { 200: S.FlagBody, ...errors(400, 401, 403, 404) } },
+  }, async (req) => {
+    const { reason: _r, source: _s, gitops: _g, automation: _a, ...settings } = req.body;
+    return flags.updateSettings(requestAuditContext(req), orgOf(req), req.params.key, settings, metaOf(req, req.body));
+  });
+
+  app.put('/api/environments/:key', {
+    config: { access: 'session' },
+    schema: { tags, summary: 'Set an environment’s approval policy (owners and admins)', params: S.EnvParams, body: S.EnvironmentPolicyInput, response: { 200: S.EnvironmentBody, ...errors(400, 401, 403, 404) } },
+  }, async (req) => {
+    if (req.principal?.role === 'member') throw forbidden('only owners and admins set approval policies');
+    return flags.updateEnvironment(requestAuditContext(req), orgOf(req), req.params.key, req.body);
+  });
+
+  // Decisions are for people: these routes are session-only, so tokens get 403.
+  app.get('/api/flags/requests', { config: read, schema: { tags, summary: 'Flag change requests', querystring: S.RequestQuery, response: { 200: S.RequestList, ...errors(400, 401, 403) } } },
+    async (req) => ({ items: (await requests.list(orgOf(req), req.query)).map(publicRequest) }));
+
+  app.post('/api/flags/requests/:id/approve', {
+    config: { access: 'session' },
+    schema: { tags, summary: 'Approve a change request (not your own); the last needed approval applies it', params: S.RequestParams, body: S.ApproveInput, response: { 200: S.DecisionBody, ...errors(400, 401, 403, 404, 409) } },
+  }, async (req) => requests.approve(requestAuditContext(req), orgOf(req), req.params.id, { id: req.principal!.user.id, email: req.principal!.user.email }));
+
+  app.post('/api/flags/requests/:id/reject', {
+    config: { access: 'session' },
+    schema: { tags, summary: 'Reject a change request', params: S.RequestParams, body: S.RejectInput, response: { 200: S.DecisionBody, ...errors(400, 401, 403, 404, 409) } },
+  }, async (req) => ({ changeRequest: await requests.reject(requestAuditContext(req), orgOf(req), req.params.id, { id: req.principal!.user.id, email: req.principal!.user.email }, req.body.comment) }));
 };

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { IsoTime } from '../../platform/http/schemas.js';
-import { FLAG_SOURCES, FLAG_TYPES, RISKS, RULE_OPS } from './flag.js';
+import { APPROVAL_POLICIES, FLAG_SOURCES, FLAG_TYPES, RISKS, RULE_OPS } from './flag.js';
 
 const Key = Type.String({ minLength: 1, maxLength: 200, description: 'Dotted lower-case words: ops.payments.new-processor' });
 const EnvKey = Type.String({ pattern: '^[a-z][a-z0-9-]{0,31}$' });
@@ -41,6 +41,7 @@ export const FlagBody = Type.Object({
   risk: Type.Enum(RISKS),
   tags: Type.Array(Type.String()),
   offValue: AnyJson,
+  approvalsNeeded: Type.Integer({ description: 'Approvals every change needs; 0 follows each environment’s policy' }),
   createdAt: IsoTime,
   updatedAt: IsoTime,
   states: Type.Array(StateBody),
@@ -63,6 +64,19 @@ export const NewFlagInput = Type.Object(
     tags: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 50 }), { maxItems: 20 })),
     offValue: Type.Optional(AnyJson),
     value: Type.Optional(AnyJson),
+    approvalsNeeded: Type.Optional(Type.Integer({ minimum: 0, maximum: 10 })),
+    ...Provenance,
+  },
+  { additionalProperties: false },
+);
+
+export const FlagSettingsInput = Type.Object(
+  {
+    description: Type.Optional(Type.String({ maxLength: 2000 })),
+    ownerService: Type.Optional(Type.Union([Type.String({ minLength: 1, maxLength: 200 }), Type.Null()])),
+    risk: Type.Optional(Type.Enum(RISKS)),
+    tags: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 50 }), { maxItems: 20 })),
+    approvalsNeeded: Type.Optional(Type.Integer({ minimum: 0, maximum: 10 })),
     ...Provenance,
   },
   { additionalProperties: false },
@@ -113,7 +127,32 @@ export const FlagRecordBody = Type.Object({
 });
 
 export const WriteResultBody = Type.Object({ flag: Type.String(), env: Type.String(), result: Type.Enum(['changed', 'unchanged']), record: FlagRecordBody, state: StateBody });
-export const BulkResultBody = Type.Object({ correlationId: Type.String(), results: Type.Array(WriteResultBody) });
+
+const ActorBody = Type.Object({ kind: Type.String(), id: Type.Union([Type.String(), Type.Null()]), name: Type.String(), automation: Type.Optional(Type.Union([Type.String(), Type.Null()])), trigger: Type.Optional(Type.Union([Type.String(), Type.Null()])) });
+export const ChangeRequestBody = Type.Object({
+  id: Type.String(),
+  flag: Type.String(),
+  env: Type.String(),
+  patch: Type.Record(Type.String(), Type.Unknown()),
+  reason: Type.String(),
+  status: Type.Enum(['proposed', 'applied', 'rejected', 'expired']),
+  approvalsNeeded: Type.Integer(),
+  approvals: Type.Array(Type.Object({ user: Type.Object({ id: Type.String(), email: Type.String() }), at: IsoTime })),
+  proposer: ActorBody,
+  createdAt: IsoTime,
+  expiresAt: IsoTime,
+  decidedAt: Type.Union([IsoTime, Type.Null()]),
+  rejection: Type.Union([Type.Object({ by: Type.String(), comment: Type.String() }), Type.Null()]),
+  recordSeq: Type.Union([Type.Integer(), Type.Null()]),
+});
+export const ProposedBody = Type.Object({ flag: Type.String(), env: Type.String(), result: Type.Literal('proposed'), changeRequest: ChangeRequestBody });
+export const BulkResultBody = Type.Object({ correlationId: Type.String(), results: Type.Array(Type.Union([WriteResultBody, ProposedBody])) });
+export const RequestList = Type.Object({ items: Type.Array(ChangeRequestBody) });
+export const RequestQuery = Type.Object({ status: Type.Optional(Type.Enum(['proposed', 'applied', 'rejected', 'expired'])), flag: Type.Optional(Type.String({ maxLength: 200 })) }, { additionalProperties: false });
+export const RequestParams = Type.Object({ id: Type.String({ pattern: '^fcr_[0-9a-f]{32}$' }) });
+export const ApproveInput = Type.Object({ comment: Type.Optional(Type.String({ maxLength: 2000 })) }, { additionalProperties: false });
+export const RejectInput = Type.Object({ comment: Type.String({ minLength: 1, maxLength: 2000 }) }, { additionalProperties: false });
+export const DecisionBody = Type.Object({ changeRequest: ChangeRequestBody, result: Type.Optional(Type.Union([WriteResultBody, Type.Null()])) });
 
 const TimeBound = Type.String({ maxLength: 40, description: 'A duration back from now (1h, 7d) or an ISO-8601 time' });
 export const FlagAuditQuery = Type.Object(
@@ -133,6 +172,11 @@ export const FlagList = Type.Object({ items: Type.Array(FlagBody) });
 export const FlagListQuery = Type.Object({ namespace: Type.Optional(Type.String({ maxLength: 200 })) }, { additionalProperties: false });
 export const KeyParams = Type.Object({ key: Key });
 export const KeyEnvParams = Type.Object({ key: Key, env: EnvKey });
-export const EnvironmentBody = Type.Object({ key: Type.String(), name: Type.String(), position: Type.Integer() });
+export const EnvironmentBody = Type.Object({ key: Type.String(), name: Type.String(), position: Type.Integer(), approvalPolicy: Type.Enum(APPROVAL_POLICIES), approvalsNeeded: Type.Integer() });
+export const EnvironmentPolicyInput = Type.Object(
+  { approvalPolicy: Type.Optional(Type.Enum(APPROVAL_POLICIES)), approvalsNeeded: Type.Optional(Type.Integer({ minimum: 1, maximum: 10 })) },
+  { additionalProperties: false },
+);
+export const EnvParams = Type.Object({ key: EnvKey });
 export const EnvironmentInput = Type.Object({ key: EnvKey, name: Type.String({ minLength: 1, maxLength: 100 }) }, { additionalProperties: false });
 export const EnvironmentList = Type.Object({ items: Type.Array(EnvironmentBody) });

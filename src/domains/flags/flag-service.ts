@@ -3,12 +3,14 @@ import type { Database, Tx } from '../../platform/db/database.js';
 import { badRequest, conflict, notFound } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import { appendAuditEvent, listAuditEvents, type AuditContext, type AuditFilter } from '../ledger/index.js';
-import { changedSlice, checkReason, FLAG_KEY, namespacePrefix, valueProblem, type Flag, type FlagSource, type FlagState, type FlagType, type Json, type Risk } from './flag.js';
+import { approvalsRequired, changedSlice, checkReason, FLAG_KEY, namespacePrefix, valueProblem, type EnvironmentPolicy, type Flag, type FlagSource, type FlagState, type FlagType, type Json, type Risk } from './flag.js';
 import { FLAG_RECORD_VERSION, toFlagRecord, type FlagRecord, type FlagRecordDataV2 } from './flag-record.js';
 import * as store from './flag-store.js';
+import { proposeInTx, publicRequest, type ChangeRequest } from './flag-request-store.js';
 
 export type FlagWithStates = Flag & { states: store.StoredState[] };
-export type NewFlag = { key: string; type: FlagType; description?: string; ownerService?: string | null; risk: Risk; tags?: string[]; offValue?: Json; value?: Json };
+export type NewFlag = { key: string; type: FlagType; description?: string; ownerService?: string | null; risk: Risk; tags?: string[]; offValue?: Json; value?: Json; approvalsNeeded?: number };
+export type FlagSettings = { description?: string; ownerService?: string | null; risk?: Risk; tags?: string[]; approvalsNeeded?: number };
 export type StatePatch = Partial<FlagState>;
 /** Why and how a write happens; automation names itself and what set it off. */
 export type WriteMeta = {
@@ -16,16 +18,21 @@ export type WriteMeta = {
   source: FlagSource;
   gitops?: { commitSha: string; deployRun: string | null } | null;
   automation?: { name: string; trigger: string } | null;
+  /** Who approved it (e-mails), when it went through a change request. */
+  approvers?: string[];
+  /** The person behind the write (a token's owner); a proposal remembers them as its proposer. */
+  userId?: string;
 };
+export type Proposed = { flag: string; env: string; result: 'proposed'; changeRequest: ChangeRequest };
 export type WriteResult = { flag: string; env: string; result: 'changed' | 'unchanged'; record: FlagRecord; state: store.StoredState };
 
 export const FLAG_ACTIONS = ['flag.created', 'flag.updated', 'flag.unchanged', 'flag.deleted'];
 const DEFAULT_ENVIRONMENTS: store.Environment[] = [
-  { key: 'production', name: 'Production', position: 0 },
-  { key: 'staging', name: 'Staging', position: 1 },
+  { key: 'production', name: 'Production', position: 0, approvalPolicy: 'none', approvalsNeeded: 1 },
+  { key: 'staging', name: 'Staging', position: 1, approvalPolicy: 'none', approvalsNeeded: 1 },
 ];
 /** Keys that would shadow the static routes under /api/flags. */
-const RESERVED_KEYS = new Set(['audit', 'bulk', 'recent']);
+const RESERVED_KEYS = new Set(['audit', 'bulk', 'recent', 'requests']);
 const ON_VALUE: Record<FlagType, Json> = { boolean: true, string: 'on', number: 1, json: {} };
 const OFF_VALUE: Record<FlagType, Json> = { boolean: false, string: '', number: 0, json: {} };
 
@@ -68,7 +75,7 @@ export class FlagService {
     return this.deps.db.transaction(async (tx) => {
       const envs = await this.ensureEnvironments(tx, ctx, orgId);
       if (envs.some((e) => e.key === input.key)) throw conflict(`environment ${input.key} exists already`);
-      const env = { key: input.key, name: input.name, position: envs.length };
+      const env: store.Environment = { key: input.key, name: input.name, position: envs.length, approvalPolicy: 'none', approvalsNeeded: 1 };
       await store.insertEnvironment(tx, orgId, env, this.now());
       // Every flag gets a state in the new environment: off, serving its on-value once enabled.
       const flags = await store.listFlags(tx, orgId, null, false);
@@ -92,7 +99,7 @@ export class FlagService {
     const at = this.now();
     const flag: Flag = {
       key: input.key, type: input.type, description: input.description ?? '', ownerService: input.ownerService ?? null,
-      risk: input.risk, tags: [...new Set(input.tags ?? [])], offValue, createdAt: at, updatedAt: at,
+      risk: input.risk, tags: [...new Set(input.tags ?? [])], offValue, approvalsNeeded: input.approvalsNeeded ?? 0, createdAt: at, updatedAt: at,
     };
     return this.deps.db.transaction(async (tx) => {
       const envs = await this.ensureEnvironments(tx, ctx, orgId);
@@ -101,11 +108,46 @@ export class FlagService {
       for (const e of envs) await store.insertState(tx, orgId, flag.key, e.key, { enabled: false, value, rules: [], rollout: null }, at);
       await this.record(tx, this.actorCtx(ctx, meta), orgId, 'flag.created', {
         flag: flag.key, env: null, from: null,
-        to: { type: flag.type, risk: flag.risk, ownerService: flag.ownerService, tags: flag.tags, offValue, value },
-        fields: ['type', 'risk', 'ownerService', 'tags', 'offValue', 'value'], reason: meta.reason, approvers: [], source: meta.source, gitops: meta.gitops ?? null,
+        to: { type: flag.type, risk: flag.risk, ownerService: flag.ownerService, tags: flag.tags, offValue, value, approvalsNeeded: flag.approvalsNeeded },
+        fields: ['type', 'risk', 'ownerService', 'tags', 'offValue', 'value', 'approvalsNeeded'], reason: meta.reason, approvers: [], source: meta.source, gitops: meta.gitops ?? null,
       });
       const states = (await store.listStates(tx, orgId, [flag.key])).get(flag.key) ?? [];
       return { ...flag, states };
+    });
+  }
+
+  async updateEnvironment(ctx: AuditContext, orgId: string, key: string, policy: Partial<EnvironmentPolicy>): Promise<store.Environment> {
+    return this.deps.db.transaction(async (tx) => {
+      const envs = await this.ensureEnvironments(tx, ctx, orgId);
+      const env = envs.find((e) => e.key === key);
+      if (!env) throw notFound(`no environment ${key}`);
+      const next = { approvalPolicy: policy.approvalPolicy ?? env.approvalPolicy, approvalsNeeded: policy.approvalsNeeded ?? env.approvalsNeeded };
+      await store.updateEnvironmentPolicy(tx, orgId, key, next);
+      await appendAuditEvent(tx, this.deps.clock, ctx, {
+        orgId, action: 'environment.policy_updated', target: { type: 'environment', id: key },
+        data: { from: { approvalPolicy: env.approvalPolicy, approvalsNeeded: env.approvalsNeeded }, to: next },
+      });
+      return { ...env, ...next };
+    });
+  }
+
+  /** Description, owner, risk, tags, approvals: recorded like any other flag change. */
+  async updateSettings(ctx: AuditContext, orgId: string, key: string, s: FlagSettings, meta: WriteMeta): Promise<FlagWithStates> {
+    return this.deps.db.transaction(async (tx) => {
+      const flag = await store.findFlag(tx, orgId, key);
+      if (!flag) throw notFound(`no flag ${key}`);
+      // Lowering the risk must meet the bar of the risk it had.
+      const verdict = checkReason(s.risk === 'high' ? 'high' : flag.risk, meta.reason);
+      if (!verdict.ok) throw badRequest(verdict.error, 'reason');
+      const next: Flag = { ...flag, ...Object.fromEntries(Object.entries(s).filter(([, v]) => v !== undefined)), updatedAt: this.now() };
+      const fields = (['description', 'ownerService', 'risk', 'tags', 'approvalsNeeded'] as const).filter((k) => JSON.stringify(flag[k]) !== JSON.stringify(next[k]));
+      if (fields.length > 0) await store.updateFlagSettings(tx, orgId, next);
+      await this.record(tx, this.actorCtx(ctx, meta), orgId, fields.length ? 'flag.updated' : 'flag.unchanged', {
+        flag: key, env: null,
+        from: Object.fromEntries(fields.map((k) => [k, flag[k] as Json])), to: Object.fromEntries(fields.map((k) => [k, next[k] as Json])),
+        fields, reason: meta.reason, approvers: [], source: meta.source, gitops: meta.gitops ?? null,
+      });
+      return { ...next, states: (await store.listStates(tx, orgId, [key])).get(key) ?? [] };
     });
   }
 
@@ -122,8 +164,8 @@ export class FlagService {
     return { ...flag, states: (await store.listStates(this.deps.db, orgId, [key])).get(key) ?? [] };
   }
 
-  /** Read the old state (locked), apply, append the record: one transaction. */
-  private async applyTx(tx: Tx, ctx: AuditContext, orgId: string, flag: Flag, env: string, patch: StatePatch, meta: WriteMeta): Promise<WriteResult> {
+  /** Read the old state (locked), apply, append the record: inside the caller's transaction. */
+  async applyInTx(tx: Tx, ctx: AuditContext, orgId: string, flag: Flag, env: string, patch: StatePatch, meta: WriteMeta): Promise<WriteResult> {
     const before = await store.lockState(tx, orgId, flag.key, env);
     if (!before) throw notFound(`no environment ${env}`);
     const after: FlagState = {
@@ -142,18 +184,34 @@ export class FlagService {
     const current = { env, version: before.version + (slice ? 1 : 0), updatedAt: slice ? at : before.updatedAt, ...(slice ? after : before) };
     const record = await this.record(tx, this.actorCtx(ctx, meta), orgId, slice ? 'flag.updated' : 'flag.unchanged', {
       flag: flag.key, env, from: slice?.from ?? before.enabled, to: slice?.to ?? before.enabled, fields: slice?.fields ?? [],
-      reason: meta.reason, approvers: [], source: meta.source, gitops: meta.gitops ?? null,
+      reason: meta.reason, approvers: meta.approvers ?? [], source: meta.source, gitops: meta.gitops ?? null,
     });
     return { flag: flag.key, env, result: slice ? 'changed' : 'unchanged', record, state: current };
   }
 
-  async setState(ctx: AuditContext, orgId: string, key: string, env: string, patch: StatePatch, meta: WriteMeta): Promise<WriteResult> {
+  /** A change that needs approval becomes a change request instead of being applied. */
+  private async proposeIfNeeded(tx: Tx, ctx: AuditContext, orgId: string, flag: Flag, env: string, patch: StatePatch, meta: WriteMeta): Promise<Proposed | null> {
+    const envs = await store.listEnvironments(tx, orgId);
+    const policy = envs.find((e) => e.key === env);
+    if (!policy) throw notFound(`no environment ${env}`);
+    const need = approvalsRequired(flag, policy);
+    if (need.needed === 0) return null;
+    if (!meta.userId) throw badRequest('this change needs approval, and only a person or a token of a person can propose it', 'env');
+    const request = await proposeInTx(tx, this.deps.clock, this.actorCtx(ctx, meta), {
+      orgId, flag: flag.key, env, patch: patch as Record<string, Json>, reason: meta.reason,
+      meta: { source: meta.source, gitops: meta.gitops ?? null, automation: meta.automation ?? null } as Record<string, Json>,
+      proposerUserId: meta.userId, needed: need.needed, why: need.why,
+    });
+    return { flag: flag.key, env, result: 'proposed', changeRequest: publicRequest(request) };
+  }
+
+  async setState(ctx: AuditContext, orgId: string, key: string, env: string, patch: StatePatch, meta: WriteMeta): Promise<WriteResult | Proposed> {
     return this.deps.db.transaction(async (tx) => {
       const flag = await store.findFlag(tx, orgId, key);
       if (!flag) throw notFound(`no flag ${key}`);
       const reason = checkReason(flag.risk, meta.reason);
       if (!reason.ok) throw badRequest(reason.error, 'reason');
-      return this.applyTx(tx, ctx, orgId, flag, env, patch, meta);
+      return (await this.proposeIfNeeded(tx, ctx, orgId, flag, env, patch, meta)) ?? this.applyInTx(tx, ctx, orgId, flag, env, patch, meta);
     });
   }
 
@@ -161,7 +219,7 @@ export class FlagService {
    * A kill switch or any batch: one transaction, one record per flag with its own before/after
    * (a flag already in the wanted state is recorded as unchanged), all under one correlation id.
    */
-  async bulkSet(ctx: AuditContext, orgId: string, target: { namespace?: string; keys?: string[] }, env: string, patch: StatePatch, meta: WriteMeta): Promise<{ correlationId: string; results: WriteResult[] }> {
+  async bulkSet(ctx: AuditContext, orgId: string, target: { namespace?: string; keys?: string[] }, env: string, patch: StatePatch, meta: WriteMeta): Promise<{ correlationId: string; results: Array<WriteResult | Proposed> }> {
     const correlationId = ctx.correlationId ?? newId('bat');
     const batchCtx = { ...ctx, correlationId };
     return this.deps.db.transaction(async (tx) => {
@@ -180,8 +238,8 @@ export class FlagService {
         const verdict = checkReason(f.risk, meta.reason);
         if (!verdict.ok) throw badRequest(`${verdict.error} (${f.key} is high-risk)`, 'reason');
       }
-      const results: WriteResult[] = [];
-      for (const f of flags) results.push(await this.applyTx(tx, batchCtx, orgId, f, env, patch, meta));
+      const results: Array<WriteResult | Proposed> = [];
+      for (const f of flags) results.push((await this.proposeIfNeeded(tx, batchCtx, orgId, f, env, patch, meta)) ?? (await this.applyInTx(tx, batchCtx, orgId, f, env, patch, meta)));
       return { correlationId, results };
     });
   }

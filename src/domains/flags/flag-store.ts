@@ -1,19 +1,19 @@
 import type { Queryable, Row, Tx } from '../../platform/db/database.js';
-import type { Flag, FlagState, Json, Rollout, Rule } from './flag.js';
+import type { ApprovalPolicy, Flag, FlagState, Json, Rollout, Rule } from './flag.js';
 
-export type Environment = { key: string; name: string; position: number };
+export type Environment = { key: string; name: string; position: number; approvalPolicy: ApprovalPolicy; approvalsNeeded: number };
 
 const iso = (d: unknown) => new Date(d as string).toISOString();
 
 type FlagRow = Row & {
   key: string; type: Flag['type']; description: string; owner_service: string | null; risk: Flag['risk'];
-  tags: string[]; off_value: Json; created_at: Date; updated_at: Date;
+  tags: string[]; off_value: Json; approvals_needed: number; created_at: Date; updated_at: Date;
 };
 type StateRow = Row & { flag_key: string; env_key: string; enabled: boolean; value: Json; rules: Rule[]; rollout: Rollout | null; version: number; updated_at: Date };
 
 const toFlag = (r: FlagRow): Flag => ({
   key: r.key, type: r.type, description: r.description, ownerService: r.owner_service, risk: r.risk,
-  tags: r.tags, offValue: r.off_value, createdAt: iso(r.created_at), updatedAt: iso(r.updated_at),
+  tags: r.tags, offValue: r.off_value, approvalsNeeded: r.approvals_needed, createdAt: iso(r.created_at), updatedAt: iso(r.updated_at),
 });
 
 export type StoredState = FlagState & { env: string; version: number; updatedAt: string };
@@ -22,19 +22,29 @@ const toState = (r: StateRow): StoredState => ({
 });
 
 export async function listEnvironments(db: Queryable, orgId: string): Promise<Environment[]> {
-  const r = await db.query<Row & Environment>('SELECT key, name, position FROM environments WHERE org_id = $1 ORDER BY position, key', [orgId]);
-  return r.rows.map((x) => ({ key: x.key, name: x.name, position: x.position }));
+  const r = await db.query<Row & { key: string; name: string; position: number; approval_policy: ApprovalPolicy; approvals_needed: number }>(
+    'SELECT key, name, position, approval_policy, approvals_needed FROM environments WHERE org_id = $1 ORDER BY position, key',
+    [orgId],
+  );
+  return r.rows.map((x) => ({ key: x.key, name: x.name, position: x.position, approvalPolicy: x.approval_policy, approvalsNeeded: x.approvals_needed }));
+}
+
+export async function updateEnvironmentPolicy(tx: Tx, orgId: string, key: string, p: { approvalPolicy: ApprovalPolicy; approvalsNeeded: number }): Promise<void> {
+  await tx.query('UPDATE environments SET approval_policy = $3, approvals_needed = $4 WHERE org_id = $1 AND key = $2', [orgId, key, p.approvalPolicy, p.approvalsNeeded]);
 }
 
 export async function insertEnvironment(tx: Tx, orgId: string, e: Environment, at: string): Promise<void> {
-  await tx.query('INSERT INTO environments (org_id, key, name, position, created_at) VALUES ($1, $2, $3, $4, $5)', [orgId, e.key, e.name, e.position, at]);
+  await tx.query(
+    'INSERT INTO environments (org_id, key, name, position, approval_policy, approvals_needed, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)',
+    [orgId, e.key, e.name, e.position, e.approvalPolicy, e.approvalsNeeded, at],
+  );
 }
 
 export async function insertFlag(tx: Tx, orgId: string, f: Flag): Promise<void> {
   await tx.query(
-    `INSERT INTO flags (org_id, key, type, description, owner_service, risk, tags, off_value, created_at, updated_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9)`,
-    [orgId, f.key, f.type, f.description, f.ownerService, f.risk, f.tags, JSON.stringify(f.offValue), f.createdAt],
+    `INSERT INTO flags (org_id, key, type, description, owner_service, risk, tags, off_value, approvals_needed, created_at, updated_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $10)`,
+    [orgId, f.key, f.type, f.description, f.ownerService, f.risk, f.tags, JSON.stringify(f.offValue), f.approvalsNeeded, f.createdAt],
   );
 }
 
@@ -91,4 +101,12 @@ export async function updateState(tx: Tx, orgId: string, flagKey: string, env: s
     [orgId, flagKey, env, s.enabled, JSON.stringify(s.value), JSON.stringify(s.rules), s.rollout ? JSON.stringify(s.rollout) : null, at],
   );
   await tx.query('UPDATE flags SET updated_at = $3 WHERE org_id = $1 AND key = $2', [orgId, flagKey, at]);
+}
+
+export async function updateFlagSettings(tx: Tx, orgId: string, f: Flag): Promise<void> {
+  await tx.query(
+    `UPDATE flags SET description = $3, owner_service = $4, risk = $5, tags = $6, approvals_needed = $7, updated_at = $8
+     WHERE org_id = $1 AND key = $2`,
+    [orgId, f.key, f.description, f.ownerService, f.risk, f.tags, f.approvalsNeeded, f.updatedAt],
+  );
 }

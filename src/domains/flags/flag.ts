@@ -27,6 +27,8 @@ export type Flag = {
   tags: string[];
   /** Served while the flag is off in an environment. */
   offValue: Json;
+  /** Approvals every change needs in every environment; 0 follows each environment's policy. */
+  approvalsNeeded: number;
   createdAt: string;
   updatedAt: string;
 };
@@ -110,4 +112,16 @@ export function namespacePrefix(pattern: string): { prefix: string; exact: boole
   if (p.endsWith('.*')) return { prefix: p.slice(0, -1), exact: false };
   if (p.endsWith('*')) return { prefix: p.slice(0, -1), exact: false };
   return { prefix: p, exact: true };
+}
+
+export const APPROVAL_POLICIES = ['none', 'high-risk', 'all'] as const;
+export type ApprovalPolicy = (typeof APPROVAL_POLICIES)[number];
+export type EnvironmentPolicy = { approvalPolicy: ApprovalPolicy; approvalsNeeded: number };
+
+/** How many approvals a change of this flag in this environment needs (0: none). */
+export function approvalsRequired(flag: Pick<Flag, 'risk' | 'approvalsNeeded'>, env: EnvironmentPolicy): { needed: number; why: string } {
+  if (flag.approvalsNeeded > 0) return { needed: flag.approvalsNeeded, why: 'the flag requires approval' };
+  if (env.approvalPolicy === 'all') return { needed: env.approvalsNeeded, why: 'the environment requires approval of every change' };
+  if (env.approvalPolicy === 'high-risk' && flag.risk === 'high') return { needed: env.approvalsNeeded, why: 'the environment requires approval of high-risk flags' };
+  return { needed: 0, why: 'no approval required' };
 }

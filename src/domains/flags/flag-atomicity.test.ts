@@ -1,0 +1,51 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { describeEachEngine } from '../../../test/support/engines.js';
+import { signedInOwner, testApp, type SignedIn, type TestApp } from '../../../test/support/test-app.js';
+
+/** The flag write and its record are one unit: a fault in either leaves both as they were. */
+describeEachEngine('a flag write and its record commit together or not at all', (engine) => {
+  let t: TestApp;
+  let owner: SignedIn;
+  beforeAll(async () => {
+    t = await testApp(engine.db());
+    owner = await signedInOwner(t, 'Atomic flags');
+    await t.main.inject({ method: 'POST', url: '/api/flags', headers: owner.headers, payload: { key: 'ops.atomic', type: 'boolean', risk: 'low' } });
+  });
+  afterAll(async () => t.close());
+  const state = async () => ({
+    enabled: (await engine.db().query<{ enabled: boolean; version: number }>("SELECT enabled, version FROM flag_states WHERE org_id = $1 AND flag_key = 'ops.atomic' AND env_key = 'production'", [owner.org.id])).rows[0],
+    records: (await engine.db().query("SELECT seq FROM audit_events WHERE org_id = $1 AND target_type = 'flag' AND target_id = 'ops.atomic'", [owner.org.id])).rows.length,
+  });
+  const toggle = () => t.main.inject({ method: 'PUT', url: '/api/flags/ops.atomic/environments/production', headers: owner.headers, payload: { enabled: true } });
+
+  it('when the record cannot be appended, the flag does not move', async () => {
+    const before = await state();
+    await engine.superuser().exec(`
+      CREATE FUNCTION test_fail_flag_record() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'injected: record append failed'; END $$;
+      CREATE TRIGGER test_fail_flag_record BEFORE INSERT ON audit_events FOR EACH ROW
+        WHEN (NEW.org_id = '${owner.org.id}' AND NEW.target_type = 'flag') EXECUTE FUNCTION test_fail_flag_record();`);
+    try {
+      expect((await toggle()).statusCode).toBe(500);
+    } finally {
+      await engine.superuser().exec('DROP TRIGGER test_fail_flag_record ON audit_events; DROP FUNCTION test_fail_flag_record();');
+    }
+    expect(await state()).toEqual(before);
+  });
+
+  it('when the flag write fails at commit, after the record was appended, the record is gone too', async () => {
+    const before = await state();
+    await engine.superuser().exec(`
+      CREATE FUNCTION test_fail_flag_write() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'injected: flag write failed at commit'; END $$;
+      CREATE CONSTRAINT TRIGGER test_fail_flag_write AFTER UPDATE ON flag_states DEFERRABLE INITIALLY DEFERRED FOR EACH ROW
+        WHEN (NEW.org_id = '${owner.org.id}') EXECUTE FUNCTION test_fail_flag_write();`);
+    try {
+      expect((await toggle()).statusCode).toBe(500);
+    } finally {
+      await engine.superuser().exec('DROP TRIGGER test_fail_flag_write ON flag_states; DROP FUNCTION test_fail_flag_write();');
+    }
+    expect(await state()).toEqual(before);
+    expect((await toggle()).statusCode).toBe(200);
+    const after = await state();
+    expect(after).toEqual({ enabled: { enabled: true, version: before.enabled!.version + 1 }, records: before.records + 1 });
+  });
+});
