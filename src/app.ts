@@ -12,6 +12,9 @@ import type { AuthService } from './domains/auth/index.js';
 import { flagRoutes } from './domains/flags/flag-routes.js';
 import type { FlagRequestService } from './domains/flags/flag-request-service.js';
 import type { FlagService } from './domains/flags/flag-service.js';
+import { ofrepRoutes } from './domains/flags/ofrep-routes.js';
+import { sdkKeyRoutes } from './domains/flags/sdk-key-routes.js';
+import type { SdkKeyService } from './domains/flags/sdk-key-service.js';
 import { ledgerRoutes } from './domains/ledger/index.js';
 import type { Clock } from './platform/clock.js';
 import type { Database } from './platform/db/database.js';
@@ -31,6 +34,7 @@ export type AppDeps = {
   auth: AuthService;
   flags: FlagService;
   flagRequests: FlagRequestService;
+  sdkKeys: SdkKeyService;
   secureCookies: boolean;
   /** Where the built UI is; absent in API-only tests. */
   webDir?: string | null;
@@ -86,6 +90,7 @@ export async function buildApp(deps: AppDeps, listener: Listener): Promise<Fasti
           securitySchemes: {
             session: { type: 'apiKey', in: 'cookie', name: 'cl_session' },
             token: { type: 'http', scheme: 'bearer', description: 'clt_<id>_<secret>, pipeline listener only' },
+            sdkKey: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'cls_<id>_<secret>: an application’s read-only key for /ofrep/* (also as Authorization: Bearer)' },
           },
         },
       },
@@ -119,6 +124,8 @@ export async function buildApp(deps: AppDeps, listener: Listener): Promise<Fasti
   await app.register(tokenRoutes, routeDeps);
   await app.register(ledgerRoutes, routeDeps);
   await app.register(flagRoutes, { flags: deps.flags, requests: deps.flagRequests, clock: deps.clock });
+  await app.register(sdkKeyRoutes, { sdkKeys: deps.sdkKeys });
+  await app.register(ofrepRoutes, { db: deps.db, clock: deps.clock, sdkKeys: deps.sdkKeys });
 
   const webDir = listener === 'main' ? (deps.webDir === undefined ? webDistDir : deps.webDir) : null;
   const hasUi = !!webDir && existsSync(join(webDir, 'index.html'));

@@ -110,3 +110,17 @@ export async function updateFlagSettings(tx: Tx, orgId: string, f: Flag): Promis
     [orgId, f.key, f.description, f.ownerService, f.risk, f.tags, f.approvalsNeeded, f.updatedAt],
   );
 }
+
+/** Every flag with its state in one environment, for evaluation. */
+export async function flagsForEnv(db: Queryable, orgId: string, env: string, key?: string): Promise<Array<{ flag: Flag; state: StoredState }>> {
+  const r = await db.query<FlagRow & { s_enabled: boolean; s_value: Json; s_rules: Rule[]; s_rollout: Rollout | null; s_version: number; s_updated_at: Date }>(
+    `SELECT f.*, s.enabled AS s_enabled, s.value AS s_value, s.rules AS s_rules, s.rollout AS s_rollout, s.version AS s_version, s.updated_at AS s_updated_at
+     FROM flags f JOIN flag_states s ON s.org_id = f.org_id AND s.flag_key = f.key
+     WHERE f.org_id = $1 AND s.env_key = $2 AND ($3::text IS NULL OR f.key = $3) ORDER BY f.key`,
+    [orgId, env, key ?? null],
+  );
+  return r.rows.map((row) => ({
+    flag: toFlag(row),
+    state: { env, enabled: row.s_enabled, value: row.s_value, rules: row.s_rules, rollout: row.s_rollout, version: row.s_version, updatedAt: iso(row.s_updated_at) },
+  }));
+}

@@ -2,10 +2,10 @@ import type { Principal, Scope } from '../../domains/auth/index.js';
 import type { AuditContext } from '../../domains/ledger/index.js';
 
 /**
- * Who may call a route: anyone, only a signed-in person (tokens are refused with 403), or a
- * session or a token holding the scope.
+ * Who may call a route: anyone, only a signed-in person (tokens are refused with 403), a session
+ * or a token holding the scope, or an application's SDK key (the route checks it itself).
  */
-export type Access = 'public' | 'session' | { scope: Scope };
+export type Access = 'public' | 'session' | 'sdk' | { scope: Scope };
 export type Listener = 'main' | 'pipeline';
 
 declare module 'fastify' {

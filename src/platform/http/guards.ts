@@ -19,7 +19,7 @@ function accessOf(req: FastifyRequest): Access {
 
 function checkScope(req: FastifyRequest, access: Access): void {
   const p = req.principal;
-  if (!p || access === 'public') return;
+  if (!p || access === 'public' || access === 'sdk') return;
   if (access === 'session') {
     if (p.kind === 'token') throw forbidden('this route needs a signed-in person; API tokens cannot use it');
     return;
@@ -44,7 +44,7 @@ export function installMainGuard(app: FastifyInstance, auth: AuthService): void 
     const cookie = req.cookies[SESSION_COOKIE];
     req.principal = cookie ? await auth.authenticateSession(cookie) : null;
     const access = accessOf(req);
-    if (access === 'public') return;
+    if (access === 'public' || access === 'sdk') return;
     if (!req.principal) throw unauthorized('sign in first');
     if (UNSAFE.has(req.method) && req.principal.kind === 'session') {
       const sent = req.headers['x-csrf-token'];
@@ -67,7 +67,7 @@ export function installPipelineGuard(app: FastifyInstance, auth: AuthService, cl
     req.listener = 'pipeline';
     if (req.is404) return;
     const access = accessOf(req);
-    if (access === 'public') return;
+    if (access === 'public' || access === 'sdk') return;
     const authz = req.headers.authorization;
     const m = typeof authz === 'string' ? /^bearer\s+(\S+)$/i.exec(authz) : null;
     if (!m) throw unauthorized('send an API token: Authorization: Bearer clt_…');
