@@ -15,6 +15,8 @@ import type { FlagService } from './domains/flags/flag-service.js';
 import { ofrepRoutes } from './domains/flags/ofrep-routes.js';
 import { sdkKeyRoutes } from './domains/flags/sdk-key-routes.js';
 import type { SdkKeyService } from './domains/flags/sdk-key-service.js';
+import { incidentRoutes } from './domains/incidents/incident-routes.js';
+import type { IncidentService } from './domains/incidents/incident-service.js';
 import { ledgerRoutes } from './domains/ledger/index.js';
 import type { Clock } from './platform/clock.js';
 import type { Database } from './platform/db/database.js';
@@ -35,6 +37,7 @@ export type AppDeps = {
   flags: FlagService;
   flagRequests: FlagRequestService;
   sdkKeys: SdkKeyService;
+  incidents: IncidentService;
   secureCookies: boolean;
   /** Where the built UI is; absent in API-only tests. */
   webDir?: string | null;
@@ -125,6 +128,7 @@ export async function buildApp(deps: AppDeps, listener: Listener): Promise<Fasti
   await app.register(ledgerRoutes, routeDeps);
   await app.register(flagRoutes, { flags: deps.flags, requests: deps.flagRequests, clock: deps.clock });
   await app.register(sdkKeyRoutes, { sdkKeys: deps.sdkKeys });
+  await app.register(incidentRoutes, { incidents: deps.incidents, flags: deps.flags, clock: deps.clock });
   await app.register(ofrepRoutes, { db: deps.db, clock: deps.clock, sdkKeys: deps.sdkKeys });
 
   const webDir = listener === 'main' ? (deps.webDir === undefined ? webDistDir : deps.webDir) : null;

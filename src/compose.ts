@@ -3,6 +3,9 @@ import { AuthService } from './domains/auth/index.js';
 import { FlagRequestService } from './domains/flags/flag-request-service.js';
 import { FlagService } from './domains/flags/flag-service.js';
 import { SdkKeyService } from './domains/flags/sdk-key-service.js';
+import { IncidentService } from './domains/incidents/incident-service.js';
+import type { Sealer } from './platform/crypto/sealed.js';
+import type { OutboundPolicy } from './platform/net/outbound.js';
 import type { Clock } from './platform/clock.js';
 import type { Database } from './platform/db/database.js';
 import type { JobHandler } from './platform/jobs/job.js';
@@ -18,18 +21,31 @@ export type Services = {
   flags: FlagService;
   flagRequests: FlagRequestService;
   sdkKeys: SdkKeyService;
+  incidents: IncidentService;
   worker: JobWorker;
 };
 
 /** The only place that constructs services and workers. */
-export function compose(o: { db: Database; clock: Clock; logger: Logger; workerPollMs?: number; extraHandlers?: Record<string, JobHandler<unknown>> }): Services {
+export type ComposeOptions = {
+  db: Database;
+  clock: Clock;
+  logger: Logger;
+  /** Seals secrets kept for later use (webhook URLs, signing secrets). */
+  sealer: Sealer;
+  outbound: OutboundPolicy;
+  workerPollMs?: number;
+  extraHandlers?: Record<string, JobHandler<unknown>>;
+};
+
+export function compose(o: ComposeOptions): Services {
   const metrics = createMetrics();
   const auth = new AuthService({ db: o.db, clock: o.clock });
   const flags = new FlagService({ db: o.db, clock: o.clock });
   const flagRequests = new FlagRequestService({ db: o.db, clock: o.clock, flags });
   const sdkKeys = new SdkKeyService({ db: o.db, clock: o.clock });
+  const incidents = new IncidentService({ db: o.db, clock: o.clock, flags, sealer: o.sealer, outbound: o.outbound });
   // Later capabilities (expiry, window ends, deliveries) add their handlers here.
-  const handlers: Record<string, JobHandler<unknown>> = { ...flagRequests.jobHandlers(), ...(o.extraHandlers ?? {}) };
+  const handlers: Record<string, JobHandler<unknown>> = { ...flagRequests.jobHandlers(), ...incidents.jobHandlers(), ...(o.extraHandlers ?? {}) };
   const worker = new JobWorker({ db: o.db, clock: o.clock, logger: o.logger, metrics, handlers, pollMs: o.workerPollMs ?? 1_000 });
-  return { db: o.db, clock: o.clock, logger: o.logger, metrics, auth, flags, flagRequests, sdkKeys, worker };
+  return { db: o.db, clock: o.clock, logger: o.logger, metrics, auth, flags, flagRequests, sdkKeys, incidents, worker };
 }

@@ -15,6 +15,8 @@ export type ServeConfig = StoreConfig & {
   orgName: string;
   ownerEmail: string;
   workerPollMs: number;
+  /** Let outbound posts reach loopback and private networks (an on-premises chat server). */
+  outboundAllowPrivate: boolean;
 };
 
 export const version: string = (JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')) as { version: string }).version;
@@ -46,5 +48,6 @@ export function serveConfig(o: Record<string, string | undefined>, env = process
     orgName: o.orgName ?? env.CHANGELEDGER_ORG_NAME ?? 'My organisation',
     ownerEmail: o.ownerEmail ?? env.CHANGELEDGER_OWNER_EMAIL ?? 'owner@localhost',
     workerPollMs: 1_000,
+    outboundAllowPrivate: (env.CHANGELEDGER_OUTBOUND_ALLOW_PRIVATE ?? '') === '1',
   });
 }

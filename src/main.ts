@@ -6,6 +6,8 @@ import { version, type ServeConfig } from './config.js';
 import { systemClock, type Clock } from './platform/clock.js';
 import { openStore } from './platform/db/open-store.js';
 import { createLogger } from './platform/logger.js';
+import { createSealer, loadDataKey } from './platform/crypto/sealed.js';
+import { join } from 'node:path';
 
 export type RunningServer = {
   url: string;
@@ -26,7 +28,8 @@ export async function startServer(cfg: ServeConfig, opts: { clock?: Clock; say?:
   const say = opts.say ?? ((line: string) => process.stderr.write(`${line}\n`));
   const logger = createLogger();
   const db = await openStore(cfg, `changeledger serve (port ${cfg.port}, pipeline ${cfg.pipelinePort})`);
-  const services = compose({ db, clock: opts.clock ?? systemClock, logger, workerPollMs: cfg.workerPollMs });
+  const sealer = createSealer(loadDataKey(process.env, join(cfg.dataDir, 'secret.key')));
+  const services = compose({ db, clock: opts.clock ?? systemClock, logger, sealer, outbound: { allowPrivate: cfg.outboundAllowPrivate }, workerPollMs: cfg.workerPollMs });
   let main: FastifyInstance | null = null;
   let pipeline: FastifyInstance | null = null;
   try {

@@ -139,7 +139,8 @@ async function patchOf(api: ApiClient, key: string, o: SetOpts): Promise<Record<
 
 export function flagCommands(program: Command, io: Io, done: (code: number) => void): void {
   const name = program.name();
-  const flags = program.command('flags').description('feature flags through the running server: list, get, create, set, kill, history, audit; also installed as flagctl');
+  const what = 'feature flags through the running server: list, get, create, set, kill, history, audit';
+  const flags = program.command('flags').description(name === 'flagctl' ? what : `${what}; also installed as flagctl`);
   if (name === 'flagctl') {
     // flagctl runs `flags …` underneath; its help should show the words people type.
     const usage = new Help();

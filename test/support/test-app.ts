@@ -7,6 +7,8 @@ import type { AuditContext } from '../../src/domains/ledger/index.js';
 import { SettableClock } from '../../src/platform/clock.js';
 import type { Database } from '../../src/platform/db/database.js';
 import { createLogger } from '../../src/platform/logger.js';
+import { randomBytes } from 'node:crypto';
+import { createSealer } from '../../src/platform/crypto/sealed.js';
 
 export type TestApp = {
   services: Services;
@@ -31,7 +33,8 @@ export async function testApp(db: Database, opts: { clock?: SettableClock } = {}
     },
   });
   const logger = createLogger({ level: 'info', destination });
-  const services = compose({ db, clock, logger });
+  // Tests post to receivers on loopback, so private addresses are allowed here.
+  const services = compose({ db, clock, logger, sealer: createSealer(randomBytes(32)), outbound: { allowPrivate: true } });
   const deps = { ...services, secureCookies: false, version: 'test', webDir: null };
   const main = await buildApp(deps, 'main');
   const pipeline = await buildApp(deps, 'pipeline');

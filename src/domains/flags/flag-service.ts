@@ -244,6 +244,14 @@ export class FlagService {
     });
   }
 
+  /** Flag changes of the flags these services own, in a window: what an incident responder needs first. */
+  async recent(orgId: string, services: string[], since: Date, until: Date | undefined, limit = 200): Promise<FlagRecord[]> {
+    const r = await this.deps.db.query<{ key: string }>('SELECT key FROM flags WHERE org_id = $1 AND owner_service = ANY($2::text[])', [orgId, services]);
+    if (r.rows.length === 0) return [];
+    const page = await listAuditEvents(this.deps.db, orgId, { targetType: 'flag', actions: ['flag.created', 'flag.updated', 'flag.deleted'], targetIds: r.rows.map((x) => x.key), since, until }, limit);
+    return page.items.map(toFlagRecord);
+  }
+
   /** The records of flag changes, newest first: by namespace, actor, environment and window. */
   async audit(orgId: string, f: { namespace?: string; actor?: string; env?: string; since?: Date; until?: Date }, limit: number, cursor?: string): Promise<{ items: FlagRecord[]; nextCursor: string | null }> {
     const filter: AuditFilter = { targetType: 'flag', actions: FLAG_ACTIONS, actor: f.actor, since: f.since, until: f.until };

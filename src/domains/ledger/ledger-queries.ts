@@ -10,6 +10,8 @@ export type AuditFilter = {
   actor?: string;
   targetType?: string;
   targetId?: string;
+  /** Any of these target ids. */
+  targetIds?: string[];
   /** Every target whose id starts with this: a flag namespace such as `ops.payments.`. */
   targetIdPrefix?: string;
   /** Only these actions (exact), e.g. the actions of flag change records. */
@@ -55,6 +57,7 @@ function where(orgId: string, f: AuditFilter, cursor: Cursor | null): { sql: str
   if (f.actor) add((p) => `actor_id = ${p}`, f.actor);
   if (f.targetType) add((p) => `target_type = ${p}`, f.targetType);
   if (f.targetId) add((p) => `target_id = ${p}`, f.targetId);
+  if (f.targetIds) add((p) => `target_id = ANY(${p}::text[])`, f.targetIds);
   if (f.targetIdPrefix) add((p) => `target_id LIKE ${p}`, `${escapeLike(f.targetIdPrefix)}%`);
   if (f.actions) add((p) => `action = ANY(${p}::text[])`, f.actions);
   if (f.dataField) {
