@@ -39,8 +39,8 @@ export type ComposeOptions = {
 
 export function compose(o: ComposeOptions): Services {
   const metrics = createMetrics();
-  const auth = new AuthService({ db: o.db, clock: o.clock });
   const flags = new FlagService({ db: o.db, clock: o.clock });
+  const auth = new AuthService({ db: o.db, clock: o.clock, initializers: [(tx, ctx, orgId) => flags.initOrganization(tx, ctx, orgId)] });
   const flagRequests = new FlagRequestService({ db: o.db, clock: o.clock, flags });
   const sdkKeys = new SdkKeyService({ db: o.db, clock: o.clock });
   const incidents = new IncidentService({ db: o.db, clock: o.clock, flags, sealer: o.sealer, outbound: o.outbound });

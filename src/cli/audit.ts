@@ -1,10 +1,9 @@
 import type { Command } from 'commander';
 import { parseTimeBound, systemClock } from '../platform/clock.js';
-import type { Database } from '../platform/db/database.js';
 import { badRequest } from '../platform/errors.js';
-import { AuthService } from '../domains/auth/index.js';
+import type { AuthService } from '../domains/auth/index.js';
 import { iterateAuditEvents, ledgerDigest, listAuditEvents, publicEvent, verifyLedger, type AuditFilter } from '../domains/ledger/index.js';
-import { EXIT, table, withStore, withStoreOptions, type Io, type StoreOpts } from './common.js';
+import { cliServices, EXIT, table, withStore, withStoreOptions, type Io, type StoreOpts } from './common.js';
 
 type FilterOpts = StoreOpts & {
   org?: string; action?: string; actor?: string; targetType?: string; targetId?: string; correlationId?: string;
@@ -37,8 +36,7 @@ function withFilters(cmd: Command): Command {
 }
 
 /** Runs a check for the named organisation, or for every one, labelled by slug. */
-async function perOrganization<T extends object>(db: Database, slug: string | undefined, fn: (orgId: string) => Promise<T>): Promise<Array<T & { organization: string }>> {
-  const auth = new AuthService({ db, clock: systemClock });
+async function perOrganization<T extends object>(auth: AuthService, slug: string | undefined, fn: (orgId: string) => Promise<T>): Promise<Array<T & { organization: string }>> {
   const orgs = slug ? [await auth.resolveOrganization(slug)] : await auth.listOrganizations();
   const out: Array<T & { organization: string }> = [];
   for (const org of orgs) out.push({ organization: org.slug, ...(await fn(org.id)) });
@@ -55,7 +53,7 @@ export function auditCommands(program: Command, io: Io, done: (code: number) => 
       const limit = Number(o.limit);
       if (!Number.isInteger(limit) || limit < 1 || limit > 500) throw badRequest('--limit must be 1 to 500', 'limit');
       await withStore(o, 'audit query', async (db) => {
-        const org = await new AuthService({ db, clock: systemClock }).resolveOrganization(o.org);
+        const org = await cliServices(db, o).auth.resolveOrganization(o.org);
         const page = await listAuditEvents(db, org.id, filterOf(o), limit);
         if (o.json) io.out(`${JSON.stringify(page.items.map(publicEvent), null, 2)}\n`);
         else if (page.items.length === 0) io.err('no audit events match\n');
@@ -68,7 +66,7 @@ export function auditCommands(program: Command, io: Io, done: (code: number) => 
 
   withFilters(audit.command('export').description('every matching audit event as NDJSON on stdout')).action(async (o: FilterOpts) => {
     await withStore(o, 'audit export', async (db) => {
-      const org = await new AuthService({ db, clock: systemClock }).resolveOrganization(o.org);
+      const org = await cliServices(db, o).auth.resolveOrganization(o.org);
       for await (const e of iterateAuditEvents(db, org.id, filterOf(o))) io.out(`${JSON.stringify(publicEvent(e))}\n`);
     });
     done(EXIT.ok);
@@ -78,7 +76,7 @@ export function auditCommands(program: Command, io: Io, done: (code: number) => 
     .option('--org <slug>', 'only this organisation')
     .option('--json', 'print the result as JSON')
     .action(async (o: StoreOpts & { org?: string; json?: boolean }) => {
-      const results = await withStore(o, 'audit verify', (db) => perOrganization(db, o.org, (id) => verifyLedger(db, id)));
+      const results = await withStore(o, 'audit verify', (db) => perOrganization(cliServices(db, o).auth, o.org, (id) => verifyLedger(db, id)));
       if (o.json) io.out(`${JSON.stringify(o.org ? results[0] : results, null, 2)}\n`);
       else {
         for (const r of results) {
@@ -93,7 +91,7 @@ export function auditCommands(program: Command, io: Io, done: (code: number) => 
     .option('--org <slug>', 'only this organisation')
     .option('--json', 'print JSON')
     .action(async (o: StoreOpts & { org?: string; json?: boolean }) => {
-      const digests = await withStore(o, 'audit digest', (db) => perOrganization(db, o.org, (id) => ledgerDigest(db, id)));
+      const digests = await withStore(o, 'audit digest', (db) => perOrganization(cliServices(db, o).auth, o.org, (id) => ledgerDigest(db, id)));
       if (o.json) io.out(`${JSON.stringify(o.org ? digests[0] : digests, null, 2)}\n`);
       else for (const d of digests) io.out(`${d.organization} ${d.seq} ${d.hash} ${d.occurredAt ?? '-'}\n`);
       done(EXIT.ok);

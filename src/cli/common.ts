@@ -1,6 +1,11 @@
 import { hostname, userInfo } from 'node:os';
 import type { Command } from 'commander';
+import { join } from 'node:path';
+import { pino } from 'pino';
+import { compose, type Services } from '../compose.js';
 import { storeConfig } from '../config.js';
+import { systemClock } from '../platform/clock.js';
+import { createSealer, loadDataKey } from '../platform/crypto/sealed.js';
 import { DataDirBusyError } from '../platform/db/data-dir-lock.js';
 import type { Database } from '../platform/db/database.js';
 import { openStore } from '../platform/db/open-store.js';
@@ -38,6 +43,19 @@ export async function withStore<T>(opts: StoreOpts, command: string, fn: (db: Da
   } finally {
     await db.close();
   }
+}
+
+/**
+ * The same services the server composes, for one command on an open store: a command-line write
+ * goes through the same use cases (and organisation set-up) as an API write.
+ */
+export function cliServices(db: Database, opts: StoreOpts): Services {
+  const { dataDir } = storeConfig(opts);
+  return compose({
+    db, clock: systemClock, logger: pino({ level: 'silent' }),
+    sealer: createSealer(loadDataKey(process.env, join(dataDir, 'secret.key'))),
+    outbound: { allowPrivate: false },
+  });
 }
 
 export function cliContext(): AuditContext {

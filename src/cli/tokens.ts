@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
 import { parseDuration, systemClock } from '../platform/clock.js';
 import { badRequest, notFound } from '../platform/errors.js';
-import { AuthService, SCOPES } from '../domains/auth/index.js';
-import { cliContext, EXIT, table, withStore, withStoreOptions, type Io, type StoreOpts } from './common.js';
+import { SCOPES } from '../domains/auth/index.js';
+import { cliContext, cliServices, EXIT, table, withStore, withStoreOptions, type Io, type StoreOpts } from './common.js';
 
 export function tokenCommands(program: Command, io: Io, done: (code: number) => void): void {
   const tokens = program.command('tokens').description('API tokens for pipelines (accepted on the pipeline listener only)');
@@ -23,7 +23,7 @@ export function tokenCommands(program: Command, io: Io, done: (code: number) => 
         expiresAt = new Date(systemClock.now().getTime() + ms);
       }
       const created = await withStore(o, 'tokens create', async (db) => {
-        const auth = new AuthService({ db, clock: systemClock });
+        const auth = cliServices(db, o).auth;
         const org = await auth.resolveOrganization(o.org);
         const member = (await auth.listMembers(org.id)).find((m) => m.email.toLowerCase() === o.user.toLowerCase());
         if (!member) throw notFound(`${o.user} is not a member of ${org.name}`);
@@ -42,7 +42,7 @@ export function tokenCommands(program: Command, io: Io, done: (code: number) => 
     .option('--json', 'print JSON')
     .action(async (o: StoreOpts & { org?: string; json?: boolean }) => {
       const list = await withStore(o, 'tokens list', async (db) => {
-        const auth = new AuthService({ db, clock: systemClock });
+        const auth = cliServices(db, o).auth;
         const org = await auth.resolveOrganization(o.org);
         return auth.listTokens({ org, user: { id: '', email: '', displayName: '', hasPassword: false }, role: 'owner' });
       });
@@ -57,7 +57,7 @@ export function tokenCommands(program: Command, io: Io, done: (code: number) => 
     .option('--org <slug>')
     .action(async (id: string, o: StoreOpts & { org?: string }) => {
       await withStore(o, 'tokens revoke', async (db) => {
-        const auth = new AuthService({ db, clock: systemClock });
+        const auth = cliServices(db, o).auth;
         const org = await auth.resolveOrganization(o.org);
         await auth.revokeToken(cliContext(), { org, user: { id: '', email: '', displayName: '', hasPassword: false }, role: 'owner' }, id);
       });

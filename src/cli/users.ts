@@ -1,8 +1,7 @@
 import type { Command } from 'commander';
-import { systemClock } from '../platform/clock.js';
 import { badRequest } from '../platform/errors.js';
-import { AuthService, ROLES, type Role } from '../domains/auth/index.js';
-import { cliContext, EXIT, table, withStore, withStoreOptions, type Io, type StoreOpts } from './common.js';
+import { ROLES, type Role } from '../domains/auth/index.js';
+import { cliContext, cliServices, EXIT, table, withStore, withStoreOptions, type Io, type StoreOpts } from './common.js';
 
 export function userCommands(program: Command, io: Io, done: (code: number) => void): void {
   const users = program.command('users').description('people and their roles');
@@ -18,7 +17,7 @@ export function userCommands(program: Command, io: Io, done: (code: number) => v
       if (!(ROLES as readonly string[]).includes(o.role)) throw badRequest(`--role must be one of ${ROLES.join(', ')}`, 'role');
       const password = o.passwordStdin ? (await io.stdin()).replace(/\r?\n$/, '') : undefined;
       const r = await withStore(o, 'users add', (db) =>
-        new AuthService({ db, clock: systemClock }).addMember(cliContext(), { org: o.org, email: o.email, role: o.role as Role, displayName: o.name, password }),
+        cliServices(db, o).auth.addMember(cliContext(), { org: o.org, email: o.email, role: o.role as Role, displayName: o.name, password }),
       );
       if (o.json) io.out(`${JSON.stringify({ user: r.user, organization: r.org, role: o.role })}\n`);
       else io.out(`added ${r.user.email} to ${r.org.name} as ${o.role}${password === undefined ? ' (no password yet: changeledger users link --email …)' : ''}\n`);
@@ -30,7 +29,7 @@ export function userCommands(program: Command, io: Io, done: (code: number) => v
     .option('--json', 'print JSON')
     .action(async (o: StoreOpts & { org?: string; json?: boolean }) => {
       const members = await withStore(o, 'users list', async (db) => {
-        const auth = new AuthService({ db, clock: systemClock });
+        const auth = cliServices(db, o).auth;
         return auth.listMembers((await auth.resolveOrganization(o.org)).id);
       });
       if (o.json) io.out(`${JSON.stringify(members, null, 2)}\n`);
@@ -44,7 +43,7 @@ export function userCommands(program: Command, io: Io, done: (code: number) => v
     .option('--public-url <url>', 'where people reach the UI', process.env.CHANGELEDGER_PUBLIC_URL ?? 'http://localhost:8080')
     .action(async (o: StoreOpts & { email: string; org?: string; publicUrl: string }) => {
       const token = await withStore(o, 'users link', async (db) => {
-        const auth = new AuthService({ db, clock: systemClock });
+        const auth = cliServices(db, o).auth;
         return auth.createSignInLink(cliContext(), await auth.resolveOrganization(o.org), o.email);
       });
       io.out(`${o.publicUrl.replace(/\/+$/, '')}/signin/link#${token}\n`);
@@ -56,7 +55,7 @@ export function userCommands(program: Command, io: Io, done: (code: number) => v
     .option('--org <slug>')
     .action(async (o: StoreOpts & { email: string; org?: string }) => {
       await withStore(o, 'users remove', async (db) => {
-        const auth = new AuthService({ db, clock: systemClock });
+        const auth = cliServices(db, o).auth;
         await auth.removeMember(cliContext(), await auth.resolveOrganization(o.org), o.email);
       });
       io.out(`removed ${o.email}\n`);

@@ -1,4 +1,5 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -88,10 +89,26 @@ for (const engine of engineNames()) {
       targets.push(target);
       await createOwner(target.dataDir, EMAIL, PASSWORD, engine === 'postgres' ? target.args : []);
       const server = await startServer({ dataDir: target.dataDir, env: target.env, args: engine === 'postgres' ? target.args : [] });
-      const inFlight = fetch(`${server.url}/api/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: EMAIL, password: PASSWORD }) });
-      await new Promise((r) => setTimeout(r, 30));
+      // Headers and half the body go first, so the request is surely in flight when SIGTERM lands.
+      const body = JSON.stringify({ email: EMAIL, password: PASSWORD });
+      const u = new URL(`${server.url}/api/session`);
+      let status = 0;
+      const answered = new Promise<void>((resolve, reject) => {
+        const req = http.request({ host: u.hostname, port: u.port, path: u.pathname, method: 'POST', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
+          status = res.statusCode ?? 0;
+          res.resume();
+          res.on('end', resolve);
+        });
+        req.on('error', reject);
+        req.write(body.slice(0, 10));
+        setTimeout(() => {
+          void server.stop();
+          setTimeout(() => req.end(body.slice(10)), 300);
+        }, 300);
+      });
+      await answered;
       const code = await server.stop();
-      expect((await inFlight).status).toBe(200);
+      expect(status).toBe(200);
       expect(code).toBe(0);
       expect(server.stderr()).toMatch(/SIGTERM: finishing requests in flight/);
       if (engine === 'pglite') expect(existsSync(join(target.dataDir, 'changeledger.lock'))).toBe(false);

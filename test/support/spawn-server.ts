@@ -70,14 +70,19 @@ export async function startServer(opts: { dataDir: string; env?: Record<string, 
     });
   });
   const { url, pipelineUrl } = await ready;
+  let stopping: Promise<number | null> | null = null;
   return {
     url, pipelineUrl, pid: child.pid!, child,
     stderr: () => err,
     stdout: () => out,
-    async stop() {
-      if (child.exitCode !== null) return child.exitCode;
-      child.kill('SIGTERM');
-      return exited;
+    // Once: a second SIGTERM would cut the graceful shutdown short (as it should for a person
+    // pressing Ctrl-C twice).
+    stop() {
+      if (!stopping) {
+        if (child.exitCode === null) child.kill('SIGTERM');
+        stopping = exited;
+      }
+      return stopping;
     },
     async kill9() {
       if (child.exitCode !== null) return;

@@ -7,6 +7,9 @@ import { SessionProvider } from './components/session';
 import { errorMessage } from './lib/errors';
 import { AccountPage } from './pages/account-page';
 import { AuditPage } from './pages/audit-page';
+import { FlagAuditPage } from './pages/flag-audit-page';
+import { FlagPage } from './pages/flag-page';
+import { FlagsPage } from './pages/flags-page';
 import { NotFoundPage } from './pages/not-found-page';
 import { SignInLinkPage } from './pages/signin-link-page';
 import { SignInPage } from './pages/signin-page';
@@ -131,7 +134,25 @@ function Routes({ pathname }: { pathname: string }) {
       return <TokensPage />;
     case '/account':
       return <AccountPage />;
-    default:
-      return <NotFoundPage />;
+    case '/flags':
+      return <FlagsPage />;
+    case '/flags/audit':
+      return <FlagAuditPage />;
+    default: {
+      const flagKey = flagKeyOf(pathname);
+      // Keyed so moving between flags starts each page fresh.
+      return flagKey === null ? <NotFoundPage /> : <FlagPage key={flagKey} flagKey={flagKey} />;
+    }
+  }
+}
+
+// /flags/{key}: one path segment after /flags/, URL-encoded.
+function flagKeyOf(pathname: string): string | null {
+  const match = /^\/flags\/([^/]+)\/?$/.exec(pathname);
+  if (match?.[1] === undefined) return null;
+  try {
+    return decodeURIComponent(match[1]);
+  } catch {
+    return null;
   }
 }

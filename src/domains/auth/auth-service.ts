@@ -20,8 +20,11 @@ function slugify(name: string): string {
   return s || 'org';
 }
 
+/** What other domains set up in a new organisation, in the transaction that creates it. */
+export type OrganizationInitializer = (tx: Tx, ctx: AuditContext, orgId: string) => Promise<void>;
+
 export class AuthService {
-  constructor(private readonly deps: { db: Database; clock: Clock }) {}
+  constructor(private readonly deps: { db: Database; clock: Clock; initializers?: OrganizationInitializer[] }) {}
 
   private now(): string {
     return this.deps.clock.now().toISOString();
@@ -56,6 +59,7 @@ export class AuthService {
     await store.insertOrg(tx, org);
     await createLedgerHead(tx, org.id);
     await this.audit(tx, ctx, { orgId: org.id, action: 'organization.created', target: { type: 'organization', id: org.id }, data: { name, slug } });
+    for (const init of this.deps.initializers ?? []) await init(tx, ctx, org.id);
     return org;
   }
 

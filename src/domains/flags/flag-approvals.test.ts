@@ -95,7 +95,7 @@ describeEachEngine('flag change requests', (engine) => {
     owner = await signIn(t, owner.org, owner.user, PASSWORD);
     const [req] = (await t.main.inject({ url: `/api/flags/requests?flag=pay.strict&status=expired`, headers: alice.headers })).json().items as Array<{ id: string }>;
     expect(req!.id).toBe(cr.id);
-    const ev = (await listAuditEvents(engine.db(), owner.org.id, { action: 'flag_request.expired' }, 1)).items[0];
+    const ev = (await listAuditEvents(engine.db(), owner.org.id, { action: 'flag_request.expired', targetId: cr.id }, 1)).items[0];
     expect(ev).toMatchObject({ target: { id: cr.id }, actor: { kind: 'system' }, source: 'scheduler' });
     expect((await decide(bob, cr.id, 'approve')).statusCode).toBe(409);
     expect(await enabledIn('pay.strict', 'production')).toBe(false);
@@ -106,5 +106,19 @@ describeEachEngine('flag change requests', (engine) => {
     expect(res.statusCode, res.body).toBe(200);
     const results = res.json().results as Array<{ flag: string; result: string }>;
     expect(results.map((r) => [r.flag, r.result])).toEqual([['pay.high', 'proposed'], ['pay.low', 'changed'], ['pay.strict', 'proposed']]);
+  });
+
+  it('break glass turns flags off at once past the approval policy, with a strong reason, recorded for review', async () => {
+    await put(owner, 'pay.low', 'production', { enabled: true });
+    const thin = await t.main.inject({ method: 'POST', url: '/api/flags/bulk', headers: owner.headers, payload: { namespace: 'pay.*', env: 'production', enabled: false, breakGlass: true, reason: 'off' } });
+    expect(thin.json()).toMatchObject({ field: 'reason' });
+    const on = await put(owner, 'pay.high', 'production', { enabled: true, breakGlass: true, reason: 'turning on is never break glass' });
+    expect(on.json()).toMatchObject({ field: 'breakGlass' });
+    const res = await t.main.inject({ method: 'POST', url: '/api/flags/bulk', headers: owner.headers, payload: { namespace: 'pay.*', env: 'production', enabled: false, breakGlass: true, reason: 'INC-99 payments down, kill everything' } });
+    expect(res.statusCode, res.body).toBe(200);
+    const results = res.json().results as Array<{ flag: string; result: string; record: { breakGlass: boolean; approvers: string[] } }>;
+    expect(results.map((r) => [r.flag, r.result])).toEqual([['pay.high', 'changed'], ['pay.low', 'changed'], ['pay.strict', 'unchanged']]);
+    expect(results.every((r) => r.record.breakGlass)).toBe(true);
+    expect(await enabledIn('pay.high', 'production')).toBe(false);
   });
 });

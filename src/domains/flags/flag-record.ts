@@ -22,6 +22,8 @@ export type FlagRecord = {
   correlationId: string | null;
   requestId: string | null;
   gitops: { commitSha: string; deployRun: string | null } | null;
+  /** Turned off past the approval policy during an incident: due a review. */
+  breakGlass: boolean;
   schemaVersion: number;
   hash: string;
 };
@@ -43,6 +45,7 @@ export type FlagRecordDataV2 = {
   approvers: string[];
   source: FlagSource;
   gitops: { commitSha: string; deployRun: string | null } | null;
+  breakGlass?: boolean;
 };
 
 const CHANGES: Record<string, FlagRecord['change']> = {
@@ -76,6 +79,7 @@ export function toFlagRecord(e: AuditEvent): FlagRecord {
     correlationId: e.correlationId,
     requestId: e.requestId,
     gitops: v1 ? null : ((d.gitops as FlagRecord['gitops'] | undefined) ?? null),
+    breakGlass: d.breakGlass === true,
     schemaVersion: e.schemaVersion,
     hash: e.hash,
   };

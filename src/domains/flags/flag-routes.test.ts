@@ -155,4 +155,24 @@ describeEachEngine('feature flags and their change records', (engine) => {
     expect((await set('web.checkout.x', 'qa', { enabled: true })).statusCode).toBe(404);
     expect((await set('no.such.flag', 'production', { enabled: true })).statusCode).toBe(404);
   });
+
+  it('a new organisation has production and staging before its first flag', async () => {
+    const other = await signedInOwner(t, 'Fresh');
+    const envs = (await t.main.inject({ url: '/api/environments', headers: other.headers })).json() as { items: Array<{ key: string }> };
+    expect(envs.items.map((e) => e.key)).toEqual(['production', 'staging']);
+  });
+
+  it('answers “everything this person did” by their e-mail as well as their id', async () => {
+    const byEmail = (await api('GET', `/api/flags/audit?actor=${encodeURIComponent(owner.user.email)}&limit=500`)).json() as { items: Rec[] };
+    const byId = (await api('GET', `/api/flags/audit?actor=${owner.user.id}&limit=500`)).json() as { items: Rec[] };
+    expect(byEmail.items.length).toBeGreaterThan(5);
+    expect(byEmail.items.map((r) => r.ts)).toEqual(byId.items.filter((r) => r.actor === owner.user.email).map((r) => r.ts));
+  });
+
+  it('an unchanged write records what was asked for at the value it already had', async () => {
+    await create('ops.same.rollout');
+    await set('ops.same.rollout', 'staging', { rollout: { percentage: 20, bucketBy: 'userId' } });
+    const rec = (await set('ops.same.rollout', 'staging', { rollout: { percentage: 20, bucketBy: 'userId' } })).json().record as Rec;
+    expect(rec).toMatchObject({ change: 'unchanged', from: { rollout: { percentage: 20, bucketBy: 'userId' } }, to: { rollout: { percentage: 20, bucketBy: 'userId' } } });
+  });
 });

@@ -13,7 +13,7 @@ import * as S from './flag-schemas.js';
 
 export type FlagRouteDeps = { flags: FlagService; requests: FlagRequestService; clock: Clock };
 
-type Provenance = { reason?: string; source?: FlagSource; gitops?: WriteMeta['gitops']; automation?: WriteMeta['automation'] };
+type Provenance = { reason?: string; source?: FlagSource; gitops?: WriteMeta['gitops']; automation?: WriteMeta['automation']; breakGlass?: boolean };
 
 function orgOf(req: FastifyRequest): string {
   const org = req.principal?.org;
@@ -25,7 +25,7 @@ function metaOf(req: FastifyRequest, body: Provenance): WriteMeta {
   const source = body.source ?? (req.principal?.kind === 'token' ? 'api' : 'ui');
   if (source === 'gitops' && !body.gitops) throw badRequest('gitops needs the commit SHA and the deploy run that applied it', 'gitops');
   if (source === 'automation' && !body.automation) throw badRequest('automation must name itself and what triggered it', 'automation');
-  return { reason: body.reason ?? '', source, gitops: body.gitops ?? null, automation: body.automation ?? null, userId: req.principal?.user.id };
+  return { reason: body.reason ?? '', source, gitops: body.gitops ?? null, automation: body.automation ?? null, userId: req.principal?.user.id, breakGlass: body.breakGlass === true };
 }
 
 export const flagRoutes: FastifyPluginAsyncTypebox<FlagRouteDeps> = async (app, { flags, requests, clock }) => {
@@ -44,7 +44,7 @@ export const flagRoutes: FastifyPluginAsyncTypebox<FlagRouteDeps> = async (app, 
 
   app.post('/api/flags', { config: write, schema: { tags, summary: 'Create a flag (off in every environment)', body: S.NewFlagInput, response: { 201: S.FlagBody, ...errors(400, 401, 403, 409) } } },
     async (req, reply) => {
-      const { reason: _r, source: _s, gitops: _g, automation: _a, ...input } = req.body;
+      const { reason: _r, source: _s, gitops: _g, automation: _a, breakGlass: _b, ...input } = req.body;
       return reply.status(201).send(await flags.createFlag(requestAuditContext(req), orgOf(req), input as Parameters<FlagService['createFlag']>[2], metaOf(req, req.body)));
     });
 
@@ -99,7 +99,7 @@ export const flagRoutes: FastifyPluginAsyncTypebox<FlagRouteDeps> = async (app, 
     config: write,
     schema: { tags, summary: 'Change a flag’s description, owner, risk, tags or approvals (recorded)', params: S.KeyParams, body: S.FlagSettingsInput, response: { 200: S.FlagBody, ...errors(400, 401, 403, 404) } },
   }, async (req) => {
-    const { reason: _r, source: _s, gitops: _g, automation: _a, ...settings } = req.body;
+    const { reason: _r, source: _s, gitops: _g, automation: _a, breakGlass: _b, ...settings } = req.body;
     return flags.updateSettings(requestAuditContext(req), orgOf(req), req.params.key, settings, metaOf(req, req.body));
   });
 

@@ -52,6 +52,7 @@ const Provenance = {
   source: Type.Optional(Type.Enum(FLAG_SOURCES, { description: 'Defaults to ui for a session, api for a token' })),
   gitops: Type.Optional(Type.Object({ commitSha: Type.String({ pattern: '^[0-9a-f]{7,64}$' }), deployRun: Type.Union([Type.String({ maxLength: 500 }), Type.Null()]) }, { additionalProperties: false })),
   automation: Type.Optional(Type.Object({ name: Type.String({ minLength: 1, maxLength: 200 }), trigger: Type.String({ minLength: 1, maxLength: 500 }) }, { additionalProperties: false, description: 'Which automation writes, and what set it off' })),
+  breakGlass: Type.Optional(Type.Boolean({ description: 'Turn off now, past any approval policy (incidents); needs a reason meeting the high-risk bar; recorded for review' })),
 };
 
 export const NewFlagInput = Type.Object(
@@ -122,6 +123,7 @@ export const FlagRecordBody = Type.Object({
   correlationId: Type.Union([Type.String(), Type.Null()]),
   requestId: Type.Union([Type.String(), Type.Null()]),
   gitops: Type.Union([Type.Object({ commitSha: Type.String(), deployRun: Type.Union([Type.String(), Type.Null()]) }), Type.Null()]),
+  breakGlass: Type.Boolean(),
   schemaVersion: Type.Integer(),
   hash: Type.String(),
 });

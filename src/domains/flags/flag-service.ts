@@ -1,6 +1,6 @@
 import type { Clock } from '../../platform/clock.js';
 import type { Database, Tx } from '../../platform/db/database.js';
-import { badRequest, conflict, notFound } from '../../platform/errors.js';
+import { badRequest, conflict, forbidden, notFound } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import { appendAuditEvent, listAuditEvents, type AuditContext, type AuditFilter } from '../ledger/index.js';
 import { approvalsRequired, changedSlice, checkReason, FLAG_KEY, namespacePrefix, valueProblem, type EnvironmentPolicy, type Flag, type FlagSource, type FlagState, type FlagType, type Json, type Risk } from './flag.js';
@@ -22,6 +22,8 @@ export type WriteMeta = {
   approvers?: string[];
   /** The person behind the write (a token's owner); a proposal remembers them as its proposer. */
   userId?: string;
+  /** Turn flags off at once, past any approval, during an incident; recorded as such for review. */
+  breakGlass?: boolean;
 };
 export type Proposed = { flag: string; env: string; result: 'proposed'; changeRequest: ChangeRequest };
 export type WriteResult = { flag: string; env: string; result: 'changed' | 'unchanged'; record: FlagRecord; state: store.StoredState };
@@ -179,14 +181,30 @@ export class FlagService {
     const ruleIndex = after.rules.findIndex((r) => valueProblem(flag.type, r.value) !== null);
     if (ruleIndex >= 0) throw badRequest(`rules.${ruleIndex}.value ${valueProblem(flag.type, after.rules[ruleIndex]!.value)}`, `rules.${ruleIndex}.value`);
     const slice = changedSlice(before, after);
+    // An unchanged write still says what was asked for, at the value it already had.
+    const asked = (['enabled', 'value', 'rules', 'rollout'] as const).filter((k) => patch[k] !== undefined);
+    const unchanged: Json = asked.length === 1 && asked[0] === 'enabled' ? before.enabled : Object.fromEntries(asked.map((k) => [k, before[k] as Json]));
     const at = this.now();
     if (slice) await store.updateState(tx, orgId, flag.key, env, after, at);
     const current = { env, version: before.version + (slice ? 1 : 0), updatedAt: slice ? at : before.updatedAt, ...(slice ? after : before) };
     const record = await this.record(tx, this.actorCtx(ctx, meta), orgId, slice ? 'flag.updated' : 'flag.unchanged', {
-      flag: flag.key, env, from: slice?.from ?? before.enabled, to: slice?.to ?? before.enabled, fields: slice?.fields ?? [],
+      flag: flag.key, env, from: slice?.from ?? unchanged, to: slice?.to ?? unchanged, fields: slice?.fields ?? [],
       reason: meta.reason, approvers: meta.approvers ?? [], source: meta.source, gitops: meta.gitops ?? null,
+      ...(meta.breakGlass ? { breakGlass: true } : {}),
     });
     return { flag: flag.key, env, result: slice ? 'changed' : 'unchanged', record, state: current };
+  }
+
+  /** Break glass only ever turns flags off, and always with a reason that meets the high-risk bar. */
+  private static checkBreakGlass(patch: StatePatch, meta: WriteMeta): void {
+    if (!meta.breakGlass) return;
+    const asked = Object.entries(patch).filter(([, v]) => v !== undefined);
+    if (asked.length !== 1 || patch.enabled !== false) throw badRequest('break glass only turns flags off: send enabled: false and nothing else', 'breakGlass');
+  }
+
+  /** Every new organisation starts with production and staging. */
+  async initOrganization(tx: Tx, ctx: AuditContext, orgId: string): Promise<void> {
+    await this.ensureEnvironments(tx, ctx, orgId);
   }
 
   /** A change that needs approval becomes a change request instead of being applied. */
@@ -195,8 +213,8 @@ export class FlagService {
     const policy = envs.find((e) => e.key === env);
     if (!policy) throw notFound(`no environment ${env}`);
     const need = approvalsRequired(flag, policy);
-    if (need.needed === 0) return null;
-    if (!meta.userId) throw badRequest('this change needs approval, and only a person or a token of a person can propose it', 'env');
+    if (need.needed === 0 || meta.breakGlass) return null;
+    if (!meta.userId) throw forbidden('this change needs approval, and only a person or a token of a person can propose it');
     const request = await proposeInTx(tx, this.deps.clock, this.actorCtx(ctx, meta), {
       orgId, flag: flag.key, env, patch: patch as Record<string, Json>, reason: meta.reason,
       meta: { source: meta.source, gitops: meta.gitops ?? null, automation: meta.automation ?? null } as Record<string, Json>,
@@ -209,8 +227,9 @@ export class FlagService {
     return this.deps.db.transaction(async (tx) => {
       const flag = await store.findFlag(tx, orgId, key);
       if (!flag) throw notFound(`no flag ${key}`);
-      const reason = checkReason(flag.risk, meta.reason);
+      const reason = checkReason(meta.breakGlass ? 'high' : flag.risk, meta.reason);
       if (!reason.ok) throw badRequest(reason.error, 'reason');
+      FlagService.checkBreakGlass(patch, meta);
       return (await this.proposeIfNeeded(tx, ctx, orgId, flag, env, patch, meta)) ?? this.applyInTx(tx, ctx, orgId, flag, env, patch, meta);
     });
   }
@@ -234,8 +253,9 @@ export class FlagService {
         }
       }
       if (flags.length === 0) throw notFound(`no flag matches ${target.namespace ?? 'the keys given'}`);
+      FlagService.checkBreakGlass(patch, meta);
       for (const f of flags) {
-        const verdict = checkReason(f.risk, meta.reason);
+        const verdict = checkReason(meta.breakGlass ? 'high' : f.risk, meta.reason);
         if (!verdict.ok) throw badRequest(`${verdict.error} (${f.key} is high-risk)`, 'reason');
       }
       const results: Array<WriteResult | Proposed> = [];
@@ -254,7 +274,9 @@ export class FlagService {
 
   /** The records of flag changes, newest first: by namespace, actor, environment and window. */
   async audit(orgId: string, f: { namespace?: string; actor?: string; env?: string; since?: Date; until?: Date }, limit: number, cursor?: string): Promise<{ items: FlagRecord[]; nextCursor: string | null }> {
-    const filter: AuditFilter = { targetType: 'flag', actions: FLAG_ACTIONS, actor: f.actor, since: f.since, until: f.until };
+    // People are asked about by e-mail (the record's display name), tokens and users also by id.
+    const byName = f.actor !== undefined && f.actor.includes('@');
+    const filter: AuditFilter = { targetType: 'flag', actions: FLAG_ACTIONS, actor: byName ? undefined : f.actor, actorName: byName ? f.actor : undefined, since: f.since, until: f.until };
     if (f.namespace) {
       const ns = namespacePrefix(f.namespace);
       if (ns.exact) filter.targetId = ns.prefix;

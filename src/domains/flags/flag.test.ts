@@ -38,6 +38,9 @@ describe('the changed slice a record keeps', () => {
     const rules = [{ attribute: 'country', op: 'in' as const, values: ['DE'], value: true }];
     expect(changedSlice(base, { ...base, rules })).toEqual({ from: { rules: [] }, to: { rules }, fields: ['rules'] });
   });
+  it('the same object with its keys in another order is no change', () => {
+    expect(changedSlice(base, { ...base, rollout: { bucketBy: 'userId', percentage: 5 } as never })).toBeNull();
+  });
   it('no change is null', () => {
     expect(changedSlice(base, { ...base })).toBeNull();
   });

@@ -1,3 +1,5 @@
+import { canonicalJson } from '../../platform/canonical-json.js';
+
 /** Flags: types and the pure rules of values, reasons and change slices. */
 
 export const FLAG_TYPES = ['boolean', 'string', 'number', 'json'] as const;
@@ -72,7 +74,8 @@ export function checkReason(risk: Risk, reason: string, ticketPattern: string = 
   };
 }
 
-const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+// Key order is not meaning: jsonb hands objects back with their keys reordered.
+const same = (a: unknown, b: unknown) => canonicalJson(a) === canonicalJson(b);
 
 /**
  * The slice of a state that changed, as the record's from/to: a toggle is the two booleans, a value

@@ -8,6 +8,8 @@ export type AuditFilter = {
   /** A prefix: `token.` matches `token.created` and `token.revoked`. */
   action?: string;
   actor?: string;
+  /** The actor's display name (an e-mail for people). */
+  actorName?: string;
   targetType?: string;
   targetId?: string;
   /** Any of these target ids. */
@@ -55,6 +57,7 @@ function where(orgId: string, f: AuditFilter, cursor: Cursor | null): { sql: str
   };
   if (f.action) add((p) => `action LIKE ${p}`, `${escapeLike(f.action)}%`);
   if (f.actor) add((p) => `actor_id = ${p}`, f.actor);
+  if (f.actorName) add((p) => `actor_name = ${p}`, f.actorName);
   if (f.targetType) add((p) => `target_type = ${p}`, f.targetType);
   if (f.targetId) add((p) => `target_id = ${p}`, f.targetId);
   if (f.targetIds) add((p) => `target_id = ANY(${p}::text[])`, f.targetIds);

@@ -1,7 +1,19 @@
 import type {
   AuditPage,
+  BulkResult,
   ChainVerification,
+  ChangeDecision,
+  ChangeRequest,
+  ChangeRequestStatus,
   CreatedToken,
+  Environment,
+  Flag,
+  FlagProposal,
+  FlagRecordPage,
+  FlagStatePatch,
+  FlagWriteAnswer,
+  FlagWriteResult,
+  NewFlag,
   Session,
   Token,
 } from './types';
@@ -41,6 +53,12 @@ export function onUnauthorized(handler: (() => void) | null): void {
 type RequestOptions = { body?: unknown; signal?: AbortSignal; quietUnauthorized?: boolean };
 
 async function request<T>(method: Method, path: string, options: RequestOptions = {}): Promise<T> {
+  return (await send<T>(method, path, options)).body;
+}
+
+// Like request, but also answers the status: some writes mean different things by
+// 200 (done) and 202 (accepted for approval).
+async function send<T>(method: Method, path: string, options: RequestOptions = {}): Promise<{ status: number; body: T }> {
   const headers: Record<string, string> = { accept: 'application/json' };
   if (method !== 'GET' && csrfToken !== null) headers['x-csrf-token'] = csrfToken;
   if (options.body !== undefined) headers['content-type'] = 'application/json';
@@ -58,9 +76,9 @@ async function request<T>(method: Method, path: string, options: RequestOptions 
   }
 
   if (response.ok) {
-    if (response.status === 204) return undefined as T;
+    if (response.status === 204) return { status: 204, body: undefined as T };
     const text = await response.text();
-    return (text === '' ? undefined : JSON.parse(text)) as T;
+    return { status: response.status, body: (text === '' ? undefined : JSON.parse(text)) as T };
   }
 
   const { message, field } = await readError(response);
@@ -117,6 +135,42 @@ export function auditQuery(filters: AuditFilters, extra: Record<string, string> 
   return query === '' ? '' : `?${query}`;
 }
 
+export type FlagAuditFilters = {
+  namespace?: string;
+  actor?: string;
+  env?: string;
+  since?: string;
+  until?: string;
+};
+
+export const flagAuditFilterKeys = ['namespace', 'actor', 'env', 'since', 'until'] as const satisfies readonly (keyof FlagAuditFilters)[];
+
+export function flagAuditQuery(filters: FlagAuditFilters, extra: Record<string, string> = {}): string {
+  const params = new URLSearchParams();
+  for (const key of flagAuditFilterKeys) {
+    const value = filters[key]?.trim();
+    if (value !== undefined && value !== '') params.set(key, value);
+  }
+  for (const [key, value] of Object.entries(extra)) params.set(key, value);
+  const query = params.toString();
+  return query === '' ? '' : `?${query}`;
+}
+
+function flagPath(key: string): string {
+  return `/api/flags/${encodeURIComponent(key)}`;
+}
+
+function pageExtra(limit: number, cursor: string | null, env?: string): Record<string, string> {
+  const extra: Record<string, string> = { limit: String(limit) };
+  if (env !== undefined && env !== '') extra['env'] = env;
+  if (cursor !== null) extra['cursor'] = cursor;
+  return extra;
+}
+
+function withSignal(signal: AbortSignal | undefined): RequestOptions {
+  return signal === undefined ? {} : { signal };
+}
+
 export const api = {
   // 401 here just means "not signed in" and is handled by the caller.
   getSession: (): Promise<Session> =>
@@ -142,4 +196,58 @@ export const api = {
     request<CreatedToken>('POST', '/api/tokens', { body }),
   revokeToken: (id: string): Promise<{ token: Token }> =>
     request<{ token: Token }>('DELETE', `/api/tokens/${encodeURIComponent(id)}`),
+
+  listEnvironments: (): Promise<{ items: Environment[] }> =>
+    request<{ items: Environment[] }>('GET', '/api/environments'),
+  createEnvironment: (body: { key: string; name: string }): Promise<Environment> =>
+    request<Environment>('POST', '/api/environments', { body }),
+  updateEnvironment: (
+    key: string,
+    body: { approvalPolicy?: Environment['approvalPolicy']; approvalsNeeded?: number },
+  ): Promise<Environment> => request<Environment>('PUT', `/api/environments/${encodeURIComponent(key)}`, { body }),
+
+  listFlags: (namespace: string, signal?: AbortSignal): Promise<{ items: Flag[] }> => {
+    const query = namespace.trim() === '' ? '' : `?${new URLSearchParams({ namespace: namespace.trim() }).toString()}`;
+    return request<{ items: Flag[] }>('GET', `/api/flags${query}`, withSignal(signal));
+  },
+  createFlag: (body: NewFlag): Promise<Flag> => request<Flag>('POST', '/api/flags', { body }),
+  getFlag: (key: string, signal?: AbortSignal): Promise<Flag> => request<Flag>('GET', flagPath(key), withSignal(signal)),
+  setFlagState: async (key: string, env: string, patch: FlagStatePatch, reason: string): Promise<FlagWriteAnswer> => {
+    const answer = await send<FlagWriteResult | FlagProposal>(
+      'PUT',
+      `${flagPath(key)}/environments/${encodeURIComponent(env)}`,
+      { body: { ...patch, reason } },
+    );
+    if (answer.status === 202 && 'changeRequest' in answer.body) {
+      return { kind: 'proposed', changeRequest: answer.body.changeRequest };
+    }
+    return { kind: 'applied', result: answer.body as FlagWriteResult };
+  },
+  bulkSetFlags: (body: { namespace: string; env: string; enabled: boolean; reason: string }): Promise<BulkResult> =>
+    request<BulkResult>('POST', '/api/flags/bulk', { body }),
+  flagHistory: (key: string, env: string, cursor: string | null, signal?: AbortSignal): Promise<FlagRecordPage> =>
+    request<FlagRecordPage>(
+      'GET',
+      `${flagPath(key)}/history${flagAuditQuery({}, pageExtra(50, cursor, env))}`,
+      withSignal(signal),
+    ),
+  flagAudit: (filters: FlagAuditFilters, cursor: string | null, signal?: AbortSignal): Promise<FlagRecordPage> =>
+    request<FlagRecordPage>('GET', `/api/flags/audit${flagAuditQuery(filters, pageExtra(50, cursor))}`, withSignal(signal)),
+
+  listChangeRequests: (
+    filters: { status?: ChangeRequestStatus; flag?: string },
+    signal?: AbortSignal,
+  ): Promise<{ items: ChangeRequest[] }> => {
+    const params = new URLSearchParams();
+    if (filters.status !== undefined) params.set('status', filters.status);
+    if (filters.flag !== undefined) params.set('flag', filters.flag);
+    const query = params.toString();
+    return request<{ items: ChangeRequest[] }>('GET', `/api/flags/requests${query === '' ? '' : `?${query}`}`, withSignal(signal));
+  },
+  approveChangeRequest: (id: string): Promise<ChangeDecision> =>
+    request<ChangeDecision>('POST', `/api/flags/requests/${encodeURIComponent(id)}/approve`, { body: {} }),
+  rejectChangeRequest: (id: string, comment: string): Promise<{ changeRequest: ChangeRequest }> =>
+    request<{ changeRequest: ChangeRequest }>('POST', `/api/flags/requests/${encodeURIComponent(id)}/reject`, {
+      body: { comment },
+    }),
 };

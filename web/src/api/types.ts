@@ -68,3 +68,141 @@ export type Token = {
 };
 
 export type CreatedToken = { token: Token; secret: string };
+
+// ---------- Feature flags ----------
+
+export const flagTypes = ['boolean', 'string', 'number', 'json'] as const;
+export type FlagType = (typeof flagTypes)[number];
+
+export const flagRisks = ['low', 'high'] as const;
+export type FlagRisk = (typeof flagRisks)[number];
+
+export const ruleOps = ['equals', 'not_equals', 'in', 'not_in', 'starts_with', 'ends_with', 'contains'] as const;
+export type RuleOp = (typeof ruleOps)[number];
+
+export const approvalPolicies = ['none', 'high-risk', 'all'] as const;
+export type ApprovalPolicy = (typeof approvalPolicies)[number];
+
+export type FlagSource = 'ui' | 'api' | 'cli' | 'gitops' | 'automation';
+
+export type Environment = {
+  key: string;
+  name: string;
+  position: number;
+  approvalPolicy: ApprovalPolicy;
+  approvalsNeeded: number;
+};
+
+export type FlagRule = { attribute: string; op: RuleOp; values: string[]; value: unknown };
+
+export type FlagRollout = { percentage: number; bucketBy: string };
+
+export type FlagState = {
+  env: string;
+  enabled: boolean;
+  value: unknown;
+  rules: FlagRule[];
+  rollout: FlagRollout | null;
+  version: number;
+  updatedAt: string;
+};
+
+export type Flag = {
+  key: string;
+  type: FlagType;
+  description: string;
+  ownerService: string | null;
+  risk: FlagRisk;
+  tags: string[];
+  offValue: unknown;
+  // Approvals every change needs whatever the environment; 0 follows each environment's policy.
+  approvalsNeeded: number;
+  createdAt: string;
+  updatedAt: string;
+  states: FlagState[];
+};
+
+export type NewFlag = {
+  key: string;
+  type: FlagType;
+  risk: FlagRisk;
+  description?: string;
+  ownerService?: string;
+  tags?: string[];
+  reason?: string;
+};
+
+export type FlagStatePatch = {
+  enabled?: boolean;
+  value?: unknown;
+  rules?: FlagRule[];
+  rollout?: FlagRollout | null;
+};
+
+export type FlagRecord = {
+  seq: number;
+  ts: string;
+  change: 'created' | 'updated' | 'unchanged' | 'deleted';
+  flag: string;
+  env: string | null;
+  from: unknown;
+  to: unknown;
+  fields: string[];
+  actor: string;
+  actorDetail: {
+    kind: string;
+    id: string | null;
+    name: string;
+    automation?: string | null;
+    trigger?: string | null;
+  };
+  reason: string;
+  approvers: string[];
+  source: FlagSource;
+  correlationId: string | null;
+  requestId: string | null;
+  gitops: { commitSha: string; deployRun: string | null } | null;
+  schemaVersion: number;
+  hash: string;
+};
+
+export type FlagRecordPage = { items: FlagRecord[]; nextCursor: string | null };
+
+export type FlagWriteResult = {
+  flag: string;
+  env: string;
+  result: 'changed' | 'unchanged';
+  record: FlagRecord;
+  state: FlagState;
+};
+
+export type ChangeRequestStatus = 'proposed' | 'applied' | 'rejected' | 'expired';
+
+export type ChangeRequest = {
+  id: string;
+  flag: string;
+  env: string;
+  patch: FlagStatePatch;
+  reason: string;
+  status: ChangeRequestStatus;
+  approvalsNeeded: number;
+  approvals: { user: { id: string; email: string }; at: string }[];
+  proposer: { kind: string; id: string | null; name: string; automation?: string | null; trigger?: string | null };
+  createdAt: string;
+  expiresAt: string;
+  decidedAt: string | null;
+  rejection: { by: string; comment: string } | null;
+  recordSeq: number | null;
+};
+
+export type FlagProposal = { flag: string; env: string; result: 'proposed'; changeRequest: ChangeRequest };
+
+// PUT /api/flags/{key}/environments/{env} answers 200 with the applied change, or 202
+// with a change request when the flag or the environment holds the change for approval.
+export type FlagWriteAnswer =
+  | { kind: 'applied'; result: FlagWriteResult }
+  | { kind: 'proposed'; changeRequest: ChangeRequest };
+
+export type BulkResult = { correlationId: string; results: (FlagWriteResult | FlagProposal)[] };
+
+export type ChangeDecision = { changeRequest: ChangeRequest; result?: FlagWriteResult | null };

@@ -7,14 +7,27 @@ type NavItem = { to: string; label: string; testId: string };
 
 const navItems: readonly NavItem[] = [
   { to: '/audit', label: 'Audit log', testId: 'nav-audit' },
+  { to: '/flags', label: 'Flags', testId: 'nav-flags' },
+  { to: '/flags/audit', label: 'Flag audit', testId: 'nav-flag-audit' },
   { to: '/tokens', label: 'API tokens', testId: 'nav-tokens' },
   { to: '/account', label: 'Account', testId: 'nav-account' },
 ];
+
+// The most specific item wins: /flags/audit is "Flag audit", not also "Flags".
+function activeItem(pathname: string): string | null {
+  let best: string | null = null;
+  for (const item of navItems) {
+    const matches = pathname === item.to || pathname.startsWith(`${item.to}/`);
+    if (matches && (best === null || item.to.length > best.length)) best = item.to;
+  }
+  return best;
+}
 
 export function Layout({ title, actions, children }: { title: string; actions?: ReactNode; children: ReactNode }) {
   const { session, setSession } = useSession();
   const { location, navigate } = useRouter();
   const [signingOut, setSigningOut] = useState(false);
+  const activeNav = activeItem(location.pathname);
 
   const signOut = async (): Promise<void> => {
     setSigningOut(true);
@@ -36,7 +49,7 @@ export function Layout({ title, actions, children }: { title: string; actions?: 
         </div>
         <ul className="nav-list">
           {navItems.map((item) => {
-            const active = location.pathname === item.to || location.pathname.startsWith(`${item.to}/`);
+            const active = item.to === activeNav;
             return (
               <li key={item.to}>
                 <Link
