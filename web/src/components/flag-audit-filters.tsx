@@ -62,12 +62,12 @@ export function FlagAuditFilterBar({ applied, environments, onApply }: Props) {
         />
       </div>
       <div className="field field-inline">
-        <label htmlFor="fa-actor">Actor id</label>
+        <label htmlFor="fa-actor">Actor (e-mail or id)</label>
         <input
           id="fa-actor"
           type="text"
           className="mono-input"
-          placeholder="user or token id"
+          placeholder="alice@example.com, usr_…, token id"
           value={draft.actor ?? ''}
           onChange={(e) => { setDraft({ ...draft, actor: e.target.value }); }}
           spellCheck={false}

@@ -136,7 +136,7 @@ export function FlagAuditPage() {
           <strong>What changed?</strong> a namespace such as <code>ops.payments.*</code>, or one flag key
         </li>
         <li>
-          <strong>Who changed it?</strong> an actor id (click a name below)
+          <strong>Who changed it?</strong> an e-mail, a user or token id (or click a name below)
         </li>
         <li>
           <strong>Where and when?</strong> an environment and a window, or ISO times around the incident
