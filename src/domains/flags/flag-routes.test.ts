@@ -175,4 +175,14 @@ describeEachEngine('feature flags and their change records', (engine) => {
     const rec = (await set('ops.same.rollout', 'staging', { rollout: { percentage: 20, bucketBy: 'userId' } })).json().record as Rec;
     expect(rec).toMatchObject({ change: 'unchanged', from: { rollout: { percentage: 20, bucketBy: 'userId' } }, to: { rollout: { percentage: 20, bucketBy: 'userId' } } });
   });
+
+  it('takes ticket references in the organisation’s own pattern', async () => {
+    await create('ops.ticketed', 'high');
+    expect((await set('ops.ticketed', 'staging', { enabled: true, reason: 'JIRA#42' })).statusCode).toBe(400);
+    const bad = await api('PUT', '/api/settings/flags', { ticketPattern: '([' });
+    expect(bad.json()).toMatchObject({ field: 'ticketPattern' });
+    expect((await api('PUT', '/api/settings/flags', { ticketPattern: 'JIRA#\\d+' })).json()).toEqual({ ticketPattern: 'JIRA#\\d+', isDefault: false });
+    expect((await set('ops.ticketed', 'staging', { enabled: true, reason: 'JIRA#42' })).statusCode).toBe(200);
+    expect((await api('PUT', '/api/settings/flags', { ticketPattern: null })).json().isDefault).toBe(true);
+  });
 });

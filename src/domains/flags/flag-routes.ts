@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
 import type { Clock } from '../../platform/clock.js';
 import { parseTimeBound } from '../../platform/clock.js';
 import { badRequest, forbidden, unauthorized } from '../../platform/errors.js';
@@ -110,6 +111,14 @@ export const flagRoutes: FastifyPluginAsyncTypebox<FlagRouteDeps> = async (app, 
     if (req.principal?.role === 'member') throw forbidden('only owners and admins set approval policies');
     return flags.updateEnvironment(requestAuditContext(req), orgOf(req), req.params.key, req.body);
   });
+
+  const Policy = Type.Object({ ticketPattern: Type.String(), isDefault: Type.Boolean() });
+  app.get('/api/settings/flags', { config: { access: 'session' }, schema: { tags, summary: 'The organisation’s flag policy: the ticket reference pattern a high-risk reason may carry', response: { 200: Policy, ...errors(401, 403) } } },
+    async (req) => flags.policy(orgOf(req)));
+  app.put('/api/settings/flags', {
+    config: { access: 'session' },
+    schema: { tags, summary: 'Set the ticket reference pattern (a regular expression; null for the default)', body: Type.Object({ ticketPattern: Type.Union([Type.String({ minLength: 1, maxLength: 200 }), Type.Null()]) }, { additionalProperties: false }), response: { 200: Policy, ...errors(400, 401, 403) } },
+  }, async (req) => flags.updatePolicy(requestAuditContext(req), req.principal!, req.body));
 
   // Decisions are for people: these routes are session-only, so tokens get 403.
   app.get('/api/flags/requests', { config: read, schema: { tags, summary: 'Flag change requests', querystring: S.RequestQuery, response: { 200: S.RequestList, ...errors(400, 401, 403) } } },

@@ -3,7 +3,7 @@ import type { Database, Tx } from '../../platform/db/database.js';
 import { badRequest, conflict, forbidden, notFound } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import { appendAuditEvent, listAuditEvents, type AuditContext, type AuditFilter } from '../ledger/index.js';
-import { approvalsRequired, changedSlice, checkReason, FLAG_KEY, namespacePrefix, valueProblem, type EnvironmentPolicy, type Flag, type FlagSource, type FlagState, type FlagType, type Json, type Risk } from './flag.js';
+import { approvalsRequired, changedSlice, checkReason, DEFAULT_TICKET_PATTERN, FLAG_KEY, namespacePrefix, valueProblem, type EnvironmentPolicy, type Flag, type FlagSource, type FlagState, type FlagType, type Json, type Risk } from './flag.js';
 import { FLAG_RECORD_VERSION, toFlagRecord, type FlagRecord, type FlagRecordDataV2 } from './flag-record.js';
 import * as store from './flag-store.js';
 import { proposeInTx, publicRequest, type ChangeRequest } from './flag-request-store.js';
@@ -96,7 +96,7 @@ export class FlagService {
       const problem = valueProblem(input.type, v);
       if (problem) throw badRequest(`${field} ${problem}`, field);
     }
-    const reason = checkReason(input.risk, meta.reason);
+    const reason = checkReason(input.risk, meta.reason, await this.ticketPattern(this.deps.db, orgId));
     if (!reason.ok) throw badRequest(reason.error, 'reason');
     const at = this.now();
     const flag: Flag = {
@@ -139,7 +139,7 @@ export class FlagService {
       const flag = await store.findFlag(tx, orgId, key);
       if (!flag) throw notFound(`no flag ${key}`);
       // Lowering the risk must meet the bar of the risk it had.
-      const verdict = checkReason(s.risk === 'high' ? 'high' : flag.risk, meta.reason);
+      const verdict = checkReason(s.risk === 'high' ? 'high' : flag.risk, meta.reason, await this.ticketPattern(tx, orgId));
       if (!verdict.ok) throw badRequest(verdict.error, 'reason');
       const next: Flag = { ...flag, ...Object.fromEntries(Object.entries(s).filter(([, v]) => v !== undefined)), updatedAt: this.now() };
       const fields = (['description', 'ownerService', 'risk', 'tags', 'approvalsNeeded'] as const).filter((k) => JSON.stringify(flag[k]) !== JSON.stringify(next[k]));
@@ -195,6 +195,41 @@ export class FlagService {
     return { flag: flag.key, env, result: slice ? 'changed' : 'unchanged', record, state: current };
   }
 
+  /** The organisation's ticket pattern (OPS-123 by default) for the reason rule. */
+  async ticketPattern(db: Database | Tx, orgId: string): Promise<string> {
+    const r = await db.query<{ ticket_pattern: string | null }>('SELECT ticket_pattern FROM flag_settings WHERE org_id = $1', [orgId]);
+    return r.rows[0]?.ticket_pattern ?? DEFAULT_TICKET_PATTERN;
+  }
+
+  async policy(orgId: string): Promise<{ ticketPattern: string; isDefault: boolean }> {
+    const p = await this.ticketPattern(this.deps.db, orgId);
+    return { ticketPattern: p, isDefault: p === DEFAULT_TICKET_PATTERN };
+  }
+
+  async updatePolicy(ctx: AuditContext, m: { org: { id: string }; role: string }, input: { ticketPattern: string | null }): Promise<{ ticketPattern: string; isDefault: boolean }> {
+    if (m.role === 'member') throw forbidden('only owners and admins change the flag policy');
+    if (input.ticketPattern !== null) {
+      try {
+        new RegExp(input.ticketPattern);
+      } catch (err) {
+        throw badRequest(`ticketPattern is not a regular expression: ${(err as Error).message}`, 'ticketPattern');
+      }
+    }
+    await this.deps.db.transaction(async (tx) => {
+      const before = await this.ticketPattern(tx, m.org.id);
+      await tx.query(
+        `INSERT INTO flag_settings (org_id, ticket_pattern, updated_at) VALUES ($1, $2, $3)
+         ON CONFLICT (org_id) DO UPDATE SET ticket_pattern = $2, updated_at = $3`,
+        [m.org.id, input.ticketPattern, this.now()],
+      );
+      await appendAuditEvent(tx, this.deps.clock, ctx, {
+        orgId: m.org.id, action: 'settings.flags_updated', target: { type: 'settings', id: 'flags' },
+        data: { from: { ticketPattern: before }, to: { ticketPattern: input.ticketPattern ?? DEFAULT_TICKET_PATTERN } },
+      });
+    });
+    return this.policy(m.org.id);
+  }
+
   /** Break glass only ever turns flags off, and always with a reason that meets the high-risk bar. */
   private static checkBreakGlass(patch: StatePatch, meta: WriteMeta): void {
     if (!meta.breakGlass) return;
@@ -227,7 +262,7 @@ export class FlagService {
     return this.deps.db.transaction(async (tx) => {
       const flag = await store.findFlag(tx, orgId, key);
       if (!flag) throw notFound(`no flag ${key}`);
-      const reason = checkReason(meta.breakGlass ? 'high' : flag.risk, meta.reason);
+      const reason = checkReason(meta.breakGlass ? 'high' : flag.risk, meta.reason, await this.ticketPattern(tx, orgId));
       if (!reason.ok) throw badRequest(reason.error, 'reason');
       FlagService.checkBreakGlass(patch, meta);
       return (await this.proposeIfNeeded(tx, ctx, orgId, flag, env, patch, meta)) ?? this.applyInTx(tx, ctx, orgId, flag, env, patch, meta);
@@ -254,8 +289,9 @@ export class FlagService {
       }
       if (flags.length === 0) throw notFound(`no flag matches ${target.namespace ?? 'the keys given'}`);
       FlagService.checkBreakGlass(patch, meta);
+      const pattern = await this.ticketPattern(tx, orgId);
       for (const f of flags) {
-        const verdict = checkReason(meta.breakGlass ? 'high' : f.risk, meta.reason);
+        const verdict = checkReason(meta.breakGlass ? 'high' : f.risk, meta.reason, pattern);
         if (!verdict.ok) throw badRequest(`${verdict.error} (${f.key} is high-risk)`, 'reason');
       }
       const results: Array<WriteResult | Proposed> = [];
