@@ -55,7 +55,13 @@ function where(orgId: string, f: AuditFilter, cursor: Cursor | null): { sql: str
     params.push(value);
     parts.push(clause(`$${params.length}`));
   };
-  if (f.action) add((p) => `action LIKE ${p}`, `${escapeLike(f.action)}%`);
+  if (f.action) {
+    // A prefix such as `delivery.` names a category: its equality can walk the category index newest
+    // first, where LIKE alone would scan the time index backwards past every other category.
+    const dot = f.action.indexOf('.');
+    if (dot > 0) add((p) => `split_part(action, '.', 1) = ${p}`, f.action.slice(0, dot));
+    add((p) => `action LIKE ${p}`, `${escapeLike(f.action)}%`);
+  }
   if (f.actor) add((p) => `actor_id = ${p}`, f.actor);
   if (f.actorName) add((p) => `actor_name = ${p}`, f.actorName);
   if (f.targetType) add((p) => `target_type = ${p}`, f.targetType);

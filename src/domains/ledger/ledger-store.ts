@@ -24,15 +24,14 @@ export async function createLedgerHead(tx: Tx, orgId: string): Promise<void> {
  * organisation, which keeps its sequence gap-free and its hash chain linear.
  */
 export async function appendAuditEvent(tx: Tx, clock: Clock, ctx: AuditContext, ev: NewAuditEvent): Promise<AuditEvent> {
-  const head = await tx.query<{ seq: number; hash: string }>(
-    'UPDATE audit_heads SET seq = seq + 1 WHERE org_id = $1 RETURNING seq, hash',
-    [ev.orgId],
-  );
+  // Lock first, write the head once: one new row version of it per append (updating it twice
+  // made PostgreSQL re-check its foreign key on the second write).
+  const head = await tx.query<{ seq: number; hash: string }>('SELECT seq, hash FROM audit_heads WHERE org_id = $1 FOR UPDATE', [ev.orgId]);
   const h = head.rows[0];
   if (!h) throw new Error(`organisation ${ev.orgId} has no ledger head`);
   const unhashed: Omit<AuditEvent, 'hash'> = {
     orgId: ev.orgId,
-    seq: h.seq,
+    seq: h.seq + 1,
     occurredAt: clock.now().toISOString(),
     actor: fullActor(ctx.actor),
     action: ev.action,
@@ -51,7 +50,7 @@ export async function appendAuditEvent(tx: Tx, clock: Clock, ctx: AuditContext, 
        INSERT INTO audit_events (${AUDIT_COLUMNS})
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)
      )
-     UPDATE audit_heads SET hash = $18 WHERE org_id = $1`,
+     UPDATE audit_heads SET seq = $2, hash = $18 WHERE org_id = $1`,
     [
       event.orgId, event.seq, event.occurredAt, a.kind, a.id, a.name, a.automation, a.trigger,
       event.action, event.target.type, event.target.id, event.correlationId, event.requestId, event.source,

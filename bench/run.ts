@@ -1,0 +1,43 @@
+/**
+ * `npm run bench -- <name> [options]`: runs bench/<name>.ts. The table is explicit (not a
+ * directory scan) so a typo fails with the list of what exists instead of a module error.
+ */
+import { UsageError } from './bench-support.js';
+
+type Bench = { run(args: string[]): Promise<void> };
+
+const BENCHES: Record<string, { about: string; load: () => Promise<Bench> }> = {
+  ledger: { about: 'audit appends vs plain inserts, and audit query latency at 1M events (PGlite and PostgreSQL)', load: () => import('./ledger.js') },
+};
+
+function usage(): string {
+  const names = Object.entries(BENCHES).map(([name, b]) => `  ${name.padEnd(10)} ${b.about}`);
+  return ['usage: npm run bench -- <name> [options]', '', 'available benchmarks:', ...names, ''].join('\n');
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  const bench = name ? BENCHES[name] : undefined;
+  if (!bench) {
+    process.stderr.write(`${name ? `unknown benchmark "${name}"\n\n` : ''}${usage()}`);
+    return 2;
+  }
+  try {
+    await (await bench.load()).run(rest);
+  } catch (err) {
+    if (!(err instanceof UsageError)) throw err;
+    process.stderr.write(`${err.message}\n`);
+    return 2;
+  }
+  return 0;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (err: unknown) => {
+    process.stderr.write(`\nbenchmark failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    process.exitCode = 1;
+  },
+);
