@@ -8,6 +8,7 @@ type Bench = { run(args: string[]): Promise<void> };
 
 const BENCHES: Record<string, { about: string; load: () => Promise<Bench> }> = {
   ledger: { about: 'audit appends vs plain inserts, and audit query latency at 1M events (PGlite and PostgreSQL)', load: () => import('./ledger.js') },
+  flags: { about: 'flag writes vs the bare UPDATE, and flag audit latency at 1M records, indexed vs unindexed (PGlite and PostgreSQL)', load: () => import('./flags.js') },
 };
 
 function usage(): string {

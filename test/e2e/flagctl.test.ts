@@ -3,7 +3,9 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { engineNames } from '../support/engines.js';
 import { main } from '../../src/cli/main.js';
 import { createOwner, runCli, startServer, type ServerProcess } from '../support/spawn-server.js';
 
@@ -18,8 +20,8 @@ type Rec = { ts: string; actor: string; flag: string; env: string | null; from: 
 /** How jq's string interpolation shows a value: strings as they are, anything else as compact JSON. */
 const jqText = (v: unknown) => (typeof v === 'string' ? v : JSON.stringify(v));
 
-async function createToken(dataDir: string, name: string, scopes: string): Promise<string> {
-  const r = await runCli(['tokens', 'create', '--user', EMAIL, '--name', name, '--scopes', scopes, '--json', '--data', dataDir]);
+async function createToken(dataDir: string, name: string, scopes: string, store: string[]): Promise<string> {
+  const r = await runCli(['tokens', 'create', '--user', EMAIL, '--name', name, '--scopes', scopes, '--json', '--data', dataDir, ...store]);
   if (r.code !== 0) throw new Error(`tokens create failed (${r.code}): ${r.stderr}`);
   return (JSON.parse(r.stdout) as { secret: string }).secret;
 }
@@ -37,8 +39,31 @@ function closedPort(): Promise<number> {
 }
 
 // Each step spawns a CLI process (≈ 1–2 s through tsx); a loaded machine needs more than the default.
-describe('flagctl: the flags command line against a real server process', { timeout: 120_000 }, () => {
+/** A fresh PostgreSQL database for the server process, or nothing extra for the embedded one. */
+async function storeArgs(engine: 'pglite' | 'postgres'): Promise<{ args: string[]; drop: () => Promise<void> }> {
+  if (engine === 'pglite') return { args: [], drop: async () => undefined };
+  const admin = inject('pgUrl')!;
+  const name = `cltest_flagctl_${Math.random().toString(36).slice(2, 10)}`;
+  const c = new pg.Client({ connectionString: admin });
+  await c.connect();
+  await c.query(`CREATE DATABASE ${name}`);
+  await c.end();
+  const u = new URL(admin);
+  u.pathname = `/${name}`;
+  return {
+    args: ['--database-url', u.toString()],
+    drop: async () => {
+      const d = new pg.Client({ connectionString: admin });
+      await d.connect();
+      await d.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await d.end();
+    },
+  };
+}
+
+for (const engine of engineNames()) describe(`flagctl: the flags command line against a real server process [${engine}]`, { timeout: 120_000 }, () => {
   let dataDir: string;
+  let store: { args: string[]; drop: () => Promise<void> } | undefined;
   let server: ServerProcess | undefined;
   let secret: string;
   let readOnly: string;
@@ -47,17 +72,19 @@ describe('flagctl: the flags command line against a real server process', { time
 
   beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'changeledger-flagctl-'));
-    await createOwner(dataDir, EMAIL, PASSWORD);
+    store = await storeArgs(engine);
+    await createOwner(dataDir, EMAIL, PASSWORD, store.args);
     // Tokens are made before the server starts: it holds the embedded store while it runs.
-    secret = await createToken(dataDir, 'flagctl-e2e', 'flags:read,flags:write');
-    readOnly = await createToken(dataDir, 'flagctl-reader', 'flags:read');
-    server = await startServer({ dataDir });
+    secret = await createToken(dataDir, 'flagctl-e2e', 'flags:read,flags:write', store.args);
+    readOnly = await createToken(dataDir, 'flagctl-reader', 'flags:read', store.args);
+    server = await startServer({ dataDir, args: store.args });
     env = { CHANGELEDGER_URL: server.pipelineUrl, CHANGELEDGER_TOKEN: secret };
   }, 120_000);
 
   afterAll(async () => {
     await server?.stop();
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+    await store?.drop();
   });
 
   it('creates flags and sets them with reasons, printing from -> to and the record', async () => {
