@@ -9,6 +9,8 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { authRoutes, tokenRoutes } from './domains/auth/auth-routes.js';
 import type { AuthService } from './domains/auth/index.js';
+import { catalogueRoutes } from './domains/catalogue/catalogue-routes.js';
+import type { CatalogueService } from './domains/catalogue/catalogue-service.js';
 import { flagRoutes } from './domains/flags/flag-routes.js';
 import type { FlagRequestService } from './domains/flags/flag-request-service.js';
 import type { FlagService } from './domains/flags/flag-service.js';
@@ -38,6 +40,7 @@ export type AppDeps = {
   flagRequests: FlagRequestService;
   sdkKeys: SdkKeyService;
   incidents: IncidentService;
+  catalogue: CatalogueService;
   secureCookies: boolean;
   /** Where the built UI is; absent in API-only tests. */
   webDir?: string | null;
@@ -129,6 +132,7 @@ export async function buildApp(deps: AppDeps, listener: Listener): Promise<Fasti
   await app.register(flagRoutes, { flags: deps.flags, requests: deps.flagRequests, clock: deps.clock });
   await app.register(sdkKeyRoutes, { sdkKeys: deps.sdkKeys });
   await app.register(incidentRoutes, { incidents: deps.incidents, flags: deps.flags, clock: deps.clock });
+  await app.register(catalogueRoutes, { catalogue: deps.catalogue });
   await app.register(ofrepRoutes, { db: deps.db, clock: deps.clock, sdkKeys: deps.sdkKeys });
 
   const webDir = listener === 'main' ? (deps.webDir === undefined ? webDistDir : deps.webDir) : null;

@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import { AuthService } from './domains/auth/index.js';
+import { CatalogueService } from './domains/catalogue/catalogue-service.js';
 import { FlagRequestService } from './domains/flags/flag-request-service.js';
 import { FlagService } from './domains/flags/flag-service.js';
 import { SdkKeyService } from './domains/flags/sdk-key-service.js';
@@ -22,6 +23,7 @@ export type Services = {
   flagRequests: FlagRequestService;
   sdkKeys: SdkKeyService;
   incidents: IncidentService;
+  catalogue: CatalogueService;
   worker: JobWorker;
 };
 
@@ -43,9 +45,10 @@ export function compose(o: ComposeOptions): Services {
   const auth = new AuthService({ db: o.db, clock: o.clock, initializers: [(tx, ctx, orgId) => flags.initOrganization(tx, ctx, orgId)] });
   const flagRequests = new FlagRequestService({ db: o.db, clock: o.clock, flags });
   const sdkKeys = new SdkKeyService({ db: o.db, clock: o.clock });
+  const catalogue = new CatalogueService({ db: o.db, clock: o.clock });
   const incidents = new IncidentService({ db: o.db, clock: o.clock, flags, sealer: o.sealer, outbound: o.outbound });
   // Later capabilities (expiry, window ends, deliveries) add their handlers here.
   const handlers: Record<string, JobHandler<unknown>> = { ...flagRequests.jobHandlers(), ...incidents.jobHandlers(), ...(o.extraHandlers ?? {}) };
   const worker = new JobWorker({ db: o.db, clock: o.clock, logger: o.logger, metrics, handlers, pollMs: o.workerPollMs ?? 1_000 });
-  return { db: o.db, clock: o.clock, logger: o.logger, metrics, auth, flags, flagRequests, sdkKeys, incidents, worker };
+  return { db: o.db, clock: o.clock, logger: o.logger, metrics, auth, flags, flagRequests, sdkKeys, incidents, catalogue, worker };
 }

@@ -1,0 +1,76 @@
+import { parse as parseYaml } from 'yaml';
+import { isKind, TIERS, VIAS, type Entity, type Estate, type Link, type Tier, type Via } from './entity.js';
+
+export const CATALOGUE_FORMAT = 'changeledger/catalogue/1';
+export const MAX_ENTITIES = 200_000;
+export const MAX_LINKS = 1_000_000;
+
+export type ParseResult = { ok: true; estate: Estate; source: string | null } | { ok: false; error: string; field: string };
+
+const KEY = /^[a-z][a-z-]*:.{1,490}$/;
+
+/** Text as YAML or JSON (JSON is YAML); a syntax error names its line. */
+export function parseDocument(text: string): { ok: true; value: unknown } | { ok: false; error: string } {
+  try {
+    return { ok: true, value: parseYaml(text, { maxAliasCount: 100, prettyErrors: true }) as unknown };
+  } catch (err) {
+    return { ok: false, error: `the file is neither YAML nor JSON: ${(err as Error).message.split('\n')[0]}` };
+  }
+}
+
+const str = (v: unknown) => (typeof v === 'string' && v.trim() !== '' ? v.trim() : null);
+
+/**
+ * Our own format:
+ * `{format: changeledger/catalogue/1, source?, entities: [{key, kind, name, engine?, tier?, owner?, team?, environment?, attrs?}], links: [{from, to, via}]}`.
+ * Every problem names the field (`entities.3.kind`). A link must join entities of the file.
+ */
+export function parseCatalogue(doc: unknown): ParseResult {
+  const d = doc && typeof doc === 'object' && !Array.isArray(doc) ? (doc as Record<string, unknown>) : null;
+  if (!d) return { ok: false, error: 'the document must be an object with entities and links', field: 'body' };
+  if (d.format !== undefined && d.format !== CATALOGUE_FORMAT) return { ok: false, error: `format must be ${CATALOGUE_FORMAT}`, field: 'format' };
+  const rawEntities = d.entities ?? [];
+  const rawLinks = d.links ?? [];
+  if (!Array.isArray(rawEntities)) return { ok: false, error: 'entities must be a list', field: 'entities' };
+  if (!Array.isArray(rawLinks)) return { ok: false, error: 'links must be a list', field: 'links' };
+  if (rawEntities.length > MAX_ENTITIES) return { ok: false, error: `at most ${MAX_ENTITIES} entities in one file`, field: 'entities' };
+  if (rawLinks.length > MAX_LINKS) return { ok: false, error: `at most ${MAX_LINKS} links in one file`, field: 'links' };
+  const entities: Entity[] = [];
+  const seen = new Set<string>();
+  for (const [i, raw] of rawEntities.entries()) {
+    const e = raw && typeof raw === 'object' ? (raw as Record<string, unknown>) : {};
+    const at = `entities.${i}`;
+    const key = str(e.key);
+    if (!key || !KEY.test(key)) return { ok: false, error: `${at}.key must look like svc:checkout or db:orders-pg/orders`, field: `${at}.key` };
+    if (seen.has(key)) return { ok: false, error: `${at}.key ${key} appears twice`, field: `${at}.key` };
+    const kind = str(e.kind);
+    if (!kind || !isKind(kind)) return { ok: false, error: `${at}.kind must be one of the entity kinds`, field: `${at}.kind` };
+    const name = str(e.name) ?? key.slice(key.indexOf(':') + 1);
+    const tier = e.tier === undefined || e.tier === null ? null : str(e.tier);
+    if (tier !== null && !(TIERS as readonly string[]).includes(tier)) return { ok: false, error: `${at}.tier must be critical, important or standard`, field: `${at}.tier` };
+    if (e.attrs !== undefined && (typeof e.attrs !== 'object' || e.attrs === null || Array.isArray(e.attrs))) return { ok: false, error: `${at}.attrs must be an object`, field: `${at}.attrs` };
+    seen.add(key);
+    entities.push({
+      key, kind, name: name.slice(0, 300), engine: str(e.engine), tier: tier as Tier | null, owner: str(e.owner), team: str(e.team), environment: str(e.environment),
+      attrs: (e.attrs as Record<string, unknown> | undefined) ?? {},
+    });
+  }
+  const links: Link[] = [];
+  const linkSeen = new Set<string>();
+  for (const [i, raw] of rawLinks.entries()) {
+    const l = raw && typeof raw === 'object' ? (raw as Record<string, unknown>) : {};
+    const at = `links.${i}`;
+    const from = str(l.from);
+    const to = str(l.to);
+    const via = str(l.via);
+    if (!from || !seen.has(from)) return { ok: false, error: `${at}.from must be the key of an entity in this file`, field: `${at}.from` };
+    if (!to || !seen.has(to)) return { ok: false, error: `${at}.to must be the key of an entity in this file`, field: `${at}.to` };
+    if (from === to) return { ok: false, error: `${at} links ${from} to itself`, field: `${at}.to` };
+    if (!via || !(VIAS as readonly string[]).includes(via)) return { ok: false, error: `${at}.via must be calls, runs-on or member`, field: `${at}.via` };
+    const id = `${from}\u0000${to}\u0000${via}`;
+    if (linkSeen.has(id)) continue;
+    linkSeen.add(id);
+    links.push({ from, to, via: via as Via });
+  }
+  return { ok: true, estate: { entities, links }, source: str(d.source) };
+}

@@ -1,0 +1,101 @@
+import type { Clock } from '../../platform/clock.js';
+import type { Database } from '../../platform/db/database.js';
+import { AppError, badRequest, notFound } from '../../platform/errors.js';
+import { appendAuditEvent, type AuditContext } from '../ledger/index.js';
+import { parseCatalogue, parseDocument } from './catalogue-format.js';
+import * as store from './catalogue-store.js';
+import { isKind, type Estate } from './entity.js';
+import { buildGraph, inventoryEntity, type Graph, type InventoryEntity, type WalkOptions } from './inventory.js';
+import { fromKubectl } from './kubernetes.js';
+
+export const IMPORT_FORMATS = ['changeledger', 'kubernetes'] as const;
+export type ImportFormat = (typeof IMPORT_FORMATS)[number];
+export type ImportSummary = { format: ImportFormat; source: string; entities: store.Counts; links: store.Counts; ignored: number };
+
+export const INVENTORY_FORMAT = 'changeledger/catalogue-inventory/1';
+export const SNAPSHOT_TTL_MS = 60_000;
+export const MAX_PAGE_BYTES = 12 * 1024 * 1024;
+
+type Snapshot = { at: Date; graph: Graph };
+
+export class CatalogueService {
+  readonly #snapshots = new Map<string, Snapshot>();
+  constructor(private readonly deps: { db: Database; clock: Clock }) {}
+
+  /** Parses a file of a format and imports it as one audited transaction. */
+  async importText(ctx: AuditContext, orgId: string, format: ImportFormat, text: string, sourceName?: string): Promise<ImportSummary> {
+    const doc = parseDocument(text);
+    if (!doc.ok) throw badRequest(doc.error, 'body');
+    let estate: Estate;
+    let source: string;
+    let ignored = 0;
+    if (format === 'changeledger') {
+      const r = parseCatalogue(doc.value);
+      if (!r.ok) throw badRequest(r.error, r.field);
+      estate = r.estate;
+      source = sourceName ?? r.source ?? 'file';
+    } else {
+      const r = fromKubectl(doc.value);
+      if (!r.ok) throw badRequest(r.error, r.field);
+      estate = r.estate;
+      ignored = r.ignored;
+      source = sourceName ?? 'kubernetes';
+    }
+    if (!/^[\w.:@/-]{1,100}$/.test(source)) throw badRequest('source must be 1 to 100 letters, digits or . : @ / - _', 'source');
+    const at = this.deps.clock.now().toISOString();
+    const summary = await this.deps.db.transaction(async (tx) => {
+      const entities = await store.upsertEntities(tx, orgId, `${format}:${source}`, estate.entities, at);
+      const links = await store.upsertLinks(tx, orgId, `${format}:${source}`, estate.links, at);
+      const s: ImportSummary = { format, source, entities, links, ignored };
+      await appendAuditEvent(tx, this.deps.clock, ctx, { orgId, action: 'catalogue.imported', target: { type: 'catalogue', id: `${format}:${source}` }, data: s });
+      return s;
+    });
+    this.#snapshots.delete(orgId);
+    return summary;
+  }
+
+  /** The graph as of at most 60 seconds ago: pages of one listing are cut from the same snapshot. */
+  async snapshot(orgId: string): Promise<Snapshot> {
+    const now = this.deps.clock.now();
+    const cached = this.#snapshots.get(orgId);
+    if (cached && now.getTime() - cached.at.getTime() < SNAPSHOT_TTL_MS) return cached;
+    const rows = await store.loadGraphRows(this.deps.db, orgId);
+    const snap = { at: now, graph: buildGraph(rows.nodes, rows.links) };
+    this.#snapshots.set(orgId, snap);
+    return snap;
+  }
+
+  private meta(g: Graph, o: WalkOptions, truncatedEntities: number) {
+    const kinds: Record<string, number> = {};
+    for (const n of g.nodes.values()) kinds[n.kind] = (kinds[n.kind] ?? 0) + 1;
+    return { hops: o.hops, includeStale: o.includeStale, staleAfterDays: null, lastSweepAt: null, truncatedEntities, kinds };
+  }
+
+  async inventory(orgId: string, q: { kind?: string; q?: string; hops: 1 | 2; includeStale: boolean; offset: number; limit: number }) {
+    const kinds = q.kind ? q.kind.split(',').map((k) => k.trim()).filter(Boolean) : [];
+    const unknown = kinds.find((k) => !isKind(k));
+    if (unknown !== undefined) throw badRequest(`unknown kind "${unknown}"; kinds are ${['service', 'instance', 'database', 'schema', 'external', 'vm', 'host', 'pod', 'node', 'datastore', 'device', 'volume', 'business-process', 'workload'].join(', ')}`, 'kind');
+    const snap = await this.snapshot(orgId);
+    const needle = q.q?.toLowerCase();
+    const matching = snap.graph.keys.filter((k) => {
+      const n = snap.graph.nodes.get(k)!;
+      if (kinds.length && !kinds.includes(n.kind)) return false;
+      return !needle || n.name.toLowerCase().includes(needle) || n.key.toLowerCase().includes(needle);
+    });
+    const o: WalkOptions = { hops: q.hops, includeStale: q.includeStale };
+    const entities: InventoryEntity[] = matching.slice(q.offset, q.offset + q.limit).map((k) => inventoryEntity(snap.graph, k, o));
+    const page = {
+      format: INVENTORY_FORMAT, snapshotAt: snap.at.toISOString(), total: matching.length, offset: q.offset, limit: q.limit,
+      entities, meta: this.meta(snap.graph, o, entities.filter((e) => e.truncated).length),
+    };
+    if (Buffer.byteLength(JSON.stringify(page)) > MAX_PAGE_BYTES) throw new AppError(413, 'the page is over 12 MiB: lower limit, or ask hops=1');
+    return page;
+  }
+
+  async entity(orgId: string, key: string, o: WalkOptions) {
+    const snap = await this.snapshot(orgId);
+    if (!snap.graph.nodes.has(key)) throw notFound(`no entity ${key} in the catalogue`);
+    const entity = inventoryEntity(snap.graph, key, o);
+    return { format: INVENTORY_FORMAT, snapshotAt: snap.at.toISOString(), entity, meta: this.meta(snap.graph, o, entity.truncated ? 1 : 0) };
+  }
+}

@@ -1,0 +1,137 @@
+import type { Queryable, Row, Tx } from '../../platform/db/database.js';
+import type { Entity, Link, Via } from './entity.js';
+import type { GraphNode } from './inventory.js';
+
+export type Counts = { added: number; changed: number; unchanged: number; stale: number };
+const CHUNK = 2_000;
+
+type EntityRow = Row & { key: string; kind: string; name: string; engine: string | null; tier: string | null; owner: string | null; team: string | null; environment: string | null; attrs: Record<string, unknown>; stale: boolean; source: string };
+
+const sig = (e: { kind: string; name: string; engine?: string | null; tier?: string | null; owner?: string | null; team?: string | null; environment?: string | null; attrs?: Record<string, unknown> }) =>
+  JSON.stringify([e.kind, e.name, e.engine ?? null, e.tier ?? null, e.owner ?? null, e.team ?? null, e.environment ?? null, sortKeys(e.attrs ?? {})]);
+
+function sortKeys(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(sortKeys);
+  if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, x]) => [k, sortKeys(x)]));
+  return v;
+}
+
+function* chunks<T>(xs: T[]): Generator<T[]> {
+  for (let i = 0; i < xs.length; i += CHUNK) yield xs.slice(i, i + CHUNK);
+}
+
+/**
+ * Upserts what a source reports and marks stale what that source reported before but no longer
+ * does. Unchanged rows are not touched, so importing the same file twice changes nothing.
+ */
+export async function upsertEntities(tx: Tx, orgId: string, source: string, entities: Entity[], at: string): Promise<Counts> {
+  const existing = new Map<string, EntityRow>();
+  for (const part of chunks(entities.map((e) => e.key))) {
+    const r = await tx.query<EntityRow>('SELECT * FROM catalogue_entities WHERE org_id = $1 AND key = ANY($2::text[])', [orgId, part]);
+    for (const row of r.rows) existing.set(row.key, row);
+  }
+  const counts: Counts = { added: 0, changed: 0, unchanged: 0, stale: 0 };
+  const write: Array<Entity & { owner_source: string }> = [];
+  for (const e of entities) {
+    const old = existing.get(e.key);
+    if (!old) {
+      counts.added += 1;
+      write.push({ ...e, owner_source: source });
+      continue;
+    }
+    // Another source's entity is merged into, never overwritten: what this source does not know
+    // (a kubectl dump knows no tier) keeps its value, and the entity stays with the source that
+    // owns it, whose absence alone marks it stale.
+    const merged: Entity = {
+      key: e.key, kind: e.kind, name: e.name,
+      engine: e.engine ?? old.engine, tier: (e.tier ?? old.tier) as Entity['tier'], owner: e.owner ?? old.owner, team: e.team ?? old.team,
+      environment: e.environment ?? old.environment, attrs: { ...old.attrs, ...(e.attrs ?? {}) },
+    };
+    const ownerSource = old.source === source || old.stale ? source : old.source;
+    if (old.stale || sig(old) !== sig(merged)) {
+      counts.changed += 1;
+      write.push({ ...merged, owner_source: ownerSource });
+    } else counts.unchanged += 1;
+  }
+  for (const part of chunks(write)) {
+    const col = <K extends keyof Entity>(k: K) => part.map((e) => (e[k] ?? null) as unknown);
+    await tx.query(
+      `INSERT INTO catalogue_entities (org_id, key, kind, name, engine, tier, owner, team, environment, attrs, source, stale, first_seen, last_seen)
+       SELECT $1, k, kd, n, en, ti, ow, te, env, a::jsonb, src, false, $12, $12
+       FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::text[]) AS u(k, kd, n, en, ti, ow, te, env, a, src)
+       ON CONFLICT (org_id, key) DO UPDATE SET kind = EXCLUDED.kind, name = EXCLUDED.name, engine = EXCLUDED.engine, tier = EXCLUDED.tier,
+         owner = EXCLUDED.owner, team = EXCLUDED.team, environment = EXCLUDED.environment, attrs = EXCLUDED.attrs, source = EXCLUDED.source,
+         stale = false, last_seen = EXCLUDED.last_seen`,
+      [orgId, col('key'), col('kind'), col('name'), col('engine'), col('tier'), col('owner'), col('team'), col('environment'), part.map((e) => JSON.stringify(e.attrs ?? {})), part.map((e) => e.owner_source), at],
+    );
+  }
+  const keys = entities.map((e) => e.key);
+  const gone = await tx.query(
+    `UPDATE catalogue_entities SET stale = true WHERE org_id = $1 AND source = $2 AND NOT stale AND NOT (key = ANY($3::text[]))`,
+    [orgId, source, keys],
+  );
+  counts.stale = gone.rowCount;
+  return counts;
+}
+
+export async function upsertLinks(tx: Tx, orgId: string, source: string, links: Link[], at: string): Promise<Counts> {
+  const id = (l: { from: string; to: string; via: string }) => `${l.from}\u0000${l.to}\u0000${l.via}`;
+  const existing = new Map<string, { stale: boolean }>();
+  const froms = [...new Set(links.map((l) => l.from))];
+  for (const part of chunks(froms)) {
+    const r = await tx.query<Row & { from_key: string; to_key: string; via: string; stale: boolean }>(
+      'SELECT from_key, to_key, via, stale FROM catalogue_links WHERE org_id = $1 AND from_key = ANY($2::text[])',
+      [orgId, part],
+    );
+    for (const row of r.rows) existing.set(id({ from: row.from_key, to: row.to_key, via: row.via }), { stale: row.stale });
+  }
+  const counts: Counts = { added: 0, changed: 0, unchanged: 0, stale: 0 };
+  const write: Link[] = [];
+  for (const l of links) {
+    const old = existing.get(id(l));
+    if (!old) counts.added += 1;
+    else if (old.stale) counts.changed += 1;
+    else {
+      counts.unchanged += 1;
+      continue;
+    }
+    write.push(l);
+  }
+  for (const part of chunks(write)) {
+    await tx.query(
+      `INSERT INTO catalogue_links (org_id, from_key, to_key, via, source, stale, first_seen, last_seen)
+       SELECT $1, f, t, v, $5, false, coalesce(ls::timestamptz, $6), coalesce(ls::timestamptz, $6)
+       FROM unnest($2::text[], $3::text[], $4::text[], $7::text[]) AS u(f, t, v, ls)
+       ON CONFLICT (org_id, from_key, to_key, via) DO UPDATE SET source = EXCLUDED.source, stale = false, last_seen = EXCLUDED.last_seen`,
+      [orgId, part.map((l) => l.from), part.map((l) => l.to), part.map((l) => l.via), source, at, part.map((l) => l.lastSeen ?? null)],
+    );
+  }
+  const present = new Set(links.map(id));
+  const mine = await tx.query<Row & { from_key: string; to_key: string; via: string }>(
+    'SELECT from_key, to_key, via FROM catalogue_links WHERE org_id = $1 AND source = $2 AND NOT stale',
+    [orgId, source],
+  );
+  const goneLinks = mine.rows.filter((r) => !present.has(id({ from: r.from_key, to: r.to_key, via: r.via })));
+  for (const part of chunks(goneLinks)) {
+    await tx.query(
+      `UPDATE catalogue_links SET stale = true FROM unnest($2::text[], $3::text[], $4::text[]) AS g(f, t, v)
+       WHERE org_id = $1 AND from_key = g.f AND to_key = g.t AND via = g.v`,
+      [orgId, part.map((r) => r.from_key), part.map((r) => r.to_key), part.map((r) => r.via)],
+    );
+  }
+  counts.stale = goneLinks.length;
+  return counts;
+}
+
+/** The whole graph of an organisation, for the inventory snapshot. */
+export async function loadGraphRows(db: Queryable, orgId: string): Promise<{ nodes: GraphNode[]; links: Array<{ from: string; to: string; via: Via; stale: boolean }> }> {
+  const n = await db.query<Row & GraphNode>(
+    'SELECT key, kind, name, stale, engine, tier, owner, team, environment FROM catalogue_entities WHERE org_id = $1',
+    [orgId],
+  );
+  const l = await db.query<Row & { from_key: string; to_key: string; via: Via; stale: boolean }>(
+    'SELECT from_key, to_key, via, stale FROM catalogue_links WHERE org_id = $1',
+    [orgId],
+  );
+  return { nodes: n.rows, links: l.rows.map((r) => ({ from: r.from_key, to: r.to_key, via: r.via, stale: r.stale })) };
+}
