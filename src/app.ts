@@ -11,6 +11,8 @@ import { authRoutes, tokenRoutes } from './domains/auth/auth-routes.js';
 import type { AuthService } from './domains/auth/index.js';
 import { catalogueRoutes } from './domains/catalogue/catalogue-routes.js';
 import type { CatalogueService } from './domains/catalogue/catalogue-service.js';
+import { mappingRoutes } from './domains/catalogue/mapping-routes.js';
+import type { MappingService } from './domains/catalogue/mapping-service.js';
 import { flagRoutes } from './domains/flags/flag-routes.js';
 import type { FlagRequestService } from './domains/flags/flag-request-service.js';
 import type { FlagService } from './domains/flags/flag-service.js';
@@ -41,6 +43,7 @@ export type AppDeps = {
   sdkKeys: SdkKeyService;
   incidents: IncidentService;
   catalogue: CatalogueService;
+  mappings: MappingService;
   secureCookies: boolean;
   /** Where the built UI is; absent in API-only tests. */
   webDir?: string | null;
@@ -133,6 +136,7 @@ export async function buildApp(deps: AppDeps, listener: Listener): Promise<Fasti
   await app.register(sdkKeyRoutes, { sdkKeys: deps.sdkKeys });
   await app.register(incidentRoutes, { incidents: deps.incidents, flags: deps.flags, clock: deps.clock });
   await app.register(catalogueRoutes, { catalogue: deps.catalogue });
+  await app.register(mappingRoutes, { mappings: deps.mappings });
   await app.register(ofrepRoutes, { db: deps.db, clock: deps.clock, sdkKeys: deps.sdkKeys });
 
   const webDir = listener === 'main' ? (deps.webDir === undefined ? webDistDir : deps.webDir) : null;

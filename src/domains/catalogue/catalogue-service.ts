@@ -46,12 +46,18 @@ export class CatalogueService {
     const summary = await this.deps.db.transaction(async (tx) => {
       const entities = await store.upsertEntities(tx, orgId, `${format}:${source}`, estate.entities, at);
       const links = await store.upsertLinks(tx, orgId, `${format}:${source}`, estate.links, at);
+      // Discovery reporting a manually added service merges it.
+      await tx.query('UPDATE manual_services SET merged_at = $3 WHERE org_id = $1 AND merged_at IS NULL AND key = ANY($2::text[])', [orgId, estate.entities.map((e) => e.key), at]);
       const s: ImportSummary = { format, source, entities, links, ignored };
       await appendAuditEvent(tx, this.deps.clock, ctx, { orgId, action: 'catalogue.imported', target: { type: 'catalogue', id: `${format}:${source}` }, data: s });
       return s;
     });
     this.#snapshots.delete(orgId);
     return summary;
+  }
+
+  invalidate(orgId: string): void {
+    this.#snapshots.delete(orgId);
   }
 
   /** The graph as of at most 60 seconds ago: pages of one listing are cut from the same snapshot. */

@@ -47,8 +47,10 @@ export async function upsertEntities(tx: Tx, orgId: string, source: string, enti
       engine: e.engine ?? old.engine, tier: (e.tier ?? old.tier) as Entity['tier'], owner: e.owner ?? old.owner, team: e.team ?? old.team,
       environment: e.environment ?? old.environment, attrs: { ...old.attrs, ...(e.attrs ?? {}) },
     };
-    const ownerSource = old.source === source || old.stale ? source : old.source;
-    if (old.stale || sig(old) !== sig(merged)) {
+    // A manual service passes to the discovery that reports it.
+    const ownerSource = old.source === source || old.stale || old.source === 'manual' ? source : old.source;
+    if (old.source === 'manual' && ownerSource !== 'manual') delete merged.attrs!.manual;
+    if (old.stale || sig(old) !== sig(merged) || ownerSource !== old.source) {
       counts.changed += 1;
       write.push({ ...merged, owner_source: ownerSource });
     } else counts.unchanged += 1;
