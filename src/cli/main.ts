@@ -1,6 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { version } from '../config.js';
 import { auditCommands } from './audit.js';
+import { catalogueCommands } from './catalogue.js';
 import { EXIT, processIo, reportError, type Io } from './common.js';
 import { flagCommands } from './flags.js';
 import { serveCommands } from './serve.js';
@@ -28,6 +29,7 @@ export async function main(argv: string[], opts: MainOptions = {}): Promise<numb
   userCommands(program, io, done);
   tokenCommands(program, io, done);
   auditCommands(program, io, done);
+  catalogueCommands(program, io, done);
   flagCommands(program, io, done);
 
   try {

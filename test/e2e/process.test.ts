@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -224,6 +224,30 @@ describe('first start on an empty database', () => {
       } finally {
         await third.stop();
       }
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 120_000);
+});
+
+describe('catalogue import from the command line', () => {
+  it('imports a file, reports added/changed/stale, changes nothing the second time, and names a broken field', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'changeledger-catalogue-cli-'));
+    try {
+      await createOwner(dataDir, EMAIL, PASSWORD);
+      const file = join(dataDir, 'estate.yaml');
+      writeFileSync(file, 'format: changeledger/catalogue/1\nentities:\n  - { key: "svc:a", kind: service }\n  - { key: "svc:b", kind: service }\nlinks:\n  - { from: "svc:a", to: "svc:b", via: calls }\n');
+      const first = await runCli(['catalogue', 'import', file, '--format', 'changeledger', '--source', 'cmdb', '--data', dataDir]);
+      expect(first.code, first.stderr).toBe(0);
+      expect(first.stdout).toMatch(/imported changeledger from source "cmdb"/);
+      expect(first.stdout).toMatch(/entities\s+2\s+0\s+0\s+0/);
+      const again = await runCli(['catalogue', 'import', file, '--format', 'changeledger', '--source', 'cmdb', '--json', '--data', dataDir]);
+      expect(JSON.parse(again.stdout)).toMatchObject({ entities: { added: 0, changed: 0, unchanged: 2, stale: 0 }, links: { unchanged: 1 } });
+      writeFileSync(file, 'entities:\n  - { key: "svc:a", kind: spaceship }\n');
+      const broken = await runCli(['catalogue', 'import', file, '--format', 'changeledger', '--data', dataDir]);
+      expect(broken.code).toBe(2);
+      expect(broken.stderr).toMatch(/\(field: entities\.0\.kind\)/);
+      expect((await runCli(['catalogue', 'import', file, '--format', 'csv', '--data', dataDir])).code).toBe(2);
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
     }

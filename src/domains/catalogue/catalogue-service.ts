@@ -23,7 +23,7 @@ export class CatalogueService {
   constructor(private readonly deps: { db: Database; clock: Clock }) {}
 
   /** Parses a file of a format and imports it as one audited transaction. */
-  async importText(ctx: AuditContext, orgId: string, format: ImportFormat, text: string, sourceName?: string): Promise<ImportSummary> {
+  async importText(ctx: AuditContext, orgId: string, format: ImportFormat, text: string, sourceName?: string, progress?: (phase: 'entities' | 'links', done: number, total: number) => void): Promise<ImportSummary> {
     const doc = parseDocument(text);
     if (!doc.ok) throw badRequest(doc.error, 'body');
     let estate: Estate;
@@ -44,8 +44,8 @@ export class CatalogueService {
     if (!/^[\w.:@/-]{1,100}$/.test(source)) throw badRequest('source must be 1 to 100 letters, digits or . : @ / - _', 'source');
     const at = this.deps.clock.now().toISOString();
     const summary = await this.deps.db.transaction(async (tx) => {
-      const entities = await store.upsertEntities(tx, orgId, `${format}:${source}`, estate.entities, at);
-      const links = await store.upsertLinks(tx, orgId, `${format}:${source}`, estate.links, at);
+      const entities = await store.upsertEntities(tx, orgId, `${format}:${source}`, estate.entities, at, (d, n) => progress?.('entities', d, n));
+      const links = await store.upsertLinks(tx, orgId, `${format}:${source}`, estate.links, at, (d, n) => progress?.('links', d, n));
       // Discovery reporting a manually added service merges it.
       await tx.query('UPDATE manual_services SET merged_at = $3 WHERE org_id = $1 AND merged_at IS NULL AND key = ANY($2::text[])', [orgId, estate.entities.map((e) => e.key), at]);
       const s: ImportSummary = { format, source, entities, links, ignored };

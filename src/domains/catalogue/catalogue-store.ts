@@ -3,6 +3,8 @@ import type { Entity, Link, Via } from './entity.js';
 import type { GraphNode } from './inventory.js';
 
 export type Counts = { added: number; changed: number; unchanged: number; stale: number };
+/** Told after each chunk written: how many of how many items. */
+export type Progress = (done: number, total: number) => void;
 const CHUNK = 2_000;
 
 type EntityRow = Row & { key: string; kind: string; name: string; engine: string | null; tier: string | null; owner: string | null; team: string | null; environment: string | null; attrs: Record<string, unknown>; stale: boolean; source: string };
@@ -24,7 +26,7 @@ function* chunks<T>(xs: T[]): Generator<T[]> {
  * Upserts what a source reports and marks stale what that source reported before but no longer
  * does. Unchanged rows are not touched, so importing the same file twice changes nothing.
  */
-export async function upsertEntities(tx: Tx, orgId: string, source: string, entities: Entity[], at: string): Promise<Counts> {
+export async function upsertEntities(tx: Tx, orgId: string, source: string, entities: Entity[], at: string, progress?: Progress): Promise<Counts> {
   const existing = new Map<string, EntityRow>();
   for (const part of chunks(entities.map((e) => e.key))) {
     const r = await tx.query<EntityRow>('SELECT * FROM catalogue_entities WHERE org_id = $1 AND key = ANY($2::text[])', [orgId, part]);
@@ -55,6 +57,7 @@ export async function upsertEntities(tx: Tx, orgId: string, source: string, enti
       write.push({ ...merged, owner_source: ownerSource });
     } else counts.unchanged += 1;
   }
+  let done = 0;
   for (const part of chunks(write)) {
     const col = <K extends keyof Entity>(k: K) => part.map((e) => (e[k] ?? null) as unknown);
     await tx.query(
@@ -66,6 +69,8 @@ export async function upsertEntities(tx: Tx, orgId: string, source: string, enti
          stale = false, last_seen = EXCLUDED.last_seen`,
       [orgId, col('key'), col('kind'), col('name'), col('engine'), col('tier'), col('owner'), col('team'), col('environment'), part.map((e) => JSON.stringify(e.attrs ?? {})), part.map((e) => e.owner_source), at],
     );
+    done += part.length;
+    progress?.(done, write.length);
   }
   const keys = entities.map((e) => e.key);
   const gone = await tx.query(
@@ -76,7 +81,7 @@ export async function upsertEntities(tx: Tx, orgId: string, source: string, enti
   return counts;
 }
 
-export async function upsertLinks(tx: Tx, orgId: string, source: string, links: Link[], at: string): Promise<Counts> {
+export async function upsertLinks(tx: Tx, orgId: string, source: string, links: Link[], at: string, progress?: Progress): Promise<Counts> {
   const id = (l: { from: string; to: string; via: string }) => `${l.from}\u0000${l.to}\u0000${l.via}`;
   const existing = new Map<string, { stale: boolean }>();
   const froms = [...new Set(links.map((l) => l.from))];
@@ -99,6 +104,7 @@ export async function upsertLinks(tx: Tx, orgId: string, source: string, links: 
     }
     write.push(l);
   }
+  let done = 0;
   for (const part of chunks(write)) {
     await tx.query(
       `INSERT INTO catalogue_links (org_id, from_key, to_key, via, source, stale, first_seen, last_seen)
@@ -107,6 +113,8 @@ export async function upsertLinks(tx: Tx, orgId: string, source: string, links: 
        ON CONFLICT (org_id, from_key, to_key, via) DO UPDATE SET source = EXCLUDED.source, stale = false, last_seen = EXCLUDED.last_seen`,
       [orgId, part.map((l) => l.from), part.map((l) => l.to), part.map((l) => l.via), source, at, part.map((l) => l.lastSeen ?? null)],
     );
+    done += part.length;
+    progress?.(done, write.length);
   }
   const present = new Set(links.map(id));
   const mine = await tx.query<Row & { from_key: string; to_key: string; via: string }>(

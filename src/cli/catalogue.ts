@@ -1,0 +1,50 @@
+import { readFileSync, statSync } from 'node:fs';
+import type { Command } from 'commander';
+import { SingleBar, Presets } from 'cli-progress';
+import { badRequest } from '../platform/errors.js';
+import { IMPORT_FORMATS, type ImportFormat } from '../domains/catalogue/catalogue-service.js';
+import { cliContext, cliServices, EXIT, table, withStore, withStoreOptions, type Io, type StoreOpts } from './common.js';
+
+/** Files this big get a progress bar (on a terminal). */
+const LARGE_FILE_BYTES = 1024 * 1024;
+
+export function catalogueCommands(program: Command, io: Io, done: (code: number) => void): void {
+  const catalogue = program.command('catalogue').description('the service catalogue and its dependency graph');
+
+  withStoreOptions(catalogue.command('import').description('import an estate file; importing the same file again changes nothing').argument('<file>', 'the file (- for standard input)'))
+    .requiredOption('--format <format>', `one of ${IMPORT_FORMATS.join(', ')}`)
+    .option('--source <name>', 'name of the source (what it no longer reports is marked stale)')
+    .option('--org <slug>', 'organisation (needed when there are several)')
+    .option('--json', 'print the summary as JSON')
+    .action(async (file: string, o: StoreOpts & { format: string; source?: string; org?: string; json?: boolean }) => {
+      if (!(IMPORT_FORMATS as readonly string[]).includes(o.format)) throw badRequest(`--format must be one of ${IMPORT_FORMATS.join(', ')}`, 'format');
+      const text = file === '-' ? await io.stdin() : readFileSync(file, 'utf8');
+      const large = file !== '-' && statSync(file).size >= LARGE_FILE_BYTES && process.stderr.isTTY;
+      const bar = large ? new SingleBar({ format: '{phase} [{bar}] {value}/{total}', hideCursor: true }, Presets.shades_classic) : null;
+      let phase = '';
+      const summary = await withStore(o, 'catalogue import', async (db) => {
+        const services = cliServices(db, o);
+        const org = await services.auth.resolveOrganization(o.org);
+        return services.catalogue.importText(cliContext(), org.id, o.format as ImportFormat, text, o.source, (p, d, n) => {
+          if (!bar) return;
+          if (p !== phase) {
+            if (phase) bar.stop();
+            phase = p;
+            bar.start(n, 0, { phase: p.padEnd(8) });
+          }
+          bar.update(d);
+        });
+      });
+      bar?.stop();
+      if (o.json) io.out(`${JSON.stringify(summary, null, 2)}\n`);
+      else {
+        io.out(`imported ${o.format} from source "${summary.source}"${summary.ignored ? ` (${summary.ignored} items of other kinds ignored)` : ''}\n`);
+        io.out(table([
+          ['', 'ADDED', 'CHANGED', 'UNCHANGED', 'LEFT STALE'],
+          ['entities', ...[summary.entities.added, summary.entities.changed, summary.entities.unchanged, summary.entities.stale].map(String)],
+          ['links', ...[summary.links.added, summary.links.changed, summary.links.unchanged, summary.links.stale].map(String)],
+        ]));
+      }
+      done(EXIT.ok);
+    });
+}
