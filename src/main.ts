@@ -36,6 +36,8 @@ export async function startServer(cfg: ServeConfig, opts: { clock?: Clock; say?:
     const startCtx = { actor: { kind: 'system' as const, id: null, name: 'changeledger serve (start)' }, source: 'cli' as const };
     const first = await services.auth.bootstrap(startCtx, { orgName: cfg.orgName, ownerEmail: cfg.ownerEmail });
     const reissued = first ? null : await services.auth.reissueFirstOwnerLink(startCtx);
+    // The hourly catalogue sweep keeps itself going once scheduled; every start makes sure it is.
+    await db.transaction((tx) => services.catalogue.scheduleSweep(tx));
     const deps = { ...services, secureCookies: cfg.secureCookies, version };
     main = await buildApp(deps, 'main');
     pipeline = await buildApp(deps, 'pipeline');

@@ -79,6 +79,14 @@ export const catalogueRoutes: FastifyPluginAsyncTypebox<{ catalogue: CatalogueSe
     return catalogue.inventory(orgOf(req), { kind, q, hops, includeStale: includeStale === 1, offset, limit });
   });
 
+  const Settings = Type.Object({ staleAfterDays: Type.Integer(), lastSweepAt: Type.Union([Type.String(), Type.Null()]) });
+  app.get('/api/settings/catalogue', { config: { access: 'session' }, schema: { tags, summary: 'How long observed call edges and placements stay fresh', response: { 200: Settings, ...errors(401, 403) } } },
+    async (req) => catalogue.settings(orgOf(req)));
+  app.put('/api/settings/catalogue', {
+    config: { access: 'session' },
+    schema: { tags, summary: 'Set the days after which an observed link not seen again is stale (owners and admins)', body: Type.Object({ staleAfterDays: Type.Integer({ minimum: 1, maximum: 365 }) }, { additionalProperties: false }), response: { 200: Settings, ...errors(400, 401, 403) } },
+  }, async (req) => catalogue.updateSettings(requestAuditContext(req), req.principal!, req.body.staleAfterDays));
+
   const readOnly = async () => {
     throw badRequest('the inventory is read-only: import with POST /api/catalog/imports');
   };

@@ -1,6 +1,8 @@
 import type { Clock } from '../../platform/clock.js';
-import type { Database } from '../../platform/db/database.js';
-import { AppError, badRequest, notFound } from '../../platform/errors.js';
+import type { Database, Tx } from '../../platform/db/database.js';
+import type { JobHandler } from '../../platform/jobs/job.js';
+import { scheduleJob } from '../../platform/jobs/job-queue.js';
+import { AppError, badRequest, forbidden, notFound } from '../../platform/errors.js';
 import { appendAuditEvent, type AuditContext } from '../ledger/index.js';
 import { parseCatalogue, parseDocument } from './catalogue-format.js';
 import * as store from './catalogue-store.js';
@@ -16,7 +18,8 @@ export const INVENTORY_FORMAT = 'changeledger/catalogue-inventory/1';
 export const SNAPSHOT_TTL_MS = 60_000;
 export const MAX_PAGE_BYTES = 12 * 1024 * 1024;
 
-type Snapshot = { at: Date; graph: Graph };
+type Snapshot = { at: Date; graph: Graph; settings: { staleAfterDays: number; lastSweepAt: string | null } };
+export const SWEEP_JOB = 'catalogue.sweep';
 
 export class CatalogueService {
   readonly #snapshots = new Map<string, Snapshot>();
@@ -45,7 +48,7 @@ export class CatalogueService {
     const at = this.deps.clock.now().toISOString();
     const summary = await this.deps.db.transaction(async (tx) => {
       const entities = await store.upsertEntities(tx, orgId, `${format}:${source}`, estate.entities, at, (d, n) => progress?.('entities', d, n));
-      const links = await store.upsertLinks(tx, orgId, `${format}:${source}`, estate.links, at, (d, n) => progress?.('links', d, n));
+      const links = await store.upsertLinks(tx, orgId, `${format}:${source}`, estate.links, at, (d, n) => progress?.('links', d, n), store.OBSERVED_SOURCE_PREFIXES.includes(`${format}:`));
       // Discovery reporting a manually added service merges it.
       await tx.query('UPDATE manual_services SET merged_at = $3 WHERE org_id = $1 AND merged_at IS NULL AND key = ANY($2::text[])', [orgId, estate.entities.map((e) => e.key), at]);
       const s: ImportSummary = { format, source, entities, links, ignored };
@@ -66,15 +69,76 @@ export class CatalogueService {
     const cached = this.#snapshots.get(orgId);
     if (cached && now.getTime() - cached.at.getTime() < SNAPSHOT_TTL_MS) return cached;
     const rows = await store.loadGraphRows(this.deps.db, orgId);
-    const snap = { at: now, graph: buildGraph(rows.nodes, rows.links) };
+    const snap = { at: now, graph: buildGraph(rows.nodes, rows.links), settings: await store.catalogueSettings(this.deps.db, orgId) };
     this.#snapshots.set(orgId, snap);
     return snap;
   }
 
-  private meta(g: Graph, o: WalkOptions, truncatedEntities: number) {
+  private meta(snap: Snapshot, o: WalkOptions, truncatedEntities: number) {
     const kinds: Record<string, number> = {};
-    for (const n of g.nodes.values()) kinds[n.kind] = (kinds[n.kind] ?? 0) + 1;
-    return { hops: o.hops, includeStale: o.includeStale, staleAfterDays: null, lastSweepAt: null, truncatedEntities, kinds };
+    for (const n of snap.graph.nodes.values()) kinds[n.kind] = (kinds[n.kind] ?? 0) + 1;
+    return { hops: o.hops, includeStale: o.includeStale, staleAfterDays: snap.settings.staleAfterDays, lastSweepAt: snap.settings.lastSweepAt, truncatedEntities, kinds };
+  }
+
+  settings(orgId: string) {
+    return store.catalogueSettings(this.deps.db, orgId);
+  }
+
+  async updateSettings(ctx: AuditContext, m: { org: { id: string }; role: string }, staleAfterDays: number) {
+    if (m.role === 'member') throw forbidden('only owners and admins change catalogue settings');
+    await this.deps.db.transaction(async (tx) => {
+      const before = await store.catalogueSettings(tx, m.org.id);
+      await tx.query(
+        `INSERT INTO catalogue_settings (org_id, stale_after_days) VALUES ($1, $2) ON CONFLICT (org_id) DO UPDATE SET stale_after_days = $2`,
+        [m.org.id, staleAfterDays],
+      );
+      await appendAuditEvent(tx, this.deps.clock, ctx, { orgId: m.org.id, action: 'settings.catalogue_updated', target: { type: 'settings', id: 'catalogue' }, data: { from: { staleAfterDays: before.staleAfterDays }, to: { staleAfterDays } } });
+    });
+    this.invalidate(m.org.id);
+    return this.settings(m.org.id);
+  }
+
+  /**
+   * Every organisation's observed call edges and placements not seen within its window go stale
+   * (kept, never deleted); runs on the durable job table and schedules its next run.
+   */
+  async sweepAll(tx: Tx): Promise<number> {
+    const now = this.deps.clock.now();
+    const orgs = await tx.query<{ org_id: string }>('SELECT DISTINCT org_id FROM catalogue_links');
+    let total = 0;
+    for (const { org_id: orgId } of orgs.rows) {
+      const { staleAfterDays } = await store.catalogueSettings(tx, orgId);
+      const n = await store.sweepStale(tx, orgId, new Date(now.getTime() - staleAfterDays * 86_400_000).toISOString());
+      await tx.query(
+        `INSERT INTO catalogue_settings (org_id, last_sweep_at) VALUES ($1, $2) ON CONFLICT (org_id) DO UPDATE SET last_sweep_at = $2`,
+        [orgId, now.toISOString()],
+      );
+      if (n > 0) {
+        await appendAuditEvent(tx, this.deps.clock, { actor: { kind: 'system', id: null, name: 'changeledger scheduler' }, source: 'scheduler' }, {
+          orgId, action: 'catalogue.swept', target: { type: 'catalogue', id: 'links' }, data: { leftStale: n, staleAfterDays },
+        });
+      }
+      this.invalidate(orgId);
+      total += n;
+    }
+    return total;
+  }
+
+  /** The sweep job: runs hourly; each run schedules the next (a dedupe key per hour keeps one). */
+  jobHandlers(): Record<string, JobHandler<unknown>> {
+    return {
+      [SWEEP_JOB]: {
+        commit: async (tx: Tx) => {
+          await this.sweepAll(tx);
+          await this.scheduleSweep(tx);
+        },
+      },
+    };
+  }
+
+  async scheduleSweep(tx: Tx): Promise<void> {
+    const next = new Date(Math.floor(this.deps.clock.now().getTime() / 3_600_000) * 3_600_000 + 3_600_000);
+    await scheduleJob(tx, this.deps.clock, { kind: SWEEP_JOB, runAt: next, dedupeKey: `${SWEEP_JOB}:${next.toISOString()}` });
   }
 
   async inventory(orgId: string, q: { kind?: string; q?: string; hops: 1 | 2; includeStale: boolean; offset: number; limit: number }) {
@@ -92,7 +156,7 @@ export class CatalogueService {
     const entities: InventoryEntity[] = matching.slice(q.offset, q.offset + q.limit).map((k) => inventoryEntity(snap.graph, k, o));
     const page = {
       format: INVENTORY_FORMAT, snapshotAt: snap.at.toISOString(), total: matching.length, offset: q.offset, limit: q.limit,
-      entities, meta: this.meta(snap.graph, o, entities.filter((e) => e.truncated).length),
+      entities, meta: this.meta(snap, o, entities.filter((e) => e.truncated).length),
     };
     if (Buffer.byteLength(JSON.stringify(page)) > MAX_PAGE_BYTES) throw new AppError(413, 'the page is over 12 MiB: lower limit, or ask hops=1');
     return page;
@@ -102,6 +166,6 @@ export class CatalogueService {
     const snap = await this.snapshot(orgId);
     if (!snap.graph.nodes.has(key)) throw notFound(`no entity ${key} in the catalogue`);
     const entity = inventoryEntity(snap.graph, key, o);
-    return { format: INVENTORY_FORMAT, snapshotAt: snap.at.toISOString(), entity, meta: this.meta(snap.graph, o, entity.truncated ? 1 : 0) };
+    return { format: INVENTORY_FORMAT, snapshotAt: snap.at.toISOString(), entity, meta: this.meta(snap, o, entity.truncated ? 1 : 0) };
   }
 }

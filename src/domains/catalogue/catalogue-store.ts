@@ -81,7 +81,7 @@ export async function upsertEntities(tx: Tx, orgId: string, source: string, enti
   return counts;
 }
 
-export async function upsertLinks(tx: Tx, orgId: string, source: string, links: Link[], at: string, progress?: Progress): Promise<Counts> {
+export async function upsertLinks(tx: Tx, orgId: string, source: string, links: Link[], at: string, progress?: Progress, observed = false): Promise<Counts> {
   const id = (l: { from: string; to: string; via: string }) => `${l.from}\u0000${l.to}\u0000${l.via}`;
   const existing = new Map<string, { stale: boolean }>();
   const froms = [...new Set(links.map((l) => l.from))];
@@ -116,6 +116,17 @@ export async function upsertLinks(tx: Tx, orgId: string, source: string, links: 
     done += part.length;
     progress?.(done, write.length);
   }
+  // An observation seen again is fresh again, even when nothing else about it changed.
+  if (observed && links.length > 0) {
+    const again = links.filter((l) => existing.get(id(l)) && !existing.get(id(l))!.stale);
+    for (const part of chunks(again)) {
+      await tx.query(
+        `UPDATE catalogue_links SET last_seen = GREATEST(last_seen, coalesce(g.ls::timestamptz, $5)) FROM unnest($2::text[], $3::text[], $4::text[], $6::text[]) AS g(f, t, v, ls)
+         WHERE org_id = $1 AND from_key = g.f AND to_key = g.t AND via = g.v`,
+        [orgId, part.map((l) => l.from), part.map((l) => l.to), part.map((l) => l.via), at, part.map((l) => l.lastSeen ?? null)],
+      );
+    }
+  }
   const present = new Set(links.map(id));
   const mine = await tx.query<Row & { from_key: string; to_key: string; via: string }>(
     'SELECT from_key, to_key, via FROM catalogue_links WHERE org_id = $1 AND source = $2 AND NOT stale',
@@ -144,4 +155,23 @@ export async function loadGraphRows(db: Queryable, orgId: string): Promise<{ nod
     [orgId],
   );
   return { nodes: n.rows, links: l.rows.map((r) => ({ from: r.from_key, to: r.to_key, via: r.via, stale: r.stale })) };
+}
+
+/** Observed formats: what they report ages, unlike a declaration in a file. */
+export const OBSERVED_SOURCE_PREFIXES = ['kubernetes:', 'jaeger:', 'otlp:'];
+
+/** Marks observed call edges and placements not seen for `days` stale; answers how many. */
+export async function sweepStale(tx: Tx, orgId: string, cutoff: string): Promise<number> {
+  const r = await tx.query(
+    `UPDATE catalogue_links SET stale = true
+     WHERE org_id = $1 AND NOT stale AND via IN ('calls', 'runs-on') AND last_seen < $2 AND split_part(source, ':', 1) || ':' = ANY($3::text[])`,
+    [orgId, cutoff, OBSERVED_SOURCE_PREFIXES],
+  );
+  return r.rowCount;
+}
+
+export async function catalogueSettings(db: Queryable, orgId: string): Promise<{ staleAfterDays: number; lastSweepAt: string | null }> {
+  const r = await db.query<Row & { stale_after_days: number; last_sweep_at: Date | null }>('SELECT * FROM catalogue_settings WHERE org_id = $1', [orgId]);
+  const row = r.rows[0];
+  return { staleAfterDays: row?.stale_after_days ?? 7, lastSweepAt: row?.last_sweep_at ? new Date(row.last_sweep_at).toISOString() : null };
 }
