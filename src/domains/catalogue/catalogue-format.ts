@@ -1,4 +1,6 @@
+import { Type } from 'typebox';
 import { parse as parseYaml } from 'yaml';
+import { ENTITY_KINDS } from './entity.js';
 import { isKind, TIERS, VIAS, type Entity, type Estate, type Link, type Tier, type Via } from './entity.js';
 
 export const CATALOGUE_FORMAT = 'changeledger/catalogue/1';
@@ -8,6 +10,28 @@ export const MAX_LINKS = 1_000_000;
 export type ParseResult = { ok: true; estate: Estate; source: string | null } | { ok: false; error: string; field: string };
 
 const KEY = /^[a-z][a-z-]*:.{1,490}$/;
+
+/** The JSON Schema of the format, served at /api/catalog/format.schema.json for editors and CI checks. */
+export const CATALOGUE_SCHEMA = Type.Object(
+  {
+    format: Type.Optional(Type.Literal(CATALOGUE_FORMAT)),
+    source: Type.Optional(Type.String({ pattern: '^[\\w.:@/-]{1,100}$', description: 'What this file is (a CMDB export, a repository); entities it no longer lists are marked stale' })),
+    entities: Type.Array(Type.Object({
+      key: Type.String({ pattern: KEY.source, description: 'svc:<name>, ext:<host>, db:<instance>/<database>, schema:…, bp:<id>, vm:…, host:…' }),
+      kind: Type.Enum(ENTITY_KINDS),
+      name: Type.Optional(Type.String({ maxLength: 300 })),
+      engine: Type.Optional(Type.String({ description: 'instance / database / schema: postgres, mysql, …' })),
+      tier: Type.Optional(Type.Enum(['critical', 'important', 'standard'])),
+      owner: Type.Optional(Type.String()), team: Type.Optional(Type.String()), environment: Type.Optional(Type.String()),
+      attrs: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+    }), { maxItems: MAX_ENTITIES }),
+    links: Type.Optional(Type.Array(Type.Object({
+      from: Type.String(), to: Type.String(),
+      via: Type.Enum(['calls', 'runs-on', 'member'], { description: 'from calls to; from runs on to; a business process has to as a member' }),
+    }), { maxItems: MAX_LINKS })),
+  },
+  { $id: 'https://changeledger.dev/schemas/catalogue-1.json', title: 'changeledger catalogue file' },
+);
 
 /** Text as YAML or JSON (JSON is YAML); a syntax error names its line. */
 export function parseDocument(text: string): { ok: true; value: unknown } | { ok: false; error: string } {

@@ -4,6 +4,7 @@ import { Type } from 'typebox';
 import { badRequest, unauthorized } from '../../platform/errors.js';
 import { requestAuditContext } from '../../platform/http/access.js';
 import { errors } from '../../platform/http/schemas.js';
+import { CATALOGUE_SCHEMA } from './catalogue-format.js';
 import { IMPORT_FORMATS, type CatalogueService } from './catalogue-service.js';
 
 const Counts = Type.Object({ added: Type.Integer(), changed: Type.Integer(), unchanged: Type.Integer(), stale: Type.Integer() });
@@ -86,6 +87,9 @@ export const catalogueRoutes: FastifyPluginAsyncTypebox<{ catalogue: CatalogueSe
     config: { access: 'session' },
     schema: { tags, summary: 'Set the days after which an observed link not seen again is stale (owners and admins)', body: Type.Object({ staleAfterDays: Type.Integer({ minimum: 1, maximum: 365 }) }, { additionalProperties: false }), response: { 200: Settings, ...errors(400, 401, 403) } },
   }, async (req) => catalogue.updateSettings(requestAuditContext(req), req.principal!, req.body.staleAfterDays));
+
+  app.get('/api/catalog/format.schema.json', { config: { access: 'public' }, schema: { tags, summary: 'JSON Schema of the changeledger/catalogue/1 import format' } },
+    async () => CATALOGUE_SCHEMA);
 
   const readOnly = async () => {
     throw badRequest('the inventory is read-only: import with POST /api/catalog/imports');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseCatalogue, parseDocument } from './catalogue-format.js';
+import { CATALOGUE_SCHEMA, parseCatalogue, parseDocument } from './catalogue-format.js';
 import { fromKubectl } from './kubernetes.js';
 
 describe('our own catalogue format', () => {
@@ -14,6 +14,10 @@ describe('our own catalogue format', () => {
       [{ format: 'other/1' }, 'format'],
     ];
     for (const [doc, field] of bad) expect(parseCatalogue(doc)).toMatchObject({ ok: false, field });
+  });
+  it('publishes a JSON Schema that accepts a valid file and names the kinds', () => {
+    expect(CATALOGUE_SCHEMA.properties.entities.items.properties.kind.enum).toContain('business-process');
+    expect(new RegExp((CATALOGUE_SCHEMA.properties.entities.items.properties.key as { pattern: string }).pattern).test('db:orders-pg/orders')).toBe(true);
   });
   it('reads YAML and JSON alike, and says where YAML is broken', () => {
     const yaml = parseDocument('entities:\n  - key: svc:a\n    kind: service\n');
