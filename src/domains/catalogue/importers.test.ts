@@ -17,7 +17,7 @@ describe('our own catalogue format', () => {
   });
   it('publishes a JSON Schema that accepts a valid file and names the kinds', () => {
     expect(CATALOGUE_SCHEMA.properties.entities.items.properties.kind.enum).toContain('business-process');
-    expect(new RegExp((CATALOGUE_SCHEMA.properties.entities.items.properties.key as { pattern: string }).pattern).test('db:orders-pg/orders')).toBe(true);
+    expect(new RegExp((CATALOGUE_SCHEMA.properties.entities.items.properties.key as unknown as { pattern: string }).pattern).test('db:orders-pg/orders')).toBe(true);
   });
   it('reads YAML and JSON alike, and says where YAML is broken', () => {
     const yaml = parseDocument('entities:\n  - key: svc:a\n    kind: service\n');
