@@ -7,6 +7,8 @@ import { SessionProvider } from './components/session';
 import { errorMessage } from './lib/errors';
 import { AccountPage } from './pages/account-page';
 import { AuditPage } from './pages/audit-page';
+import { CatalogueEntityPage } from './pages/catalogue-entity-page';
+import { CataloguePage } from './pages/catalogue-page';
 import { FlagAuditPage } from './pages/flag-audit-page';
 import { FlagPage } from './pages/flag-page';
 import { FlagsPage } from './pages/flags-page';
@@ -138,17 +140,23 @@ function Routes({ pathname }: { pathname: string }) {
       return <FlagsPage />;
     case '/flags/audit':
       return <FlagAuditPage />;
+    case '/catalogue':
+      return <CataloguePage />;
     default: {
-      const flagKey = flagKeyOf(pathname);
-      // Keyed so moving between flags starts each page fresh.
-      return flagKey === null ? <NotFoundPage /> : <FlagPage key={flagKey} flagKey={flagKey} />;
+      // Keyed so moving between flags or entities starts each page fresh.
+      const flagKey = keyUnder('flags', pathname);
+      if (flagKey !== null) return <FlagPage key={flagKey} flagKey={flagKey} />;
+      const entityKey = keyUnder('catalogue', pathname);
+      if (entityKey !== null) return <CatalogueEntityPage key={entityKey} entityKey={entityKey} />;
+      return <NotFoundPage />;
     }
   }
 }
 
-// /flags/{key}: one path segment after /flags/, URL-encoded.
-function flagKeyOf(pathname: string): string | null {
-  const match = /^\/flags\/([^/]+)\/?$/.exec(pathname);
+// /flags/{key}, /catalogue/{key}: one path segment after the prefix, URL-encoded (an
+// entity key's own slashes, db:orders-pg/orders, arrive as %2F).
+function keyUnder(prefix: string, pathname: string): string | null {
+  const match = new RegExp(`^/${prefix}/([^/]+)/?$`).exec(pathname);
   if (match?.[1] === undefined) return null;
   try {
     return decodeURIComponent(match[1]);

@@ -1,6 +1,8 @@
 import type {
   AuditPage,
   BulkResult,
+  CatalogueImportFormat,
+  CatalogueImportSummary,
   ChainVerification,
   ChangeDecision,
   ChangeRequest,
@@ -13,6 +15,8 @@ import type {
   FlagStatePatch,
   FlagWriteAnswer,
   FlagWriteResult,
+  InventoryEntityAnswer,
+  InventoryPage,
   NewFlag,
   Session,
   Token,
@@ -50,7 +54,13 @@ export function onUnauthorized(handler: (() => void) | null): void {
   unauthorizedHandler = handler;
 }
 
-type RequestOptions = { body?: unknown; signal?: AbortSignal; quietUnauthorized?: boolean };
+// `body` goes out as JSON; `text` as is, under its own content type (catalogue files).
+type RequestOptions = {
+  body?: unknown;
+  text?: { content: string; contentType: string };
+  signal?: AbortSignal;
+  quietUnauthorized?: boolean;
+};
 
 async function request<T>(method: Method, path: string, options: RequestOptions = {}): Promise<T> {
   return (await send<T>(method, path, options)).body;
@@ -62,9 +72,11 @@ async function send<T>(method: Method, path: string, options: RequestOptions = {
   const headers: Record<string, string> = { accept: 'application/json' };
   if (method !== 'GET' && csrfToken !== null) headers['x-csrf-token'] = csrfToken;
   if (options.body !== undefined) headers['content-type'] = 'application/json';
+  if (options.text !== undefined) headers['content-type'] = options.text.contentType;
 
   const init: RequestInit = { method, headers, credentials: 'same-origin' };
   if (options.body !== undefined) init.body = JSON.stringify(options.body);
+  else if (options.text !== undefined) init.body = options.text.content;
   if (options.signal !== undefined) init.signal = options.signal;
 
   let response: Response;
@@ -156,6 +168,27 @@ export function flagAuditQuery(filters: FlagAuditFilters, extra: Record<string, 
   return query === '' ? '' : `?${query}`;
 }
 
+// How the inventory walks the graph: one or two hops, and whether call edges a source
+// no longer reports (stale) count.
+export type CatalogueWalk = { hops: 1 | 2; includeStale: boolean };
+
+export type CatalogueListing = CatalogueWalk & { kinds: readonly string[]; q: string };
+
+function walkParams(walk: CatalogueWalk): URLSearchParams {
+  return new URLSearchParams({ hops: String(walk.hops), includeStale: walk.includeStale ? '1' : '0' });
+}
+
+export function inventoryQuery(listing: CatalogueListing, offset: number, limit: number): string {
+  const params = new URLSearchParams();
+  if (listing.kinds.length > 0) params.set('kind', listing.kinds.join(','));
+  const q = listing.q.trim();
+  if (q !== '') params.set('q', q);
+  for (const [key, value] of walkParams(listing)) params.set(key, value);
+  params.set('offset', String(offset));
+  params.set('limit', String(limit));
+  return `?${params.toString()}`;
+}
+
 function flagPath(key: string): string {
   return `/api/flags/${encodeURIComponent(key)}`;
 }
@@ -233,6 +266,30 @@ export const api = {
     ),
   flagAudit: (filters: FlagAuditFilters, cursor: string | null, signal?: AbortSignal): Promise<FlagRecordPage> =>
     request<FlagRecordPage>('GET', `/api/flags/audit${flagAuditQuery(filters, pageExtra(50, cursor))}`, withSignal(signal)),
+
+  catalogueInventory: (
+    listing: CatalogueListing,
+    offset: number,
+    limit: number,
+    signal?: AbortSignal,
+  ): Promise<InventoryPage> =>
+    request<InventoryPage>('GET', `/api/catalog/inventory${inventoryQuery(listing, offset, limit)}`, withSignal(signal)),
+  catalogueEntity: (key: string, walk: CatalogueWalk, signal?: AbortSignal): Promise<InventoryEntityAnswer> =>
+    request<InventoryEntityAnswer>(
+      'GET',
+      `/api/catalog/inventory/${encodeURIComponent(key)}?${walkParams(walk).toString()}`,
+      withSignal(signal),
+    ),
+  // Every file goes out as application/yaml, JSON ones too (JSON is YAML): the server
+  // then reads either with its catalogue parser, whose errors name the line, rather than
+  // an application/json body meeting the framework's own JSON parser first.
+  importCatalogue: (format: CatalogueImportFormat, source: string, content: string): Promise<CatalogueImportSummary> => {
+    const params = new URLSearchParams({ format });
+    if (source.trim() !== '') params.set('source', source.trim());
+    return request<CatalogueImportSummary>('POST', `/api/catalog/imports?${params.toString()}`, {
+      text: { content, contentType: 'application/yaml' },
+    });
+  },
 
   listChangeRequests: (
     filters: { status?: ChangeRequestStatus; flag?: string },

@@ -49,6 +49,7 @@ export const tokenScopes = [
   'changes:read',
   'changes:write',
   'catalogue:read',
+  'catalogue:write',
   'flags:read',
   'flags:write',
   'audit:read',
@@ -206,3 +207,81 @@ export type FlagWriteAnswer =
 export type BulkResult = { correlationId: string; results: (FlagWriteResult | FlagProposal)[] };
 
 export type ChangeDecision = { changeRequest: ChangeRequest; result?: FlagWriteResult | null };
+
+// ---------- Service catalogue ----------
+
+export const entityKinds = [
+  'service',
+  'instance',
+  'database',
+  'schema',
+  'external',
+  'vm',
+  'host',
+  'pod',
+  'node',
+  'datastore',
+  'device',
+  'volume',
+  'business-process',
+  'workload',
+] as const;
+export type EntityKind = (typeof entityKinds)[number];
+
+export const linkVias = ['calls', 'runs-on', 'member'] as const;
+export type LinkVia = (typeof linkVias)[number];
+
+export const catalogueImportFormats = ['changeledger', 'kubernetes'] as const;
+export type CatalogueImportFormat = (typeof catalogueImportFormats)[number];
+
+// `via` and `stale` are only set on hop-1 neighbours.
+export type Neighbour = { key: string; kind: string; name: string; via?: LinkVia; stale?: true };
+
+export type NeighbourSide = { hop1: Neighbour[]; hop2: Neighbour[] };
+
+export type InventoryEntity = {
+  key: string;
+  kind: string;
+  name: string;
+  stale: boolean;
+  engine?: string;
+  // Services only, and only when the catalogue knows any of it.
+  meta?: { tier: string | null; owner: string | null; team: string | null; environment: string | null };
+  uses: NeighbourSide;
+  usedBy: NeighbourSide;
+  // A neighbour list hit 200 entries or the walk 2,000 edges.
+  truncated?: true;
+};
+
+export type InventoryMeta = {
+  hops: number;
+  includeStale: boolean;
+  staleAfterDays: number | null;
+  lastSweepAt: string | null;
+  truncatedEntities: number;
+  kinds: Record<string, number>;
+};
+
+export type InventoryPage = {
+  format: string;
+  // The snapshot (at most 60 s old) the page was cut from: when it changes between two
+  // pages of one listing, the listing starts again at offset 0.
+  snapshotAt: string;
+  total: number;
+  offset: number;
+  limit: number;
+  entities: InventoryEntity[];
+  meta: InventoryMeta;
+};
+
+export type InventoryEntityAnswer = { format: string; snapshotAt: string; entity: InventoryEntity; meta: InventoryMeta };
+
+export type ImportCounts = { added: number; changed: number; unchanged: number; stale: number };
+
+export type CatalogueImportSummary = {
+  format: CatalogueImportFormat;
+  source: string;
+  entities: ImportCounts;
+  links: ImportCounts;
+  ignored: number;
+};

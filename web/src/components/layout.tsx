@@ -9,6 +9,7 @@ const navItems: readonly NavItem[] = [
   { to: '/audit', label: 'Audit log', testId: 'nav-audit' },
   { to: '/flags', label: 'Flags', testId: 'nav-flags' },
   { to: '/flags/audit', label: 'Flag audit', testId: 'nav-flag-audit' },
+  { to: '/catalogue', label: 'Catalogue', testId: 'nav-catalogue' },
   { to: '/tokens', label: 'API tokens', testId: 'nav-tokens' },
   { to: '/account', label: 'Account', testId: 'nav-account' },
 ];
@@ -23,7 +24,15 @@ function activeItem(pathname: string): string | null {
   return best;
 }
 
-export function Layout({ title, actions, children }: { title: string; actions?: ReactNode; children: ReactNode }) {
+type LayoutProps = {
+  title: string;
+  // Identifiers (an entity key) read as such: in the monospace face.
+  titleMono?: boolean;
+  actions?: ReactNode;
+  children: ReactNode;
+};
+
+export function Layout({ title, titleMono = false, actions, children }: LayoutProps) {
   const { session, setSession } = useSession();
   const { location, navigate } = useRouter();
   const [signingOut, setSigningOut] = useState(false);
@@ -87,7 +96,7 @@ export function Layout({ title, actions, children }: { title: string; actions?: 
       </header>
       <main className="content">
         <div className="page-head">
-          <h1>{title}</h1>
+          <h1 className={titleMono ? 'mono-title' : undefined}>{title}</h1>
           {actions !== undefined && <div className="page-actions">{actions}</div>}
         </div>
         {children}

@@ -16,6 +16,7 @@ const scopeHelp: Record<string, string> = {
   'changes:read': 'read change records',
   'changes:write': 'record and update changes',
   'catalogue:read': 'read the service catalogue',
+  'catalogue:write': 'import into the service catalogue',
   'flags:read': 'read feature flags',
   'flags:write': 'change feature flags',
   'audit:read': 'read and export the audit log',
