@@ -1,0 +1,170 @@
+/**
+ * Latency of the flag audit's questions through `FlagService.audit`, exactly as the API asks them,
+ * on the indexed audit_events and, with the very same statement text and parameters, on an
+ * unindexed copy of the organisation's rows: how much the indexes buy.
+ */
+import type { Database, Queryable, Row } from '../src/platform/db/database.js';
+import { systemClock } from '../src/platform/clock.js';
+import { FlagService } from '../src/domains/flags/flag-service.js';
+import { latencyStats, say, seededRandom, type LatencyStats } from './bench-support.js';
+import { DAY_MS, NAMESPACES, UNINDEXED_TABLE, type FlagLoad } from './flags-bulk-load.js';
+
+export const PAGE = 100;
+export type FlagQueryKind = 'namespaceWindow' | 'actorWindow' | 'flagHistory';
+export const FLAG_QUERY_KINDS: FlagQueryKind[] = ['namespaceWindow', 'actorWindow', 'flagHistory'];
+export const FLAG_QUERY_LABELS: Record<FlagQueryKind, string> = {
+  namespaceWindow: 'namespace.* + 24 h window',
+  actorWindow: 'actor (e-mail) + 24 h window',
+  flagHistory: 'one flag, newest 100',
+};
+
+export type Sql = { text: string; params: readonly unknown[] };
+export type Slowest = Sql & { ms: number; label: string };
+export type KindStats = LatencyStats & { avgRows: number; slowest: Slowest };
+export type Side = { runs: number; warmup: number; stats: Record<FlagQueryKind, KindStats> };
+/** Server-side execution time of every timed indexed question, re-run under EXPLAIN ANALYZE. */
+export type ServerSide = LatencyStats & { worst: Slowest };
+export type FlagQueryResult = { indexed: Side; unindexed: Side; sameRows: number; server: Record<FlagQueryKind, ServerSide> };
+
+type AuditArgs = Parameters<FlagService['audit']>[1];
+type Probe = { label: string; filter: AuditArgs };
+
+/**
+ * The database as FlagService sees it, with every statement remembered (so the slowest run can be
+ * EXPLAINed verbatim) and, for the unindexed side, `FROM audit_events` swapped for the copy. The
+ * swap must happen exactly once: if listAuditEvents ever reads differently, this fails loudly
+ * rather than quietly timing the indexed table twice.
+ */
+function routed(db: Database, table: string | null): Database & { last: Sql | null } {
+  const swap = (text: string) => {
+    if (!table) return text;
+    const parts = text.split('FROM audit_events WHERE');
+    if (parts.length !== 2) throw new Error(`flag query benchmark: expected one "FROM audit_events WHERE" in the audit query, got:\n${text}`);
+    return parts.join(`FROM ${table} WHERE`);
+  };
+  const r: Database & { last: Sql | null } = {
+    last: null,
+    engine: db.engine,
+    location: db.location,
+    query<R extends Row = Row>(text: string, params?: readonly unknown[]) {
+      const sql = { text: swap(text), params: params ?? [] };
+      r.last = sql;
+      return db.query<R>(sql.text, sql.params);
+    },
+    exec: (text: string) => db.exec(text),
+    transaction: (fn) => db.transaction(fn),
+    close: () => db.close(),
+  };
+  return r;
+}
+
+/** The questions, from a seeded generator: both engines, both tables and every run ask the same ones. */
+function makeProbes(load: FlagLoad, seed: number, n: number): Record<FlagQueryKind, Probe[]> {
+  const rand = seededRandom(seed);
+  const start = load.from.getTime();
+  const span = load.to.getTime() - start;
+  const window = () => {
+    const since = new Date(start + Math.floor(rand() * (span - DAY_MS)));
+    return { since, until: new Date(since.getTime() + DAY_MS) };
+  };
+  const out: Record<FlagQueryKind, Probe[]> = { namespaceWindow: [], actorWindow: [], flagHistory: [] };
+  for (let i = 0; i < n; i++) {
+    const ns = `${NAMESPACES[Math.floor(rand() * NAMESPACES.length)]!}.*`;
+    const w1 = window();
+    out.namespaceWindow.push({ label: `${ns}, ${w1.since.toISOString()} + 24 h`, filter: { namespace: ns, ...w1 } });
+    const actor = load.actors[Math.floor(rand() * load.actors.length)]!;
+    const w2 = window();
+    out.actorWindow.push({ label: `${actor}, ${w2.since.toISOString()} + 24 h`, filter: { actor, ...w2 } });
+    const key = load.flags[Math.floor(rand() * load.flags.length)]!;
+    out.flagHistory.push({ label: key, filter: { namespace: key } });
+  }
+  return out;
+}
+
+/** Runs `runs` rounds, each asking every kind once in a rotating order, after `warmup` untimed rounds. */
+async function measure(
+  service: FlagService, db: { last: Sql | null }, load: FlagLoad, probes: Record<FlagQueryKind, Probe[]>, warm: Record<FlagQueryKind, Probe[]>,
+  opts: { runs: number; warmup: number; engineLabel: string; side: string },
+): Promise<Side & { seqs: Map<string, string>; sqls: Record<FlagQueryKind, (Sql & { label: string })[]> }> {
+  const ask = async (p: Probe) => (await service.audit(load.orgId, p.filter, PAGE)).items;
+  for (let i = 0; i < opts.warmup; i++) for (const k of FLAG_QUERY_KINDS) await ask(warm[k][i % warm[k].length]!);
+  const samples: Record<FlagQueryKind, number[]> = { namespaceWindow: [], actorWindow: [], flagHistory: [] };
+  const rows: Record<FlagQueryKind, number> = { namespaceWindow: 0, actorWindow: 0, flagHistory: 0 };
+  const slowest = {} as Record<FlagQueryKind, Slowest>;
+  // What each question answered (its records' seqs), so the two tables can be checked to agree.
+  const seqs = new Map<string, string>();
+  const sqls: Record<FlagQueryKind, (Sql & { label: string })[]> = { namespaceWindow: [], actorWindow: [], flagHistory: [] };
+  for (let i = 0; i < opts.runs; i++) {
+    for (let j = 0; j < FLAG_QUERY_KINDS.length; j++) {
+      const k = FLAG_QUERY_KINDS[(i + j) % FLAG_QUERY_KINDS.length]!;
+      const p = probes[k][i]!;
+      const t0 = performance.now();
+      const items = await ask(p);
+      const elapsed = performance.now() - t0;
+      samples[k].push(elapsed);
+      rows[k] += items.length;
+      seqs.set(`${k}:${i}`, items.map((r) => r.seq).join(','));
+      sqls[k].push({ ...db.last!, label: p.label });
+      if (!slowest[k] || elapsed > slowest[k].ms) slowest[k] = { ...db.last!, ms: elapsed, label: p.label };
+    }
+    if ((i + 1) % (opts.runs >= 100 ? 100 : 5) === 0 || i + 1 === opts.runs) say(`  [${opts.engineLabel}] queries, ${opts.side}: ${i + 1} / ${opts.runs}`);
+  }
+  const stats = Object.fromEntries(
+    FLAG_QUERY_KINDS.map((k) => [k, { ...latencyStats(samples[k]), avgRows: rows[k] / opts.runs, slowest: slowest[k] }]),
+  ) as Record<FlagQueryKind, KindStats>;
+  return { runs: opts.runs, warmup: opts.warmup, stats, seqs, sqls };
+}
+
+export async function benchFlagQueries(db: Database, engineLabel: string, load: FlagLoad, opts: { runs: number; unindexedRuns: number; warmup: number }): Promise<FlagQueryResult> {
+  const indexedDb = routed(db, null);
+  const unindexedDb = routed(db, UNINDEXED_TABLE);
+  const indexedService = new FlagService({ db: indexedDb, clock: systemClock });
+  const unindexedService = new FlagService({ db: unindexedDb, clock: systemClock });
+  const probes = makeProbes(load, 20_260_202, Math.max(opts.runs, opts.unindexedRuns));
+  const warm = makeProbes(load, 99, opts.warmup);
+
+  say(`  [${engineLabel}] queries: indexed audit_events, warm-up ${opts.warmup} of each, then ${opts.runs} timed runs of each`);
+  const indexed = await measure(indexedService, indexedDb, load, probes, warm, { runs: opts.runs, warmup: opts.warmup, engineLabel, side: 'indexed' });
+  // Two untimed rounds first, so the timed runs find the copy cached as they found the indexed table.
+  const uWarm = Math.min(2, opts.unindexedRuns);
+  say(`  [${engineLabel}] queries: unindexed ${UNINDEXED_TABLE}, same statements, warm-up ${uWarm} of each, then ${opts.unindexedRuns} timed runs of each (the first ${opts.unindexedRuns} questions of the indexed run)`);
+  const unindexed = await measure(unindexedService, unindexedDb, load, probes, warm, { runs: opts.unindexedRuns, warmup: uWarm, engineLabel, side: 'unindexed' });
+
+  // Same SQL, same rows: the two tables must answer every shared question identically.
+  let sameRows = 0;
+  for (const [key, seqs] of unindexed.seqs) {
+    const expected = indexed.seqs.get(key);
+    if (expected === undefined) continue;
+    if (expected !== seqs) throw new Error(`flag query benchmark: ${key} answered differently on the unindexed copy:\n  indexed   ${expected}\n  unindexed ${seqs}`);
+    sameRows++;
+  }
+  say(`  [${engineLabel}] queries: the ${opts.runs} timed questions of each kind again under EXPLAIN (ANALYZE, BUFFERS, TIMING OFF), for the server's own time`);
+  const server = {} as Record<FlagQueryKind, ServerSide>;
+  for (const k of FLAG_QUERY_KINDS) server[k] = await serverTimes(db, indexed.sqls[k]);
+  return { indexed: { runs: indexed.runs, warmup: indexed.warmup, stats: indexed.stats }, unindexed: { runs: unindexed.runs, warmup: unindexed.warmup, stats: unindexed.stats }, sameRows, server };
+}
+
+/**
+ * A wall-clock p99 mixes the plan's cost with everything else on the machine (a busy core, a
+ * page evicted from shared_buffers, a GC pause in Node). The server's own execution time of every
+ * question tells the two apart: if the slowest run re-runs fast, the plan was not what was slow.
+ */
+async function serverTimes(db: Queryable, sqls: (Sql & { label: string })[]): Promise<ServerSide> {
+  const times: number[] = [];
+  let worst: Slowest | null = null;
+  for (const sql of sqls) {
+    const r = await db.query<{ 'QUERY PLAN': unknown }>(`EXPLAIN (ANALYZE, BUFFERS, TIMING OFF, FORMAT JSON) ${sql.text}`, sql.params);
+    const raw = r.rows[0]?.['QUERY PLAN'];
+    const plan = (typeof raw === 'string' ? JSON.parse(raw) : raw) as { 'Execution Time': number }[];
+    const t = plan[0]!['Execution Time'];
+    times.push(t);
+    if (!worst || t > worst.ms) worst = { ...sql, ms: t };
+  }
+  return { ...latencyStats(times), worst: worst! };
+}
+
+/** The plan of a recorded statement, run again under EXPLAIN (ANALYZE, BUFFERS) with its parameters. */
+export async function explainSql(db: Queryable, sql: Sql): Promise<string[]> {
+  const r = await db.query<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, BUFFERS) ${sql.text}`, sql.params);
+  return r.rows.map((row) => row['QUERY PLAN']);
+}
