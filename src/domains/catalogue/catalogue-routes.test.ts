@@ -1,3 +1,6 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { packageRoot } from '../../platform/paths.js';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeEachEngine } from '../../../test/support/engines.js';
 import { createToken, signedInOwner, testApp, type SignedIn, type TestApp } from '../../../test/support/test-app.js';
@@ -135,5 +138,52 @@ describeEachEngine('the service catalogue and its inventory', (engine) => {
     const writer = await createToken(t, owner, ['catalogue:write'], 'cmdb-sync');
     const ok = await t.pipeline.inject({ method: 'POST', url: '/api/catalog/imports?format=changeledger', headers: { ...as(writer.secret), 'content-type': 'application/yaml' }, payload: ESTATE });
     expect(ok.statusCode, ok.body).toBe(200);
+  });
+});
+
+
+describeEachEngine('imports of Backstage descriptors, Jaeger dependencies and OTLP traces', (engine) => {
+  let t: TestApp;
+  let owner: SignedIn;
+  beforeAll(async () => {
+    t = await testApp(engine.db());
+    owner = await signedInOwner(t, 'Formats');
+  });
+  afterAll(async () => t.close());
+  const fixture = (name: string) => readFileSync(join(packageRoot, 'test', 'fixtures', 'catalogue', name), 'utf8');
+  const imp = (format: string, body: string, type = 'application/yaml') =>
+    t.main.inject({ method: 'POST', url: `/api/catalog/imports?format=${format}`, headers: { ...owner.headers, 'content-type': type }, payload: body });
+
+  it('imports a Backstage descriptor set, idempotently', async () => {
+    const body = `${fixture('backstage-shop.yaml')}\n---\n${fixture('backstage-platform.yaml')}`;
+    const first = await imp('backstage', body);
+    expect(first.statusCode, first.body).toBe(200);
+    expect(first.json().entities.added).toBeGreaterThan(3);
+    expect(first.json().ignored).toBeGreaterThan(0);
+    expect((await imp('backstage', body)).json()).toMatchObject({ entities: { added: 0, changed: 0, stale: 0 }, links: { added: 0, changed: 0 } });
+  });
+
+  it('imports a Jaeger dependencies answer as call edges', async () => {
+    const res = await imp('jaeger', fixture('jaeger-dependencies.json'), 'application/json');
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().links.added).toBeGreaterThan(2);
+  });
+
+  it('imports OTLP traces as call edges and the routes each caller uses', async () => {
+    const res = await imp('otlp', fixture('otlp-traces.json'), 'application/json');
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().routes).toBeGreaterThan(0);
+    const routes = (await t.main.inject({ url: '/api/catalog/routes?includeStale=1', headers: owner.headers })).json().items as Array<{ probe: boolean; calls: number }>;
+    expect(routes.length).toBeGreaterThan(0);
+    expect(routes.every((r) => !r.probe && r.calls > 0)).toBe(true);
+    const withProbes = (await t.main.inject({ url: '/api/catalog/routes?includeStale=1&includeProbes=1', headers: owner.headers })).json().items as unknown[];
+    expect(withProbes.length).toBeGreaterThanOrEqual(routes.length);
+    expect((await imp('otlp', fixture('otlp-traces.json'), 'application/json')).json()).toMatchObject({ entities: { added: 0 }, links: { added: 0 } });
+  });
+
+  it('names the field of a broken OTLP payload', async () => {
+    const res = await imp('otlp', JSON.stringify({ resourceSpans: [{ resource: { attributes: [] }, scopeSpans: [] }] }), 'application/json');
+    expect(res.statusCode).toBe(400);
+    expect(res.json().field).toMatch(/^resourceSpans\.0/);
   });
 });

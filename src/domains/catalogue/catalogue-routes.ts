@@ -8,7 +8,7 @@ import { CATALOGUE_SCHEMA } from './catalogue-format.js';
 import { IMPORT_FORMATS, type CatalogueService } from './catalogue-service.js';
 
 const Counts = Type.Object({ added: Type.Integer(), changed: Type.Integer(), unchanged: Type.Integer(), stale: Type.Integer() });
-const ImportBody = Type.Object({ format: Type.Enum(IMPORT_FORMATS), source: Type.String(), entities: Counts, links: Counts, ignored: Type.Integer() });
+const ImportBody = Type.Object({ format: Type.Enum(IMPORT_FORMATS), source: Type.String(), entities: Counts, links: Counts, routes: Type.Integer({ description: 'Routes (contracts) from traces' }), ignored: Type.Integer(), warnings: Type.Array(Type.String()) });
 const InventoryQuery = Type.Object(
   {
     kind: Type.Optional(Type.String({ maxLength: 300, description: 'Comma-separated kinds: service,instance' })),
@@ -56,7 +56,7 @@ function orgOf(req: FastifyRequest): string {
 export const catalogueRoutes: FastifyPluginAsyncTypebox<{ catalogue: CatalogueService }> = async (app, { catalogue }) => {
   const tags = ['catalogue'];
   // Imports come as YAML or JSON text, whatever the content type says.
-  app.addContentTypeParser(['application/yaml', 'application/x-yaml', 'text/yaml', 'text/plain'], { parseAs: 'string' }, (_req, body, done) => done(null, body));
+  app.addContentTypeParser(['application/yaml', 'application/x-yaml', 'text/yaml', 'text/plain', 'application/x-ndjson'], { parseAs: 'string' }, (_req, body, done) => done(null, body));
 
   app.post('/api/catalog/imports', {
     config: { access: { scope: 'catalogue:write' } },
@@ -87,6 +87,19 @@ export const catalogueRoutes: FastifyPluginAsyncTypebox<{ catalogue: CatalogueSe
     config: { access: 'session' },
     schema: { tags, summary: 'Set the days after which an observed link not seen again is stale (owners and admins)', body: Type.Object({ staleAfterDays: Type.Integer({ minimum: 1, maximum: 365 }) }, { additionalProperties: false }), response: { 200: Settings, ...errors(400, 401, 403) } },
   }, async (req) => catalogue.updateSettings(requestAuditContext(req), req.principal!, req.body.staleAfterDays));
+
+  const RouteBody = Type.Object({
+    caller: Type.String(), callee: Type.String(), method: Type.Union([Type.String(), Type.Null()]), route: Type.String(), calls: Type.Integer(),
+    errorShare: Type.Number(), p95Ms: Type.Number(), samplePath: Type.Union([Type.String(), Type.Null()]), lastSeen: Type.String(), probe: Type.Boolean(),
+  });
+  app.get('/api/catalog/routes', {
+    config: { access: { scope: 'catalogue:read' } },
+    schema: {
+      tags, summary: 'The routes each caller uses on each callee, from traces; health probes and routes not seen for 7 days left out unless asked',
+      querystring: Type.Object({ caller: Type.Optional(Type.String({ maxLength: 500 })), callee: Type.Optional(Type.String({ maxLength: 500 })), includeStale: Type.Optional(Type.Union([Type.Literal(0), Type.Literal(1)])), includeProbes: Type.Optional(Type.Union([Type.Literal(0), Type.Literal(1)])) }, { additionalProperties: false }),
+      response: { 200: Type.Object({ items: Type.Array(RouteBody) }), ...errors(400, 401, 403) },
+    },
+  }, async (req) => ({ items: await catalogue.routes(orgOf(req), { caller: req.query.caller, callee: req.query.callee, includeStale: req.query.includeStale === 1, includeProbes: req.query.includeProbes === 1 }) }));
 
   app.get('/api/catalog/format.schema.json', { config: { access: 'public' }, schema: { tags, summary: 'JSON Schema of the changeledger/catalogue/1 import format' } },
     async () => CATALOGUE_SCHEMA);

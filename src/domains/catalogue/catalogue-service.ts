@@ -9,10 +9,15 @@ import * as store from './catalogue-store.js';
 import { isKind, type Estate } from './entity.js';
 import { buildGraph, inventoryEntity, type Graph, type InventoryEntity, type WalkOptions } from './inventory.js';
 import { fromKubectl } from './kubernetes.js';
+import { fromBackstage, parseBackstageText } from './backstage.js';
+import { fromJaegerDependencies } from './jaeger.js';
+import { fromOtlpTraces, parseOtlpText } from './otlp.js';
 
-export const IMPORT_FORMATS = ['changeledger', 'kubernetes'] as const;
+export const IMPORT_FORMATS = ['changeledger', 'backstage', 'kubernetes', 'jaeger', 'otlp'] as const;
 export type ImportFormat = (typeof IMPORT_FORMATS)[number];
-export type ImportSummary = { format: ImportFormat; source: string; entities: store.Counts; links: store.Counts; ignored: number };
+export type ImportSummary = { format: ImportFormat; source: string; entities: store.Counts; links: store.Counts; routes: number; ignored: number; warnings: string[] };
+/** Routes not seen for this long are left out of a contract unless asked for. */
+export const ROUTE_FRESH_DAYS = 7;
 
 export const INVENTORY_FORMAT = 'changeledger/catalogue-inventory/1';
 export const SNAPSHOT_TTL_MS = 60_000;
@@ -27,23 +32,9 @@ export class CatalogueService {
 
   /** Parses a file of a format and imports it as one audited transaction. */
   async importText(ctx: AuditContext, orgId: string, format: ImportFormat, text: string, sourceName?: string, progress?: (phase: 'entities' | 'links', done: number, total: number) => void): Promise<ImportSummary> {
-    const doc = parseDocument(text);
-    if (!doc.ok) throw badRequest(doc.error, 'body');
-    let estate: Estate;
-    let source: string;
-    let ignored = 0;
-    if (format === 'changeledger') {
-      const r = parseCatalogue(doc.value);
-      if (!r.ok) throw badRequest(r.error, r.field);
-      estate = r.estate;
-      source = sourceName ?? r.source ?? 'file';
-    } else {
-      const r = fromKubectl(doc.value);
-      if (!r.ok) throw badRequest(r.error, r.field);
-      estate = r.estate;
-      ignored = r.ignored;
-      source = sourceName ?? 'kubernetes';
-    }
+    const parsed = this.parse(format, text);
+    const { estate, ignored, warnings, routes } = parsed;
+    const source = sourceName ?? parsed.source ?? (format === 'changeledger' ? 'file' : format);
     if (!/^[\w.:@/-]{1,100}$/.test(source)) throw badRequest('source must be 1 to 100 letters, digits or . : @ / - _', 'source');
     const at = this.deps.clock.now().toISOString();
     const summary = await this.deps.db.transaction(async (tx) => {
@@ -51,12 +42,48 @@ export class CatalogueService {
       const links = await store.upsertLinks(tx, orgId, `${format}:${source}`, estate.links, at, (d, n) => progress?.('links', d, n), store.OBSERVED_SOURCE_PREFIXES.includes(`${format}:`));
       // Discovery reporting a manually added service merges it.
       await tx.query('UPDATE manual_services SET merged_at = $3 WHERE org_id = $1 AND merged_at IS NULL AND key = ANY($2::text[])', [orgId, estate.entities.map((e) => e.key), at]);
-      const s: ImportSummary = { format, source, entities, links, ignored };
+      const routeCount = routes.length ? await store.upsertRoutes(tx, orgId, routes) : 0;
+      const s: ImportSummary = { format, source, entities, links, routes: routeCount, ignored, warnings: warnings.slice(0, 50) };
       await appendAuditEvent(tx, this.deps.clock, ctx, { orgId, action: 'catalogue.imported', target: { type: 'catalogue', id: `${format}:${source}` }, data: s });
       return s;
     });
     this.#snapshots.delete(orgId);
     return summary;
+  }
+
+  /** Text of a format → what it reports; every problem names its field. */
+  private parse(format: ImportFormat, text: string): { estate: Estate; source: string | null; ignored: number; warnings: string[]; routes: store.RouteRow[] } {
+    const none = { source: null, ignored: 0, warnings: [] as string[], routes: [] as store.RouteRow[] };
+    if (format === 'backstage') {
+      const docs = parseBackstageText(text);
+      if (!docs.ok) throw badRequest(docs.error, docs.field);
+      const r = fromBackstage(docs.docs);
+      if (!r.ok) throw badRequest(r.error, r.field);
+      return { ...none, estate: r.estate, ignored: r.ignored, warnings: r.warnings };
+    }
+    if (format === 'otlp') {
+      const doc = parseOtlpText(text);
+      if (!doc.ok) throw badRequest(doc.error, doc.field);
+      const r = fromOtlpTraces(doc.value, { now: this.deps.clock.now() });
+      if (!r.ok) throw badRequest(r.error, r.field);
+      return { ...none, estate: r.estate, ignored: r.ignored, routes: r.routes };
+    }
+    const doc = parseDocument(text);
+    if (!doc.ok) throw badRequest(doc.error, 'body');
+    if (format === 'changeledger') {
+      const r = parseCatalogue(doc.value);
+      if (!r.ok) throw badRequest(r.error, r.field);
+      return { ...none, estate: r.estate, source: r.source };
+    }
+    const r = format === 'kubernetes' ? fromKubectl(doc.value) : fromJaegerDependencies(doc.value);
+    if (!r.ok) throw badRequest(r.error, r.field);
+    return { ...none, estate: r.estate, ignored: r.ignored };
+  }
+
+  /** The routes each caller uses on a callee (a call edge's contract), fresh ones unless asked. */
+  routes(orgId: string, f: { caller?: string; callee?: string; includeStale: boolean; includeProbes: boolean }) {
+    const since = f.includeStale ? null : new Date(this.deps.clock.now().getTime() - ROUTE_FRESH_DAYS * 86_400_000).toISOString();
+    return store.listRoutes(this.deps.db, orgId, { caller: f.caller, callee: f.callee, since, probes: f.includeProbes });
   }
 
   invalidate(orgId: string): void {

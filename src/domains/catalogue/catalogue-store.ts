@@ -175,3 +175,31 @@ export async function catalogueSettings(db: Queryable, orgId: string): Promise<{
   const row = r.rows[0];
   return { staleAfterDays: row?.stale_after_days ?? 7, lastSweepAt: row?.last_sweep_at ? new Date(row.last_sweep_at).toISOString() : null };
 }
+
+export type RouteRow = { caller: string; callee: string; method: string | null; route: string; calls: number; errorShare: number; p95Ms: number; samplePath: string | null; lastSeen: string; probe: boolean };
+
+/** The latest observation of a route replaces the one before (so importing the same traces twice changes nothing). */
+export async function upsertRoutes(tx: Tx, orgId: string, routes: RouteRow[]): Promise<number> {
+  for (const part of chunks(routes)) {
+    await tx.query(
+      `INSERT INTO catalogue_routes (org_id, caller_key, callee_key, method, route, calls, error_share, p95_ms, sample_path, probe, last_seen)
+       SELECT $1, c, e, m, r, n, es, p, sp, pr, ls::timestamptz
+       FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::bigint[], $7::float8[], $8::float8[], $9::text[], $10::boolean[], $11::text[]) AS u(c, e, m, r, n, es, p, sp, pr, ls)
+       ON CONFLICT (org_id, caller_key, callee_key, method, route) DO UPDATE SET calls = EXCLUDED.calls, error_share = EXCLUDED.error_share,
+         p95_ms = EXCLUDED.p95_ms, sample_path = EXCLUDED.sample_path, probe = EXCLUDED.probe, last_seen = GREATEST(catalogue_routes.last_seen, EXCLUDED.last_seen)`,
+      [orgId, part.map((r) => r.caller), part.map((r) => r.callee), part.map((r) => r.method ?? ''), part.map((r) => r.route), part.map((r) => r.calls),
+        part.map((r) => r.errorShare), part.map((r) => r.p95Ms), part.map((r) => r.samplePath), part.map((r) => r.probe), part.map((r) => r.lastSeen)],
+    );
+  }
+  return routes.length;
+}
+
+export async function listRoutes(db: Queryable, orgId: string, f: { caller?: string; callee?: string; since?: string | null; probes: boolean }): Promise<RouteRow[]> {
+  const r = await db.query<Row & { caller_key: string; callee_key: string; method: string; route: string; calls: number; error_share: number; p95_ms: number; sample_path: string | null; probe: boolean; last_seen: Date }>(
+    `SELECT * FROM catalogue_routes WHERE org_id = $1 AND ($2::text IS NULL OR caller_key = $2) AND ($3::text IS NULL OR callee_key = $3)
+       AND ($4::timestamptz IS NULL OR last_seen >= $4) AND ($5 OR NOT probe)
+     ORDER BY caller_key, callee_key, calls DESC, route LIMIT 2000`,
+    [orgId, f.caller ?? null, f.callee ?? null, f.since ?? null, f.probes],
+  );
+  return r.rows.map((x) => ({ caller: x.caller_key, callee: x.callee_key, method: x.method || null, route: x.route, calls: Number(x.calls), errorShare: x.error_share, p95Ms: x.p95_ms, samplePath: x.sample_path, lastSeen: new Date(x.last_seen).toISOString(), probe: x.probe }));
+}
