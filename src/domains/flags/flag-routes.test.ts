@@ -185,4 +185,16 @@ describeEachEngine('feature flags and their change records', (engine) => {
     expect((await set('ops.ticketed', 'staging', { enabled: true, reason: 'JIRA#42' })).statusCode).toBe(200);
     expect((await api('PUT', '/api/settings/flags', { ticketPattern: null })).json().isDefault).toBe(true);
   });
+
+  if (engine.name === 'postgres')
+  it('concurrent kill switches and single writes on the same flags all complete (no deadlock)', async () => {
+    for (const k of ['ops.race.a', 'ops.race.b', 'ops.race.c']) await create(k);
+    const writes = [
+      ...Array.from({ length: 6 }, (_, i) => api('POST', '/api/flags/bulk', { namespace: 'ops.race.*', env: 'production', enabled: i % 2 === 0, reason: 'race test' })),
+      ...Array.from({ length: 12 }, (_, i) => set(['ops.race.c', 'ops.race.b', 'ops.race.a'][i % 3]!, 'production', { enabled: i % 2 === 0 })),
+    ];
+    const codes = (await Promise.all(writes)).map((r) => r.statusCode);
+    expect(codes.every((c) => c === 200)).toBe(true);
+    expect((await verifyLedger(engine.db(), owner.org.id)).ok).toBe(true);
+  });
 });

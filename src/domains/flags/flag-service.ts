@@ -289,6 +289,10 @@ export class FlagService {
       }
       if (flags.length === 0) throw notFound(`no flag matches ${target.namespace ?? 'the keys given'}`);
       FlagService.checkBreakGlass(patch, meta);
+      // Every state of the batch is locked up front, in key order, before the first ledger append:
+      // a single write locks its state and then the ledger head, so taking a state after the head
+      // here could deadlock against it.
+      await tx.query('SELECT 1 FROM flag_states WHERE org_id = $1 AND env_key = $2 AND flag_key = ANY($3::text[]) ORDER BY flag_key FOR UPDATE', [orgId, env, flags.map((f) => f.key)]);
       const pattern = await this.ticketPattern(tx, orgId);
       for (const f of flags) {
         const verdict = checkReason(meta.breakGlass ? 'high' : f.risk, meta.reason, pattern);
@@ -316,7 +320,14 @@ export class FlagService {
     if (f.namespace) {
       const ns = namespacePrefix(f.namespace);
       if (ns.exact) filter.targetId = ns.prefix;
-      else filter.targetIdPrefix = ns.prefix;
+      else {
+        // The namespace's flags by exact key: each is one (key, time) range of the target index,
+        // where a key prefix with a time window could only scan the namespace's whole history.
+        // Flags are never deleted, so every record's flag is still listed.
+        const keys = await store.flagKeysUnder(this.deps.db, orgId, ns.prefix);
+        if (keys.length === 0) return { items: [], nextCursor: null };
+        filter.targetIds = keys;
+      }
     }
     // Version 1 records kept the environment under `environment`.
     if (f.env) filter.dataField = { keys: ['env', 'environment'], value: f.env };

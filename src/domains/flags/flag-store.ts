@@ -124,3 +124,9 @@ export async function flagsForEnv(db: Queryable, orgId: string, env: string, key
     state: { env, enabled: row.s_enabled, value: row.s_value, rules: row.s_rules, rollout: row.s_rollout, version: row.s_version, updatedAt: iso(row.s_updated_at) },
   }));
 }
+
+/** Every key under a namespace prefix (no page limit: the flag audit asks by exact keys). */
+export async function flagKeysUnder(db: Queryable, orgId: string, prefix: string): Promise<string[]> {
+  const r = await db.query<{ key: string }>(`SELECT key FROM flags WHERE org_id = $1 AND key LIKE $2 || '%'`, [orgId, prefix.replace(/[\\%_]/g, (c) => `\\${c}`)]);
+  return r.rows.map((x) => x.key);
+}

@@ -32,6 +32,8 @@ export type OpenOptions =
   | { engine: 'postgres'; url: string; poolSize?: number };
 
 const INT8 = 20;
+/** Runs of a transaction the server aborted for a deadlock or a serialization failure. */
+const RETRIES = 3;
 
 export async function openDatabase(opts: OpenOptions): Promise<Database> {
   return opts.engine === 'pglite' ? openPglite(opts.dataDir, opts.holder ?? 'changeledger', opts.lock ?? true) : openPostgres(opts.url, opts.poolSize ?? 10);
@@ -106,17 +108,23 @@ async function openPostgres(url: string, poolSize: number): Promise<Database> {
     location: redactUrl(url),
     ...wrap(pool),
     async transaction(fn) {
-      const client = await pool.connect();
-      try {
-        await client.query('BEGIN');
-        const result = await fn({ ...wrap(client), transactional: true });
-        await client.query('COMMIT');
-        return result;
-      } catch (err) {
-        await client.query('ROLLBACK').catch(() => undefined);
-        throw err;
-      } finally {
-        client.release();
+      // The server may abort a transaction to break a deadlock or a serialization conflict; the
+      // whole callback runs again, which is safe because nothing of the aborted run committed.
+      for (let attempt = 1; ; attempt++) {
+        const client = await pool.connect();
+        try {
+          await client.query('BEGIN');
+          const result = await fn({ ...wrap(client), transactional: true });
+          await client.query('COMMIT');
+          return result;
+        } catch (err) {
+          await client.query('ROLLBACK').catch(() => undefined);
+          const code = (err as { code?: string }).code;
+          if ((code === '40P01' || code === '40001') && attempt < RETRIES) continue;
+          throw err;
+        } finally {
+          client.release();
+        }
       }
     },
     close: () => pool.end(),
