@@ -231,7 +231,7 @@ export type EntityKind = (typeof entityKinds)[number];
 export const linkVias = ['calls', 'runs-on', 'member'] as const;
 export type LinkVia = (typeof linkVias)[number];
 
-export const catalogueImportFormats = ['changeledger', 'kubernetes'] as const;
+export const catalogueImportFormats = ['changeledger', 'backstage', 'kubernetes', 'jaeger', 'otlp'] as const;
 export type CatalogueImportFormat = (typeof catalogueImportFormats)[number];
 
 // `via` and `stale` are only set on hop-1 neighbours.
@@ -283,5 +283,8 @@ export type CatalogueImportSummary = {
   source: string;
   entities: ImportCounts;
   links: ImportCounts;
+  /** Routes (contracts) from traces. */
+  routes: number;
   ignored: number;
+  warnings: string[];
 };

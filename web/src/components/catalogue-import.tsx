@@ -17,7 +17,10 @@ type Props = {
 
 const formatLabels: Record<CatalogueImportFormat, string> = {
   changeledger: 'changeledger catalogue (YAML or JSON)',
+  backstage: 'Backstage catalog-info.yaml (one or more documents)',
   kubernetes: 'Kubernetes (kubectl get -o json / yaml)',
+  jaeger: 'Jaeger /api/dependencies answer',
+  otlp: 'OpenTelemetry traces (OTLP JSON, or JSON lines)',
 };
 
 const sourcePattern = /^[\w.:@/-]{1,100}$/;
@@ -109,7 +112,7 @@ export function CatalogueImport({ onImported, onClose }: Props) {
             className="mono-input"
             value={source}
             maxLength={100}
-            placeholder={format === 'kubernetes' ? 'kubernetes' : 'the file’s own, or “file”'}
+            placeholder={format === 'changeledger' ? 'the file’s own, or “file”' : format}
             onChange={(e) => { setSource(e.target.value); }}
             aria-invalid={field === 'source' ? true : undefined}
             aria-describedby="import-source-help"
