@@ -37,7 +37,8 @@ type Probe = { label: string; filter: AuditArgs };
  */
 function routed(db: Database, table: string | null): Database & { last: Sql | null } {
   const swap = (text: string) => {
-    if (!table) return text;
+    // The namespace's keys come from the flags table first; only the audit read is swapped.
+    if (!table || !text.includes('audit_events')) return text;
     const parts = text.split('FROM audit_events WHERE');
     if (parts.length !== 2) throw new Error(`flag query benchmark: expected one "FROM audit_events WHERE" in the audit query, got:\n${text}`);
     return parts.join(`FROM ${table} WHERE`);
@@ -48,7 +49,7 @@ function routed(db: Database, table: string | null): Database & { last: Sql | nu
     location: db.location,
     query<R extends Row = Row>(text: string, params?: readonly unknown[]) {
       const sql = { text: swap(text), params: params ?? [] };
-      r.last = sql;
+      if (text.includes('audit_events')) r.last = sql;
       return db.query<R>(sql.text, sql.params);
     },
     exec: (text: string) => db.exec(text),
