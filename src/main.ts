@@ -48,8 +48,7 @@ export async function startServer(cfg: ServeConfig, opts: { clock?: Clock; say?:
     services.worker.start();
     const storage = db.engine === 'pglite' ? `embedded database in ${db.location}` : `PostgreSQL at ${db.location}`;
     say(`changeledger ${version}: ${storage}`);
-    say(`changeledger: web UI and API on ${url}`);
-    say(`changeledger: pipeline listener on ${pipelineUrl}`);
+    // The sign-in link comes before the listener lines, which scripts wait for as "ready".
     if (first) {
       const base = cfg.publicUrl ?? url;
       say(`changeledger: first start: created organisation "${first.org.name}" and its owner ${first.owner.email}.`);
@@ -57,6 +56,8 @@ export async function startServer(cfg: ServeConfig, opts: { clock?: Clock; say?:
     } else if (reissued) {
       say(`changeledger: no owner has set a password yet; ${reissued.owner.email} can sign in once with ${cfg.publicUrl ?? url}/signin/link#${reissued.linkToken} (valid 24 hours)`);
     }
+    say(`changeledger: web UI and API on ${url}`);
+    say(`changeledger: pipeline listener on ${pipelineUrl}`);
     let closing: Promise<void> | null = null;
     const close = () =>
       (closing ??= (async () => {

@@ -285,7 +285,8 @@ async function pageThrough(page: Page): Promise<void> {
   await page.waitForURL((url) => !url.searchParams.has('offset'));
   expect(new URL(page.url()).searchParams.get('limit')).toBe('10');
   await waitForRange(page, `1–10 of ${String(entityCount)}`);
-  expect(await rows(page).first().getAttribute('data-key')).toBe(firstPage);
+  // The first page's rows replace the second page's once the new snapshot's page has loaded.
+  await expect.poll(() => rows(page).first().getAttribute('data-key'), { timeout: 10_000 }).toBe(firstPage);
 }
 
 async function refuseBrokenFile(page: Page): Promise<void> {
