@@ -124,6 +124,7 @@ export class FlagService {
       const env = envs.find((e) => e.key === key);
       if (!env) throw notFound(`no environment ${key}`);
       const next = { approvalPolicy: policy.approvalPolicy ?? env.approvalPolicy, approvalsNeeded: policy.approvalsNeeded ?? env.approvalsNeeded };
+      if (next.approvalPolicy === env.approvalPolicy && next.approvalsNeeded === env.approvalsNeeded) return env;
       await store.updateEnvironmentPolicy(tx, orgId, key, next);
       await appendAuditEvent(tx, this.deps.clock, ctx, {
         orgId, action: 'environment.policy_updated', target: { type: 'environment', id: key },
@@ -135,6 +136,8 @@ export class FlagService {
 
   /** Description, owner, risk, tags, approvals: recorded like any other flag change. */
   async updateSettings(ctx: AuditContext, orgId: string, key: string, s: FlagSettings, meta: WriteMeta): Promise<FlagWithStates> {
+    // Nothing asked, nothing written: a record says what someone meant to change.
+    if (Object.values(s).every((v) => v === undefined)) return this.get(orgId, key);
     return this.deps.db.transaction(async (tx) => {
       const flag = await store.findFlag(tx, orgId, key);
       if (!flag) throw notFound(`no flag ${key}`);

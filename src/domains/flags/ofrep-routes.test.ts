@@ -91,6 +91,9 @@ describeEachEngine('flag evaluation over OFREP with SDK keys', (engine) => {
     const bad = await fetch(`${base}/ofrep/v1/evaluate/flags/web.banner`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': sdkKey }, body: '{"context": 5}' });
     expect(bad.status).toBe(400);
     expect(await bad.json()).toMatchObject({ key: 'web.banner', errorCode: 'INVALID_CONTEXT' });
+    const nul = await fetch(`${base}/ofrep/v1/evaluate/flags/%00`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': sdkKey }, body: '{}' });
+    expect(nul.status).toBe(404);
+    expect(await nul.json()).toMatchObject({ errorCode: 'FLAG_NOT_FOUND' });
     const parse = await fetch(`${base}/ofrep/v1/evaluate/flags/web.banner`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': sdkKey }, body: '{"context":' });
     expect(parse.status).toBe(400);
     expect(await parse.json()).toMatchObject({ errorCode: 'PARSE_ERROR' });

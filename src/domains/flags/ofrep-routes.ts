@@ -7,6 +7,7 @@ import type { Database } from '../../platform/db/database.js';
 import { AppError } from '../../platform/errors.js';
 import { RateLimiter } from '../../platform/http/rate-limit.js';
 import { evaluate, type EvalContext } from './flag-eval.js';
+import { FLAG_KEY } from './flag.js';
 import * as store from './flag-store.js';
 import type { SdkKeyService, SdkPrincipal } from './sdk-key-service.js';
 
@@ -61,7 +62,9 @@ export const ofrepRoutes: FastifyPluginAsyncTypebox<OfrepDeps> = async (app, { d
       return reply.status(err.status).send({ error: err.message, errorCode: 'GENERAL', errorDetails: err.message });
     }
     const invalidContext = err.validation?.some((v) => (v.instancePath ?? '').startsWith('/context'));
-    const status = err.statusCode && err.statusCode < 500 ? err.statusCode : 500;
+    // A value the database cannot store (a NUL in a string) is the client's: 400, never 500.
+    const dataError = typeof err.code === 'string' && /^22[0-9A-Z]{3}$/.test(err.code);
+    const status = dataError ? 400 : err.statusCode && err.statusCode < 500 ? err.statusCode : 500;
     if (status === 500) req.log.error({ err }, 'unexpected error in flag evaluation');
     const details = status === 500 ? 'internal error' : err.message;
     return reply.status(status === 413 || status === 415 ? status : status === 500 ? 500 : 400).send({
@@ -75,7 +78,8 @@ export const ofrepRoutes: FastifyPluginAsyncTypebox<OfrepDeps> = async (app, { d
     schema: { tags, summary: 'Evaluate one flag for a context (OpenFeature Remote Evaluation Protocol)', params: KeyParams, body: Body, security: [{ sdkKey: [] }] },
   }, async (req, reply) => {
     const sdk = req.sdk!;
-    const [found] = await store.flagsForEnv(db, sdk.orgId, sdk.env, req.params.key);
+    // A key no flag can have is not found, and never reaches the database.
+    const [found] = FLAG_KEY.test(req.params.key) ? await store.flagsForEnv(db, sdk.orgId, sdk.env, req.params.key) : [];
     if (!found) return reply.status(404).send({ key: req.params.key, errorCode: 'FLAG_NOT_FOUND', errorDetails: `no flag ${req.params.key} in ${sdk.env}`, error: `no flag ${req.params.key}` });
     const out = result({ ...found.state, key: found.flag.key }, evaluate(found.flag, found.state, (req.body?.context ?? {}) as EvalContext));
     if ('errorCode' in out) return reply.status(400).send({ ...out, error: out.errorDetails });

@@ -39,6 +39,8 @@ export class IncidentService {
   /** Owners and admins set where incidents post (a Slack-compatible incoming webhook) and PagerDuty's signing secret. */
   async updateSettings(ctx: AuditContext, m: { org: { id: string }; role: string }, input: { channelUrl?: string | null; pagerdutySecret?: string | null }): Promise<IncidentSettings> {
     if (m.role === 'member') throw forbidden('only owners and admins change incident settings');
+    // Nothing asked, nothing written (and no audit event for a no-op).
+    if (input.channelUrl === undefined && input.pagerdutySecret === undefined) return this.settings(m.org.id);
     let host: string | null | undefined;
     if (input.channelUrl) {
       try {
