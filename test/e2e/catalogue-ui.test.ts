@@ -1,9 +1,9 @@
-import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
+import { type Browser, type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hasChromium, launchChromium } from '../support/browser.js';
 import { createOwner, startServer } from '../support/spawn-server.js';
 
 // Drives the catalogue pages of the built UI (dist/web, produced by `npm run build`)
@@ -12,8 +12,6 @@ import { createOwner, startServer } from '../support/spawn-server.js';
 // +1/+2 walk on an entity page. Without a browser the test is skipped loudly rather
 // than silently passing.
 
-const chromiumPath = '/usr/bin/chromium';
-const hasChromium = existsSync(chromiumPath);
 if (!hasChromium) console.warn('chromium not installed: catalogue UI test skipped');
 
 const ownerEmail = 'owner@example.test';
@@ -143,18 +141,7 @@ describe('catalogue web UI', () => {
     await mkdir(artifactsDir, { recursive: true });
     await createOwner(dataDir, ownerEmail, ownerPassword);
     server = await startServer({ dataDir });
-    browser = await chromium.launch({
-      executablePath: chromiumPath,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    browser = await launchChromium();
   }, 60_000);
 
   afterAll(async () => {

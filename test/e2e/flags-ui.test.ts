@@ -1,9 +1,9 @@
-import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hasChromium, launchChromium } from '../support/browser.js';
 import { createOwner, runCli, startServer } from '../support/spawn-server.js';
 
 // Drives the flag pages of the built UI (dist/web, produced by `npm run build`) against a
@@ -11,8 +11,6 @@ import { createOwner, runCli, startServer } from '../support/spawn-server.js';
 // an approval by a second person, and the retro view. Without a browser the test is
 // skipped loudly rather than silently passing.
 
-const chromiumPath = '/usr/bin/chromium';
-const hasChromium = existsSync(chromiumPath);
 if (!hasChromium) console.warn('chromium not installed: flags UI test skipped');
 
 const ownerEmail = 'owner@example.test';
@@ -41,18 +39,7 @@ describe('flags web UI', () => {
     );
     if (added.code !== 0) throw new Error(`users add failed (${String(added.code)}): ${added.stderr}`);
     server = await startServer({ dataDir });
-    browser = await chromium.launch({
-      executablePath: chromiumPath,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    browser = await launchChromium();
   }, 60_000);
 
   afterAll(async () => {

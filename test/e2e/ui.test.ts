@@ -1,17 +1,15 @@
-import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
+import { type Browser, type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hasChromium, launchChromium } from '../support/browser.js';
 import { createOwner, startServer } from '../support/spawn-server.js';
 
 // Drives the built UI (dist/web, produced by `npm run build`) against a real server
 // process in Debian's Chromium. Without a browser the test is skipped loudly rather
 // than silently passing.
 
-const chromiumPath = '/usr/bin/chromium';
-const hasChromium = existsSync(chromiumPath);
 if (!hasChromium) console.warn('chromium not installed: UI test skipped');
 
 const ownerEmail = 'owner@example.test';
@@ -32,18 +30,7 @@ describe('web UI', () => {
     await mkdir(artifactsDir, { recursive: true });
     await createOwner(dataDir, ownerEmail, ownerPassword);
     server = await startServer({ dataDir });
-    browser = await chromium.launch({
-      executablePath: chromiumPath,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    browser = await launchChromium();
   }, 60_000);
 
   afterAll(async () => {
