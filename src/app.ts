@@ -6,44 +6,24 @@ import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
-import type { Logger } from 'pino';
 import { authRoutes, tokenRoutes } from './domains/auth/auth-routes.js';
-import type { AuthService } from './domains/auth/index.js';
 import { catalogueRoutes } from './domains/catalogue/catalogue-routes.js';
-import type { CatalogueService } from './domains/catalogue/catalogue-service.js';
 import { mappingRoutes } from './domains/catalogue/mapping-routes.js';
-import type { MappingService } from './domains/catalogue/mapping-service.js';
 import { flagRoutes } from './domains/flags/flag-routes.js';
-import type { FlagRequestService } from './domains/flags/flag-request-service.js';
-import type { FlagService } from './domains/flags/flag-service.js';
 import { ofrepRoutes } from './domains/flags/ofrep-routes.js';
 import { sdkKeyRoutes } from './domains/flags/sdk-key-routes.js';
-import type { SdkKeyService } from './domains/flags/sdk-key-service.js';
 import { incidentRoutes } from './domains/incidents/incident-routes.js';
-import type { IncidentService } from './domains/incidents/incident-service.js';
 import { ledgerRoutes } from './domains/ledger/index.js';
-import type { Clock } from './platform/clock.js';
-import type { Database } from './platform/db/database.js';
+import type { Services } from './compose.js';
 import type { Listener } from './platform/http/access.js';
 import { installErrorHandler } from './platform/http/error-handler.js';
 import { installMainGuard, installPipelineGuard } from './platform/http/guards.js';
 import { ErrorBody } from './platform/http/schemas.js';
 import { newId } from './platform/ids.js';
-import type { Metrics } from './platform/metrics.js';
 import { webDistDir } from './platform/paths.js';
 
-export type AppDeps = {
-  db: Database;
-  clock: Clock;
-  logger: Logger;
-  metrics: Metrics;
-  auth: AuthService;
-  flags: FlagService;
-  flagRequests: FlagRequestService;
-  sdkKeys: SdkKeyService;
-  incidents: IncidentService;
-  catalogue: CatalogueService;
-  mappings: MappingService;
+/** The composed services, and what only the HTTP layer needs. */
+export type AppDeps = Omit<Services, 'worker'> & {
   secureCookies: boolean;
   /** Where the built UI is; absent in API-only tests. */
   webDir?: string | null;
