@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { parseTimeBound, systemClock } from '../platform/clock.js';
+import { systemClock, timeBound } from '../platform/clock.js';
 import { badRequest } from '../platform/errors.js';
 import type { AuthService } from '../domains/auth/index.js';
 import { iterateAuditEvents, ledgerDigest, listAuditEvents, publicEvent, verifyLedger, type AuditFilter } from '../domains/ledger/index.js';
@@ -12,14 +12,10 @@ type FilterOpts = StoreOpts & {
 
 function filterOf(o: FilterOpts): AuditFilter {
   const now = systemClock.now();
-  const bound = (name: 'since' | 'until') => {
-    const v = o[name];
-    if (!v) return undefined;
-    const d = parseTimeBound(v, now);
-    if (!d) throw badRequest(`--${name} must be a duration such as 1h or 7d, or an ISO-8601 time`, name);
-    return d;
+  return {
+    action: o.action, actor: o.actor, targetType: o.targetType, targetId: o.targetId, correlationId: o.correlationId, q: o.q,
+    since: timeBound(o.since, now, 'since', '--since'), until: timeBound(o.until, now, 'until', '--until'),
   };
-  return { action: o.action, actor: o.actor, targetType: o.targetType, targetId: o.targetId, correlationId: o.correlationId, q: o.q, since: bound('since'), until: bound('until') };
 }
 
 function withFilters(cmd: Command): Command {

@@ -1,3 +1,5 @@
+import { badRequest } from './errors.js';
+
 /** Where domain code gets the time. Tests use a SettableClock; nothing else calls Date.now(). */
 export type Clock = { now(): Date };
 
@@ -35,4 +37,15 @@ export function parseTimeBound(text: string, now: Date): Date | null {
   if (!/^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2}))?$/.test(text.trim())) return null;
   const d = new Date(text);
   return Number.isNaN(d.getTime()) ? null : d;
+}
+
+/**
+ * An optional window bound from a request or an option: absent → undefined, unreadable → a 400
+ * naming the field (`label` is how the caller spells it, e.g. `--since` on the command line).
+ */
+export function timeBound(text: string | undefined, now: Date, field: string, label = field): Date | undefined {
+  if (text === undefined || text === '') return undefined;
+  const d = parseTimeBound(text, now);
+  if (!d) throw badRequest(`${label} must be a duration such as 1h or 7d, or an ISO-8601 time`, field);
+  return d;
 }

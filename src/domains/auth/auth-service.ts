@@ -215,14 +215,8 @@ export class AuthService {
     return { cookieValue, principal: { kind: 'session', ...principal, sessionHash: idHash, csrfToken, expiresAt } };
   }
 
-  private async principalFor(db: Tx | Database, userId: string, orgId: string) {
-    // One after another: a transaction is one connection, which runs one query at a time.
-    const user = await store.findUser(db, userId);
-    const org = await store.findOrg(db, orgId);
-    const role = await store.findRole(db, orgId, userId);
-    if (!user || !org || !role) return null;
-    const { passwordHash: _omit, ...pub } = user;
-    return { user: pub, org, role };
+  private principalFor(db: Tx | Database, userId: string, orgId: string) {
+    return store.findMember(db, orgId, userId);
   }
 
   async authenticateSession(cookieValue: string): Promise<SessionPrincipal | null> {

@@ -62,6 +62,19 @@ export async function findRole(db: Queryable, orgId: string, userId: string): Pr
   return r.rows[0]?.role ?? null;
 }
 
+/** A person with their organisation and role there, in one read (every authenticated request asks). */
+export async function findMember(db: Queryable, orgId: string, userId: string): Promise<{ user: User; org: Organization; role: Role } | null> {
+  const r = await db.query<UserRow & { role: Role; org_name: string; org_slug: string; org_created_at: Date }>(
+    `SELECT u.*, m.role, o.name AS org_name, o.slug AS org_slug, o.created_at AS org_created_at
+     FROM memberships m JOIN users u ON u.id = m.user_id JOIN organizations o ON o.id = m.org_id
+     WHERE m.org_id = $1 AND m.user_id = $2`,
+    [orgId, userId],
+  );
+  const row = r.rows[0];
+  if (!row) return null;
+  return { user: toUser(row), org: toOrg({ id: orgId, name: row.org_name, slug: row.org_slug, created_at: row.org_created_at }), role: row.role };
+}
+
 export async function listMembers(db: Queryable, orgId: string): Promise<Member[]> {
   const r = await db.query<UserRow & { role: Role; joined: Date }>(
     `SELECT u.*, m.role, m.created_at AS joined FROM memberships m JOIN users u ON u.id = m.user_id

@@ -6,7 +6,7 @@ import { AppError, badRequest, forbidden, notFound } from '../../platform/errors
 import { appendAuditEvent, type AuditContext } from '../ledger/index.js';
 import { parseCatalogue, parseDocument } from './catalogue-format.js';
 import * as store from './catalogue-store.js';
-import { isKind, type Estate } from './entity.js';
+import { ENTITY_KINDS, isKind, type Estate } from './entity.js';
 import { buildGraph, inventoryEntity, type Graph, type InventoryEntity, type WalkOptions } from './inventory.js';
 import { fromKubectl } from './kubernetes.js';
 import { fromBackstage, parseBackstageText } from './backstage.js';
@@ -171,7 +171,7 @@ export class CatalogueService {
   async inventory(orgId: string, q: { kind?: string; q?: string; hops: 1 | 2; includeStale: boolean; offset: number; limit: number }) {
     const kinds = q.kind ? q.kind.split(',').map((k) => k.trim()).filter(Boolean) : [];
     const unknown = kinds.find((k) => !isKind(k));
-    if (unknown !== undefined) throw badRequest(`unknown kind "${unknown}"; kinds are ${['service', 'instance', 'database', 'schema', 'external', 'vm', 'host', 'pod', 'node', 'datastore', 'device', 'volume', 'business-process', 'workload'].join(', ')}`, 'kind');
+    if (unknown !== undefined) throw badRequest(`unknown kind "${unknown}"; kinds are ${ENTITY_KINDS.join(', ')}`, 'kind');
     const snap = await this.snapshot(orgId);
     const needle = q.q?.toLowerCase();
     const matching = snap.graph.keys.filter((k) => {

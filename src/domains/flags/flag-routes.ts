@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { Clock } from '../../platform/clock.js';
-import { parseTimeBound } from '../../platform/clock.js';
+import { timeBound } from '../../platform/clock.js';
 import { badRequest, forbidden, unauthorized } from '../../platform/errors.js';
 import { publicRequest } from './flag-request-store.js';
 import { requestAuditContext } from '../../platform/http/access.js';
@@ -54,15 +54,10 @@ export const flagRoutes: FastifyPluginAsyncTypebox<FlagRouteDeps> = async (app, 
     schema: { tags, summary: 'Flag change records, newest first: by namespace, actor, environment and window', querystring: S.FlagAuditQuery, response: { 200: S.FlagAuditPage, ...errors(400, 401, 403) } },
   }, async (req) => {
     const now = clock.now();
-    const bound = (name: 'since' | 'until') => {
-      const v = req.query[name];
-      if (!v) return undefined;
-      const d = parseTimeBound(v, now);
-      if (!d) throw badRequest(`${name} must be a duration such as 1h or 7d, or an ISO-8601 time`, name);
-      return d;
-    };
     const { namespace, actor, env, cursor, limit = 100 } = req.query;
-    return flags.audit(orgOf(req), { namespace, actor, env, since: bound('since'), until: bound('until') }, limit, cursor || undefined);
+    const since = timeBound(req.query.since, now, 'since');
+    const until = timeBound(req.query.until, now, 'until');
+    return flags.audit(orgOf(req), { namespace, actor, env, since, until }, limit, cursor || undefined);
   });
 
   app.post('/api/flags/bulk', { config: write, schema: { tags, summary: 'Change many flags at once (a kill switch): one record per flag, one correlation id', body: S.BulkInput, response: { 200: S.BulkResultBody, ...errors(400, 401, 403, 404) } } },

@@ -5,6 +5,7 @@ import { Type } from 'typebox';
 import type { Clock } from '../../platform/clock.js';
 import type { Database } from '../../platform/db/database.js';
 import { AppError } from '../../platform/errors.js';
+import { clientDataError } from '../../platform/http/error-handler.js';
 import { RateLimiter } from '../../platform/http/rate-limit.js';
 import { evaluate, type EvalContext } from './flag-eval.js';
 import { FLAG_KEY } from './flag.js';
@@ -63,8 +64,7 @@ export const ofrepRoutes: FastifyPluginAsyncTypebox<OfrepDeps> = async (app, { d
     }
     const invalidContext = err.validation?.some((v) => (v.instancePath ?? '').startsWith('/context'));
     // A value the database cannot store (a NUL in a string) is the client's: 400, never 500.
-    const dataError = typeof err.code === 'string' && /^22[0-9A-Z]{3}$/.test(err.code);
-    const status = dataError ? 400 : err.statusCode && err.statusCode < 500 ? err.statusCode : 500;
+    const status = clientDataError(err) ? 400 : err.statusCode && err.statusCode < 500 ? err.statusCode : 500;
     if (status === 500) req.log.error({ err }, 'unexpected error in flag evaluation');
     const details = status === 500 ? 'internal error' : err.message;
     return reply.status(status === 413 || status === 415 ? status : status === 500 ? 500 : 400).send({

@@ -2,8 +2,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { Clock } from '../../platform/clock.js';
-import { parseTimeBound } from '../../platform/clock.js';
-import { badRequest, unauthorized } from '../../platform/errors.js';
+import { timeBound } from '../../platform/clock.js';
+import { unauthorized } from '../../platform/errors.js';
 import { requestAuditContext } from '../../platform/http/access.js';
 import { errors } from '../../platform/http/schemas.js';
 import type { FlagService } from '../flags/index.js';
@@ -70,10 +70,8 @@ export const incidentRoutes: FastifyPluginAsyncTypebox<{ incidents: IncidentServ
     },
   }, async (req) => {
     const now = clock.now();
-    const since = req.query.since ? parseTimeBound(req.query.since, now) : new Date(now.getTime() - 3_600_000);
-    if (!since) throw badRequest('since must be a duration such as 1h or an ISO-8601 time', 'since');
-    const until = req.query.until ? parseTimeBound(req.query.until, now) : undefined;
-    if (until === null) throw badRequest('until must be a duration such as 1h or an ISO-8601 time', 'until');
+    const since = timeBound(req.query.since, now, 'since') ?? new Date(now.getTime() - 3_600_000);
+    const until = timeBound(req.query.until, now, 'until');
     const services = req.query.services.split(',').map((s) => s.trim()).filter(Boolean);
     return { items: await flags.recent(orgOf(req).org.id, services, since, until) };
   });

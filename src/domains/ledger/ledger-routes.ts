@@ -1,9 +1,9 @@
 import { Readable } from 'node:stream';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Clock } from '../../platform/clock.js';
-import { parseTimeBound } from '../../platform/clock.js';
+import { timeBound } from '../../platform/clock.js';
 import type { Database } from '../../platform/db/database.js';
-import { badRequest, unauthorized } from '../../platform/errors.js';
+import { unauthorized } from '../../platform/errors.js';
 import { errors } from '../../platform/http/schemas.js';
 import type { AuditEvent } from './audit-event.js';
 import { iterateAuditEvents, listAuditEvents, verifyLedger, type AuditFilter } from './ledger-queries.js';
@@ -14,14 +14,7 @@ export type LedgerRouteDeps = { db: Database; clock: Clock };
 type FilterQuery = { action?: string; actor?: string; targetType?: string; targetId?: string; correlationId?: string; since?: string; until?: string; q?: string };
 
 export function toFilter(q: FilterQuery, now: Date): AuditFilter {
-  const bound = (name: 'since' | 'until') => {
-    const text = q[name];
-    if (text === undefined || text === '') return undefined;
-    const d = parseTimeBound(text, now);
-    if (!d) throw badRequest(`${name} must be a duration such as 1h or 7d, or an ISO-8601 time`, name);
-    return d;
-  };
-  const f: AuditFilter = { since: bound('since'), until: bound('until') };
+  const f: AuditFilter = { since: timeBound(q.since, now, 'since'), until: timeBound(q.until, now, 'until') };
   for (const k of ['action', 'actor', 'targetType', 'targetId', 'correlationId', 'q'] as const) if (q[k]) f[k] = q[k];
   return f;
 }

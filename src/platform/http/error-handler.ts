@@ -19,7 +19,7 @@ function describe(issue: AjvIssue, field: string | undefined): string {
 }
 
 /** PostgreSQL errors that can only come from what a client sent. */
-function clientDataError(err: unknown): string | null {
+export function clientDataError(err: unknown): string | null {
   const code = (err as { code?: unknown }).code;
   if (typeof code !== 'string' || !/^[0-9A-Z]{5}$/.test(code)) return null;
   if (code.startsWith('22')) return 'a value cannot be stored (invalid characters or out of range)';
