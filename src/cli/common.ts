@@ -5,7 +5,7 @@ import { pino } from 'pino';
 import { compose, type Services } from '../compose.js';
 import { storeConfig } from '../config.js';
 import { systemClock } from '../platform/clock.js';
-import { createSealer, loadDataKey } from '../platform/crypto/sealed.js';
+import { lazySealer, loadDataKey } from '../platform/crypto/sealed.js';
 import { DataDirBusyError } from '../platform/db/data-dir-lock.js';
 import type { Database } from '../platform/db/database.js';
 import { openStore } from '../platform/db/open-store.js';
@@ -53,7 +53,7 @@ export function cliServices(db: Database, opts: StoreOpts): Services {
   const { dataDir } = storeConfig(opts);
   return compose({
     db, clock: systemClock, logger: pino({ level: 'silent' }),
-    sealer: createSealer(loadDataKey(process.env, join(dataDir, 'secret.key'))),
+    sealer: lazySealer(() => loadDataKey(process.env, join(dataDir, 'secret.key'))),
     outbound: { allowPrivate: false },
   });
 }

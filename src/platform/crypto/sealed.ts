@@ -27,6 +27,13 @@ export function createSealer(key: Buffer): Sealer {
   };
 }
 
+/** A sealer whose key is read on first use: commands that never seal anything never touch the key. */
+export function lazySealer(loadKey: () => Buffer): Sealer {
+  let inner: Sealer | null = null;
+  const get = () => (inner ??= createSealer(loadKey()));
+  return { seal: (plain) => get().seal(plain), open: (sealed) => get().open(sealed) };
+}
+
 /** CHANGELEDGER_SECRET_KEY (base64, 32 bytes), else a key file made once with mode 0600. */
 export function loadDataKey(env: NodeJS.ProcessEnv, keyFile: string): Buffer {
   if (env.CHANGELEDGER_SECRET_KEY) {
