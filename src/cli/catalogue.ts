@@ -43,6 +43,7 @@ export function catalogueCommands(program: Command, io: Io, done: (code: number)
           ['', 'ADDED', 'CHANGED', 'UNCHANGED', 'LEFT STALE'],
           ['entities', ...[summary.entities.added, summary.entities.changed, summary.entities.unchanged, summary.entities.stale].map(String)],
           ['links', ...[summary.links.added, summary.links.changed, summary.links.unchanged, summary.links.stale].map(String)],
+          ...(Object.values(summary.sources).some((n) => n > 0) ? [['sources', ...[summary.sources.added, summary.sources.changed, summary.sources.unchanged, summary.sources.stale].map(String)]] : []),
         ]));
       }
       done(EXIT.ok);

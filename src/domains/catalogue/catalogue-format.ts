@@ -6,10 +6,16 @@ import { isKind, TIERS, VIAS, type Entity, type Estate, type Link, type Tier, ty
 export const CATALOGUE_FORMAT = 'changeledger/catalogue/1';
 export const MAX_ENTITIES = 200_000;
 export const MAX_LINKS = 1_000_000;
+export const MAX_SOURCES = 50_000;
+export const MAX_SOURCE_ID = 200;
 
-export type ParseResult = { ok: true; estate: Estate; source: string | null } | { ok: false; error: string; field: string };
+/** A monitoring source (a Prometheus job, an alert rule group, a monitor) and the keys it stands for. */
+export type MonitorSourceInput = { id: string; name: string; services: string[]; entities: string[] };
+
+export type ParseResult = { ok: true; estate: Estate; sources: MonitorSourceInput[]; source: string | null } | { ok: false; error: string; field: string };
 
 const KEY = /^[a-z][a-z-]*:.{1,490}$/;
+const sourceKey = { pattern: KEY.source };
 
 /** The JSON Schema of the format, served at /api/catalog/format.schema.json for editors and CI checks. */
 export const CATALOGUE_SCHEMA = Type.Object(
@@ -29,6 +35,12 @@ export const CATALOGUE_SCHEMA = Type.Object(
       from: Type.String(), to: Type.String(),
       via: Type.Enum(['calls', 'runs-on', 'member'], { description: 'from calls to; from runs on to; a business process has to as a member' }),
     }), { maxItems: MAX_LINKS })),
+    sources: Type.Optional(Type.Array(Type.Object({
+      id: Type.String({ minLength: 1, maxLength: MAX_SOURCE_ID, description: 'A Prometheus job, an alert rule group, a monitor: unique in the file' }),
+      name: Type.Optional(Type.String({ maxLength: 300 })),
+      services: Type.Optional(Type.Array(Type.String(sourceKey), { description: 'Keys of the services this source stands for (svc:checkout); they need not be in this file' })),
+      entities: Type.Optional(Type.Array(Type.String(sourceKey), { description: 'Other keys it watches (host:…, db:…) when it names no service' })),
+    }), { maxItems: MAX_SOURCES, description: 'Monitoring sources: the alerts of a source of a single service are held with it in a blast radius' })),
   },
   { $id: 'https://changeledger.dev/schemas/catalogue-1.json', title: 'changeledger catalogue file' },
 );
@@ -46,8 +58,9 @@ const str = (v: unknown) => (typeof v === 'string' && v.trim() !== '' ? v.trim()
 
 /**
  * Our own format:
- * `{format: changeledger/catalogue/1, source?, entities: [{key, kind, name, engine?, tier?, owner?, team?, environment?, attrs?}], links: [{from, to, via}]}`.
- * Every problem names the field (`entities.3.kind`). A link must join entities of the file.
+ * `{format: changeledger/catalogue/1, source?, entities: [{key, kind, name, engine?, tier?, owner?, team?, environment?, attrs?}], links: [{from, to, via}], sources?: [{id, name?, services?, entities?}]}`.
+ * Every problem names the field (`entities.3.kind`). A link must join entities of the file; a
+ * monitoring source may name keys the file does not hold (another import may report them).
  */
 export function parseCatalogue(doc: unknown): ParseResult {
   const d = doc && typeof doc === 'object' && !Array.isArray(doc) ? (doc as Record<string, unknown>) : null;
@@ -96,5 +109,40 @@ export function parseCatalogue(doc: unknown): ParseResult {
     linkSeen.add(id);
     links.push({ from, to, via: via as Via });
   }
-  return { ok: true, estate: { entities, links }, source: str(d.source) };
+  const sources = parseSources(d.sources);
+  if (!Array.isArray(sources)) return sources;
+  return { ok: true, estate: { entities, links }, sources, source: str(d.source) };
+}
+
+type Fail = { ok: false; error: string; field: string };
+
+/** The optional `sources` list: ids unique, keys shaped like entity keys, each key once per list. */
+function parseSources(raw: unknown): MonitorSourceInput[] | Fail {
+  if (raw === undefined || raw === null) return [];
+  if (!Array.isArray(raw)) return { ok: false, error: 'sources must be a list', field: 'sources' };
+  if (raw.length > MAX_SOURCES) return { ok: false, error: `at most ${MAX_SOURCES} sources in one file`, field: 'sources' };
+  const out: MonitorSourceInput[] = [];
+  const ids = new Set<string>();
+  for (const [i, item] of raw.entries()) {
+    const at = `sources.${i}`;
+    if (!item || typeof item !== 'object' || Array.isArray(item)) return { ok: false, error: `${at} must be an object with id, name, services and entities`, field: at };
+    const s = item as Record<string, unknown>;
+    const id = str(s.id);
+    if (!id || id.length > MAX_SOURCE_ID) return { ok: false, error: `${at}.id must be 1 to ${MAX_SOURCE_ID} characters`, field: `${at}.id` };
+    if (ids.has(id)) return { ok: false, error: `${at}.id ${id} appears twice`, field: `${at}.id` };
+    if (s.name !== undefined && s.name !== null && typeof s.name !== 'string') return { ok: false, error: `${at}.name must be a string`, field: `${at}.name` };
+    const lists = { services: new Set<string>(), entities: new Set<string>() };
+    for (const list of ['services', 'entities'] as const) {
+      const keys = s[list] ?? [];
+      if (!Array.isArray(keys)) return { ok: false, error: `${at}.${list} must be a list of keys`, field: `${at}.${list}` };
+      for (const [k, rawKey] of keys.entries()) {
+        const key = str(rawKey);
+        if (!key || !KEY.test(key)) return { ok: false, error: `${at}.${list}.${k} must look like svc:checkout or host:db-1`, field: `${at}.${list}.${k}` };
+        lists[list].add(key);
+      }
+    }
+    ids.add(id);
+    out.push({ id, name: (str(s.name) ?? id).slice(0, 300), services: [...lists.services], entities: [...lists.entities] });
+  }
+  return out;
 }

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeEachEngine } from '../../../test/support/engines.js';
 import { createToken, signedInOwner, testApp, type SignedIn, type TestApp } from '../../../test/support/test-app.js';
 import { listAuditEvents } from '../ledger/index.js';
+import { loadSources } from './catalogue-store.js';
 
 const ESTATE = `
 format: changeledger/catalogue/1
@@ -127,6 +128,49 @@ describeEachEngine('the service catalogue and its inventory', (engine) => {
     expect((await inv('?limit=1')).json().total).toBe(before);
   });
 
+  it('imports monitoring sources idempotently, marks the dropped ones stale and loads only the others', async () => {
+    const MONITORS = `
+format: changeledger/catalogue/1
+source: prometheus
+sources:
+  - { id: "job/payments", name: payments, services: ["svc:payments"] }
+  - { id: "job/checkout", services: ["svc:checkout"], entities: ["db:orders-pg/orders"] }
+  - { id: "rules/node", name: node alerts, entities: ["host:rack-7"] }
+`;
+    const first = await importYaml(owner, MONITORS);
+    expect(first.statusCode, first.body).toBe(200);
+    expect(first.json()).toMatchObject({ source: 'prometheus', sources: { added: 3, changed: 0, unchanged: 0, stale: 0 }, entities: { added: 0 } });
+    const expected = [
+      { id: 'job/checkout', name: 'job/checkout', services: ['svc:checkout'], entities: ['db:orders-pg/orders'] },
+      { id: 'job/payments', name: 'payments', services: ['svc:payments'], entities: [] },
+      { id: 'rules/node', name: 'node alerts', services: [], entities: ['host:rack-7'] },
+    ];
+    expect(await loadSources(engine.db(), owner.org.id)).toEqual(expected);
+    expect((await importYaml(owner, MONITORS)).json()).toMatchObject({ sources: { added: 0, changed: 0, unchanged: 3, stale: 0 } });
+    const audit = await listAuditEvents(engine.db(), owner.org.id, { action: 'catalogue.imported' }, 1);
+    expect(audit.items[0]!.data).toMatchObject({ source: 'prometheus', sources: { unchanged: 3 } });
+    expect(await loadSources(engine.db(), owner.org.id)).toEqual(expected);
+    // Another import source and other formats leave them alone; other organisations do not see them.
+    expect((await importYaml(owner, ESTATE)).json()).toMatchObject({ sources: { added: 0, changed: 0, unchanged: 0, stale: 0 } });
+    expect(await loadSources(engine.db(), other.org.id)).toEqual([]);
+
+    const dropped = MONITORS.replace('  - { id: "job/payments", name: payments, services: ["svc:payments"] }\n', '').replace('node alerts', 'node and disk alerts');
+    expect((await importYaml(owner, dropped)).json()).toMatchObject({ sources: { added: 0, changed: 1, unchanged: 1, stale: 1 } });
+    expect((await importYaml(owner, dropped)).json()).toMatchObject({ sources: { added: 0, changed: 0, unchanged: 2, stale: 0 } });
+    expect((await loadSources(engine.db(), owner.org.id)).map((x) => `${x.id} ${x.name}`)).toEqual(['job/checkout job/checkout', 'rules/node node and disk alerts']);
+    const kept = await engine.db().query<{ id: string; stale: boolean }>('SELECT id, stale FROM catalogue_sources WHERE org_id = $1 ORDER BY id COLLATE "C"', [owner.org.id]);
+    expect(kept.rows).toEqual([{ id: 'job/checkout', stale: false }, { id: 'job/payments', stale: true }, { id: 'rules/node', stale: false }]);
+    expect((await importYaml(owner, MONITORS)).json()).toMatchObject({ sources: { added: 0, changed: 2, unchanged: 1, stale: 0 } });
+    expect((await loadSources(engine.db(), owner.org.id)).map((x) => x.id)).toEqual(['job/checkout', 'job/payments', 'rules/node']);
+
+    const broken = await importYaml(owner, `${MONITORS}  - { id: "job/payments" }\n`);
+    expect(broken.statusCode).toBe(400);
+    expect(broken.json()).toMatchObject({ field: 'sources.3.id' });
+    const badKey = await importYaml(owner, MONITORS.replace('"svc:payments"', 'payments'));
+    expect(badKey.json()).toMatchObject({ field: 'sources.0.services.0' });
+    expect(await loadSources(engine.db(), owner.org.id)).toHaveLength(3);
+  });
+
   it('on the pipeline listener: catalogue:read reads, catalogue:write imports', async () => {
     const reader = await createToken(t, owner, ['catalogue:read'], 'inventory-reader');
     const as = (s: string) => ({ authorization: `Bearer ${s}` });
@@ -167,6 +211,7 @@ describeEachEngine('imports of Backstage descriptors, Jaeger dependencies and OT
     const res = await imp('jaeger', fixture('jaeger-dependencies.json'), 'application/json');
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().links.added).toBeGreaterThan(2);
+    expect(res.json().sources).toEqual({ added: 0, changed: 0, unchanged: 0, stale: 0 });
   });
 
   it('imports OTLP traces as call edges and the routes each caller uses', async () => {
@@ -176,6 +221,9 @@ describeEachEngine('imports of Backstage descriptors, Jaeger dependencies and OT
     const routes = (await t.main.inject({ url: '/api/catalog/routes?includeStale=1', headers: owner.headers })).json().items as Array<{ probe: boolean; calls: number }>;
     expect(routes.length).toBeGreaterThan(0);
     expect(routes.every((r) => !r.probe && r.calls > 0)).toBe(true);
+    const ingress = (await t.main.inject({ url: '/api/catalog/routes?includeStale=1&caller=ingress', headers: owner.headers })).json().items as Array<{ caller: string; callee: string }>;
+    expect(ingress.length).toBeGreaterThan(0);
+    expect(ingress.every((r) => r.caller === 'ingress' && r.callee === 'svc:frontend')).toBe(true);
     const withProbes = (await t.main.inject({ url: '/api/catalog/routes?includeStale=1&includeProbes=1', headers: owner.headers })).json().items as unknown[];
     expect(withProbes.length).toBeGreaterThanOrEqual(routes.length);
     expect((await imp('otlp', fixture('otlp-traces.json'), 'application/json')).json()).toMatchObject({ entities: { added: 0 }, links: { added: 0 } });

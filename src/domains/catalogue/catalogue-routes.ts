@@ -8,7 +8,7 @@ import { CATALOGUE_SCHEMA } from './catalogue-format.js';
 import { IMPORT_FORMATS, type CatalogueService } from './catalogue-service.js';
 
 const Counts = Type.Object({ added: Type.Integer(), changed: Type.Integer(), unchanged: Type.Integer(), stale: Type.Integer() });
-const ImportBody = Type.Object({ format: Type.Enum(IMPORT_FORMATS), source: Type.String(), entities: Counts, links: Counts, routes: Type.Integer({ description: 'Routes (contracts) from traces' }), ignored: Type.Integer(), warnings: Type.Array(Type.String()) });
+const ImportBody = Type.Object({ format: Type.Enum(IMPORT_FORMATS), source: Type.String(), entities: Counts, links: Counts, sources: Type.Object(Counts.properties, { description: 'Monitoring sources (our own format only; zeros for the others)' }), routes: Type.Integer({ description: 'Routes (contracts) from traces' }), ignored: Type.Integer(), warnings: Type.Array(Type.String()) });
 const InventoryQuery = Type.Object(
   {
     kind: Type.Optional(Type.String({ maxLength: 300, description: 'Comma-separated kinds: service,instance' })),
@@ -62,7 +62,7 @@ export const catalogueRoutes: FastifyPluginAsyncTypebox<{ catalogue: CatalogueSe
     config: { access: { scope: 'catalogue:write' } },
     bodyLimit: 64 * 1024 * 1024,
     schema: {
-      tags, summary: 'Import an estate: our own format (YAML or JSON) or a kubectl dump. Idempotent; entities and links the same source no longer reports are marked stale',
+      tags, summary: 'Import an estate: our own format (YAML or JSON, with its monitoring sources), Backstage, a kubectl dump, Jaeger dependencies or OTLP traces. Idempotent; entities, links and monitoring sources the same source no longer reports are marked stale',
       querystring: Type.Object({ format: Type.Enum(IMPORT_FORMATS), source: Type.Optional(Type.String({ maxLength: 100 })) }, { additionalProperties: false }),
       response: { 200: ImportBody, ...errors(400, 401, 403, 413) },
     },
@@ -95,7 +95,7 @@ export const catalogueRoutes: FastifyPluginAsyncTypebox<{ catalogue: CatalogueSe
   app.get('/api/catalog/routes', {
     config: { access: { scope: 'catalogue:read' } },
     schema: {
-      tags, summary: 'The routes each caller uses on each callee, from traces; health probes and routes not seen for 7 days left out unless asked',
+      tags, summary: 'The routes each caller uses on each callee, from traces; caller `ingress` means requests from outside the estate (a root server span). Health probes and routes not seen for 7 days left out unless asked',
       querystring: Type.Object({ caller: Type.Optional(Type.String({ maxLength: 500 })), callee: Type.Optional(Type.String({ maxLength: 500 })), includeStale: Type.Optional(Type.Union([Type.Literal(0), Type.Literal(1)])), includeProbes: Type.Optional(Type.Union([Type.Literal(0), Type.Literal(1)])) }, { additionalProperties: false }),
       response: { 200: Type.Object({ items: Type.Array(RouteBody) }), ...errors(400, 401, 403) },
     },

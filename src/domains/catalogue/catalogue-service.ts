@@ -4,7 +4,7 @@ import type { JobHandler } from '../../platform/jobs/job.js';
 import { scheduleJob } from '../../platform/jobs/job-queue.js';
 import { AppError, badRequest, forbidden, notFound } from '../../platform/errors.js';
 import { appendAuditEvent, type AuditContext } from '../ledger/index.js';
-import { parseCatalogue, parseDocument } from './catalogue-format.js';
+import { parseCatalogue, parseDocument, type MonitorSourceInput } from './catalogue-format.js';
 import * as store from './catalogue-store.js';
 import { ENTITY_KINDS, isKind, type Estate } from './entity.js';
 import { buildGraph, inventoryEntity, type Graph, type InventoryEntity, type WalkOptions } from './inventory.js';
@@ -15,7 +15,8 @@ import { fromOtlpTraces, parseOtlpText } from './otlp.js';
 
 export const IMPORT_FORMATS = ['changeledger', 'backstage', 'kubernetes', 'jaeger', 'otlp'] as const;
 export type ImportFormat = (typeof IMPORT_FORMATS)[number];
-export type ImportSummary = { format: ImportFormat; source: string; entities: store.Counts; links: store.Counts; routes: number; ignored: number; warnings: string[] };
+/** `sources` counts monitoring sources, which only our own format lists (zeros for the others). */
+export type ImportSummary = { format: ImportFormat; source: string; entities: store.Counts; links: store.Counts; sources: store.Counts; routes: number; ignored: number; warnings: string[] };
 /** Routes not seen for this long are left out of a contract unless asked for. */
 export const ROUTE_FRESH_DAYS = 7;
 
@@ -33,7 +34,7 @@ export class CatalogueService {
   /** Parses a file of a format and imports it as one audited transaction. */
   async importText(ctx: AuditContext, orgId: string, format: ImportFormat, text: string, sourceName?: string, progress?: (phase: 'entities' | 'links', done: number, total: number) => void): Promise<ImportSummary> {
     const parsed = this.parse(format, text);
-    const { estate, ignored, warnings, routes } = parsed;
+    const { estate, ignored, warnings, routes, sources: monitorSources } = parsed;
     const source = sourceName ?? parsed.source ?? (format === 'changeledger' ? 'file' : format);
     if (!/^[\w.:@/-]{1,100}$/.test(source)) throw badRequest('source must be 1 to 100 letters, digits or . : @ / - _', 'source');
     const at = this.deps.clock.now().toISOString();
@@ -43,7 +44,9 @@ export class CatalogueService {
       // Discovery reporting a manually added service merges it.
       await tx.query('UPDATE manual_services SET merged_at = $3 WHERE org_id = $1 AND merged_at IS NULL AND key = ANY($2::text[])', [orgId, estate.entities.map((e) => e.key), at]);
       const routeCount = routes.length ? await store.upsertRoutes(tx, orgId, routes) : 0;
-      const s: ImportSummary = { format, source, entities, links, routes: routeCount, ignored, warnings: warnings.slice(0, 50) };
+      // A file of our format is the whole truth of its source: no sources listed leaves earlier ones stale.
+      const sources = format === 'changeledger' ? await store.upsertSources(tx, orgId, `${format}:${source}`, monitorSources, at) : { added: 0, changed: 0, unchanged: 0, stale: 0 };
+      const s: ImportSummary = { format, source, entities, links, sources, routes: routeCount, ignored, warnings: warnings.slice(0, 50) };
       await appendAuditEvent(tx, this.deps.clock, ctx, { orgId, action: 'catalogue.imported', target: { type: 'catalogue', id: `${format}:${source}` }, data: s });
       return s;
     });
@@ -52,8 +55,8 @@ export class CatalogueService {
   }
 
   /** Text of a format → what it reports; every problem names its field. */
-  private parse(format: ImportFormat, text: string): { estate: Estate; source: string | null; ignored: number; warnings: string[]; routes: store.RouteRow[] } {
-    const none = { source: null, ignored: 0, warnings: [] as string[], routes: [] as store.RouteRow[] };
+  private parse(format: ImportFormat, text: string): { estate: Estate; source: string | null; ignored: number; warnings: string[]; routes: store.RouteRow[]; sources: MonitorSourceInput[] } {
+    const none = { source: null, ignored: 0, warnings: [] as string[], routes: [] as store.RouteRow[], sources: [] as MonitorSourceInput[] };
     if (format === 'backstage') {
       const docs = parseBackstageText(text);
       if (!docs.ok) throw badRequest(docs.error, docs.field);
@@ -73,7 +76,7 @@ export class CatalogueService {
     if (format === 'changeledger') {
       const r = parseCatalogue(doc.value);
       if (!r.ok) throw badRequest(r.error, r.field);
-      return { ...none, estate: r.estate, source: r.source };
+      return { ...none, estate: r.estate, source: r.source, sources: r.sources };
     }
     const r = format === 'kubernetes' ? fromKubectl(doc.value) : fromJaegerDependencies(doc.value);
     if (!r.ok) throw badRequest(r.error, r.field);

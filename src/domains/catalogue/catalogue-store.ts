@@ -1,4 +1,6 @@
 import type { Queryable, Row, Tx } from '../../platform/db/database.js';
+import type { MonitorSource } from './blast.js';
+import type { MonitorSourceInput } from './catalogue-format.js';
 import type { Entity, Link, Via } from './entity.js';
 import type { GraphNode } from './inventory.js';
 
@@ -142,6 +144,58 @@ export async function upsertLinks(tx: Tx, orgId: string, source: string, links: 
   }
   counts.stale = goneLinks.length;
   return counts;
+}
+
+type SourceRow = Row & { id: string; name: string; services: string[]; entities: string[]; source: string; stale: boolean };
+const sourceSig = (s: { name: string; services: string[]; entities: string[] }) => JSON.stringify([s.name, s.services, s.entities]);
+
+/**
+ * Upserts the monitoring sources an import source lists and marks stale those it listed before but
+ * no longer does. Unchanged rows are not touched. A source id listed by two imports belongs to the
+ * one that listed it last (unlike entities there is nothing to merge: the keys are the whole row).
+ */
+export async function upsertSources(tx: Tx, orgId: string, source: string, sources: MonitorSourceInput[], at: string): Promise<Counts> {
+  const existing = new Map<string, SourceRow>();
+  for (const part of chunks(sources.map((s) => s.id))) {
+    const r = await tx.query<SourceRow>('SELECT id, name, services, entities, source, stale FROM catalogue_sources WHERE org_id = $1 AND id = ANY($2::text[])', [orgId, part]);
+    for (const row of r.rows) existing.set(row.id, row);
+  }
+  const counts: Counts = { added: 0, changed: 0, unchanged: 0, stale: 0 };
+  const write: MonitorSourceInput[] = [];
+  for (const s of sources) {
+    const old = existing.get(s.id);
+    if (!old) counts.added += 1;
+    else if (old.stale || old.source !== source || sourceSig(old) !== sourceSig(s)) counts.changed += 1;
+    else {
+      counts.unchanged += 1;
+      continue;
+    }
+    write.push(s);
+  }
+  // The key lists travel as JSON: unnest would flatten a two-dimensional text[] into one list.
+  const keys = (col: string) => `ARRAY(SELECT k FROM jsonb_array_elements_text(x.${col}) WITH ORDINALITY AS e(k, n) ORDER BY n)`;
+  for (const part of chunks(write)) {
+    await tx.query(
+      `INSERT INTO catalogue_sources (org_id, id, name, services, entities, source, stale, first_seen, last_seen)
+       SELECT $1, x.id, x.name, ${keys('services')}, ${keys('entities')}, $3, false, $4, $4
+       FROM jsonb_to_recordset($2::jsonb) AS x(id text, name text, services jsonb, entities jsonb)
+       ON CONFLICT (org_id, id) DO UPDATE SET name = EXCLUDED.name, services = EXCLUDED.services, entities = EXCLUDED.entities,
+         source = EXCLUDED.source, stale = false, last_seen = EXCLUDED.last_seen`,
+      [orgId, JSON.stringify(part.map(({ id, name, services, entities }) => ({ id, name, services, entities }))), source, at],
+    );
+  }
+  const gone = await tx.query(
+    'UPDATE catalogue_sources SET stale = true WHERE org_id = $1 AND source = $2 AND NOT stale AND NOT (id = ANY($3::text[]))',
+    [orgId, source, sources.map((s) => s.id)],
+  );
+  counts.stale = gone.rowCount;
+  return counts;
+}
+
+/** The organisation's monitoring sources no import source has dropped, for blast radii. */
+export async function loadSources(db: Queryable, orgId: string): Promise<MonitorSource[]> {
+  const r = await db.query<SourceRow>('SELECT id, name, services, entities FROM catalogue_sources WHERE org_id = $1 AND NOT stale ORDER BY id COLLATE "C"', [orgId]);
+  return r.rows.map((x) => ({ id: x.id, name: x.name, services: x.services, entities: x.entities }));
 }
 
 /** The whole graph of an organisation, for the inventory snapshot. */

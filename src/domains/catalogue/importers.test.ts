@@ -12,11 +12,41 @@ describe('our own catalogue format', () => {
       [{ entities: [{ key: 'svc:a', kind: 'service' }], links: [{ from: 'svc:a', to: 'svc:zzz', via: 'calls' }] }, 'links.0.to'],
       [{ entities: [{ key: 'svc:a', kind: 'service' }, { key: 'svc:b', kind: 'service' }], links: [{ from: 'svc:a', to: 'svc:b', via: 'knows' }] }, 'links.0.via'],
       [{ format: 'other/1' }, 'format'],
+      [{ sources: { id: 'a' } }, 'sources'],
+      [{ sources: ['job'] }, 'sources.0'],
+      [{ sources: [{ name: 'no id' }] }, 'sources.0.id'],
+      [{ sources: [{ id: 'x'.repeat(201) }] }, 'sources.0.id'],
+      [{ sources: [{ id: 'a' }, { id: 'b' }, { id: 'a' }] }, 'sources.2.id'],
+      [{ sources: [{ id: 'a', name: 7 }] }, 'sources.0.name'],
+      [{ sources: [{ id: 'a', services: 'svc:a' }] }, 'sources.0.services'],
+      [{ sources: [{ id: 'a', services: ['svc:a', 'checkout'] }] }, 'sources.0.services.1'],
+      [{ sources: [{ id: 'a', entities: [{ key: 'host:a' }] }] }, 'sources.0.entities.0'],
     ];
     for (const [doc, field] of bad) expect(parseCatalogue(doc)).toMatchObject({ ok: false, field });
   });
+  it('reads monitoring sources: name defaults to the id, keys need not be in the file and count once', () => {
+    const r = parseCatalogue({
+      entities: [{ key: 'svc:checkout', kind: 'service' }],
+      sources: [
+        { id: 'prometheus/checkout', name: 'checkout job', services: ['svc:checkout', 'svc:checkout'] },
+        { id: 'alerts/node', entities: ['host:rack-7', 'vm:web-1'] },
+        { id: 'blackbox/payments', services: ['svc:payments'] },
+      ],
+    });
+    expect(r).toMatchObject({ ok: true, sources: [
+      { id: 'prometheus/checkout', name: 'checkout job', services: ['svc:checkout'], entities: [] },
+      { id: 'alerts/node', name: 'alerts/node', services: [], entities: ['host:rack-7', 'vm:web-1'] },
+      { id: 'blackbox/payments', name: 'blackbox/payments', services: ['svc:payments'], entities: [] },
+    ] });
+    expect(parseCatalogue({ entities: [] })).toMatchObject({ ok: true, sources: [] });
+    const bad = parseCatalogue({ sources: [{ id: 'a' }, { id: 'b', services: ['svc:ok', 'nope'] }] });
+    expect(bad).toMatchObject({ ok: false, field: 'sources.1.services.1' });
+    expect(!bad.ok && bad.error).toMatch(/^sources\.1\.services\.1 /);
+  });
   it('publishes a JSON Schema that accepts a valid file and names the kinds', () => {
     expect(CATALOGUE_SCHEMA.properties.entities.items.properties.kind.enum).toContain('business-process');
+    const pattern = (t: unknown) => (t as { pattern: string }).pattern;
+    expect(pattern(CATALOGUE_SCHEMA.properties.sources.items.properties.services.items)).toBe(pattern(CATALOGUE_SCHEMA.properties.entities.items.properties.key));
     expect(new RegExp((CATALOGUE_SCHEMA.properties.entities.items.properties.key as unknown as { pattern: string }).pattern).test('db:orders-pg/orders')).toBe(true);
   });
   it('reads YAML and JSON alike, and says where YAML is broken', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fixtureJson, withValue } from '../../../test/fixtures/catalogue/fixtures.js';
-import { fromOtlpTraces, parseOtlpText, PROBE_PATHS, type OtlpResult } from './otlp.js';
+import { fromOtlpTraces, INGRESS, parseOtlpText, PROBE_PATHS, type OtlpResult } from './otlp.js';
 
 const NOW = new Date('2025-05-14T10:00:00Z');
 const T0 = 1_747_215_000_000_000_000n; // 2025-05-14T09:30:00Z
@@ -63,6 +63,9 @@ describe('an OTLP/JSON export of four services', () => {
 
   it('groups server spans into routes with calls, error share, p95, a sample path and the probe flag', () => {
     expect(r.routes).toEqual([
+      // frontend's root server spans: requests from outside the estate
+      { caller: 'ingress', callee: 'svc:frontend', method: 'GET', route: '/cart', calls: 1, errorShare: 0, p95Ms: 35, samplePath: null, lastSeen: '2025-05-14T09:32:00.035Z', probe: false },
+      { caller: 'ingress', callee: 'svc:frontend', method: 'POST', route: '/checkout', calls: 2, errorShare: 0.5, p95Ms: 2320, samplePath: '/checkout', lastSeen: '2025-05-14T09:31:02.320Z', probe: false },
       { caller: 'svc:checkout', callee: 'svc:payments', method: 'POST', route: '/v1/charges', calls: 2, errorShare: 0.5, p95Ms: 1990, samplePath: '/v1/charges', lastSeen: '2025-05-14T09:31:02.005Z', probe: false },
       { caller: 'svc:frontend', callee: 'svc:cart', method: 'GET', route: '/api/cart/<cart_id>', calls: 2, errorShare: 0, p95Ms: 24, samplePath: '/api/cart/77', lastSeen: '2025-05-14T09:32:30.018Z', probe: false },
       { caller: 'svc:frontend', callee: 'svc:checkout', method: 'POST', route: '/api/orders', calls: 2, errorShare: 0.5, p95Ms: 2300, samplePath: '/api/orders', lastSeen: '2025-05-14T09:31:02.305Z', probe: false },
@@ -124,6 +127,21 @@ describe('OTLP rules', () => {
     expect(self).toMatchObject({ estate: { links: [] }, routes: [], ignored: 1 });
     const internal = ok(fromOtlpTraces(request({ a: [{ ...c, kind: 1 }], b: [s] }), { now: NOW }));
     expect(internal).toMatchObject({ estate: { links: [] }, routes: [], ignored: 0 });
+  });
+
+  it('records a root SERVER span as a route from ingress, with no entity and no link', () => {
+    const root = { id: 1, kind: 2, start: 0, end: 40, code: 2, attrs: { 'http.request.method': 'post', 'http.route': '/checkout', 'url.path': '/checkout' } };
+    const r = ok(fromOtlpTraces(request({ web: [root, { ...root, id: 2, end: 20, code: 0 }] }), { now: NOW }));
+    expect(INGRESS).not.toContain(':');
+    expect(r.routes).toEqual([
+      { caller: 'ingress', callee: 'svc:web', method: 'POST', route: '/checkout', calls: 2, errorShare: 0.5, p95Ms: 40, samplePath: '/checkout', lastSeen: '2025-05-14T09:30:00.040Z', probe: false },
+    ]);
+    expect(r.estate.links).toEqual([]);
+    expect(r.estate.entities.map((e) => e.key)).toEqual(['svc:web']);
+    expect(r.ignored).toBe(0);
+    // a server span under a parent that is not in the export is not a request from outside
+    const orphan = ok(fromOtlpTraces(request({ web: [{ ...root, parent: 9 }] }), { now: NOW }));
+    expect(orphan.routes).toEqual([]);
   });
 
   it('counts a span delivered twice once, across a list of requests', () => {

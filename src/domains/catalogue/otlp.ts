@@ -3,7 +3,7 @@ import { serviceKey, type Entity, type Estate, type Link } from './entity.js';
 
 /** What one caller asks of one callee on one route, for contracts. */
 export type OtlpRoute = {
-  /** Entity keys, as in the links: `svc:frontend` → `svc:checkout`. */
+  /** Entity keys, as in the links: `svc:frontend` → `svc:checkout`; the caller `ingress` is outside the estate. */
   caller: string;
   callee: string;
   /** `GET`…; for RPC the system (`GRPC`); null when the span says neither. */
@@ -29,6 +29,8 @@ export type OtlpResult =
   | { ok: false; error: string; field: string };
 
 export const PROBE_PATHS = ['/health', '/healthz', '/ready', '/readyz', '/live', '/livez', '/metrics'] as const;
+/** The caller of requests that entered the estate from outside; without a colon it is no entity key. */
+export const INGRESS = 'ingress';
 
 const SPAN_KINDS = ['SPAN_KIND_UNSPECIFIED', 'SPAN_KIND_INTERNAL', 'SPAN_KIND_SERVER', 'SPAN_KIND_CLIENT', 'SPAN_KIND_PRODUCER', 'SPAN_KIND_CONSUMER'];
 const STATUS_CODES = ['STATUS_CODE_UNSET', 'STATUS_CODE_OK', 'STATUS_CODE_ERROR'];
@@ -243,7 +245,9 @@ type Group = { caller: string; callee: string; method: string | null; route: str
  * exporter writes, one a line) → the services, who calls whom, and the routes each caller uses.
  * A CLIENT span of A whose child is a SERVER span of B is a call A → B; a CLIENT span without one
  * (the callee is not traced, or not in this export) names its callee by peer.service when that is a
- * service of the export, else by its server address as an external `ext:<host>`.
+ * service of the export, else by its server address as an external `ext:<host>`. A SERVER span
+ * without a parent is a request from outside the estate: a route of the caller `ingress`, with no
+ * entity and no link.
  */
 export function fromOtlpTraces(doc: unknown, opts: { now: Date }): OtlpResult {
   const spans: Span[] = [];
@@ -257,8 +261,13 @@ export function fromOtlpTraces(doc: unknown, opts: { now: Date }): OtlpResult {
   const byId = new Map<string, Span>();
   for (const s of spans) if (!byId.has(`${s.traceId}/${s.spanId}`)) byId.set(`${s.traceId}/${s.spanId}`, s);
   const serversUnder = new Map<string, Span[]>();
+  const ingress: Span[] = [];
   for (const s of byId.values()) {
-    if (s.kind !== SERVER || !s.parentSpanId) continue;
+    if (s.kind !== SERVER) continue;
+    if (!s.parentSpanId) {
+      ingress.push(s);
+      continue;
+    }
     const parent = `${s.traceId}/${s.parentSpanId}`;
     const list = serversUnder.get(parent);
     if (list) list.push(s);
@@ -312,6 +321,8 @@ export function fromOtlpTraces(doc: unknown, opts: { now: Date }): OtlpResult {
     }
     link(caller, key, c.endNs);
   }
+
+  for (const s of ingress) addRoute(groups, INGRESS, serviceKey(s.service), s);
 
   const routes: OtlpRoute[] = [...groups.values()].map((g) => {
     const sorted = [...g.durations].sort((a, b) => a - b);
