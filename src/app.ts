@@ -9,6 +9,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { authRoutes, tokenRoutes } from './domains/auth/auth-routes.js';
 import { catalogueRoutes } from './domains/catalogue/catalogue-routes.js';
 import { mappingRoutes } from './domains/catalogue/mapping-routes.js';
+import { blastRoutes } from './domains/catalogue/blast-routes.js';
 import { flagRoutes } from './domains/flags/flag-routes.js';
 import { ofrepRoutes } from './domains/flags/ofrep-routes.js';
 import { sdkKeyRoutes } from './domains/flags/sdk-key-routes.js';
@@ -117,6 +118,7 @@ export async function buildApp(deps: AppDeps, listener: Listener): Promise<Fasti
   await app.register(incidentRoutes, { incidents: deps.incidents, flags: deps.flags, clock: deps.clock });
   await app.register(catalogueRoutes, { catalogue: deps.catalogue });
   await app.register(mappingRoutes, { mappings: deps.mappings });
+  await app.register(blastRoutes, { blast: deps.blast });
   await app.register(ofrepRoutes, { db: deps.db, clock: deps.clock, sdkKeys: deps.sdkKeys });
 
   const webDir = listener === 'main' ? (deps.webDir === undefined ? webDistDir : deps.webDir) : null;

@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import { AuthService } from './domains/auth/index.js';
 import { CatalogueService } from './domains/catalogue/catalogue-service.js';
 import { MappingService } from './domains/catalogue/mapping-service.js';
+import { BlastService } from './domains/catalogue/blast-service.js';
 import { FlagRequestService } from './domains/flags/flag-request-service.js';
 import { FlagService } from './domains/flags/flag-service.js';
 import { SdkKeyService } from './domains/flags/sdk-key-service.js';
@@ -26,6 +27,7 @@ export type Services = {
   incidents: IncidentService;
   catalogue: CatalogueService;
   mappings: MappingService;
+  blast: BlastService;
   worker: JobWorker;
 };
 
@@ -49,9 +51,10 @@ export function compose(o: ComposeOptions): Services {
   const sdkKeys = new SdkKeyService({ db: o.db, clock: o.clock });
   const catalogue = new CatalogueService({ db: o.db, clock: o.clock });
   const mappings = new MappingService({ db: o.db, clock: o.clock, catalogue });
+  const blast = new BlastService({ db: o.db, clock: o.clock, catalogue, mappings });
   const incidents = new IncidentService({ db: o.db, clock: o.clock, flags, sealer: o.sealer, outbound: o.outbound });
   // Later capabilities (expiry, window ends, deliveries) add their handlers here.
   const handlers: Record<string, JobHandler<unknown>> = { ...flagRequests.jobHandlers(), ...incidents.jobHandlers(), ...catalogue.jobHandlers(), ...(o.extraHandlers ?? {}) };
   const worker = new JobWorker({ db: o.db, clock: o.clock, logger: o.logger, metrics, handlers, pollMs: o.workerPollMs ?? 1_000 });
-  return { db: o.db, clock: o.clock, logger: o.logger, metrics, auth, flags, flagRequests, sdkKeys, incidents, catalogue, mappings, worker };
+  return { db: o.db, clock: o.clock, logger: o.logger, metrics, auth, flags, flagRequests, sdkKeys, incidents, catalogue, mappings, blast, worker };
 }
