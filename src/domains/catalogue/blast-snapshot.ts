@@ -282,7 +282,7 @@ function liveInfra(b: Blast, g: Graph, services: BlastService[]): BlastInfra[] {
     const next: typeof frontier = [];
     for (const f of frontier) {
       for (const e of g.out.get(f.key) ?? []) {
-        if (e.via !== 'runs-on' || e.stale || seen.has(e.other)) continue;
+        if (e.via !== 'runs-on' || seen.has(e.other)) continue;
         seen.add(e.other);
         const n = g.nodes.get(e.other)!;
         next.push({ key: n.key, hop: f.hop });

@@ -60,8 +60,10 @@ describe('the services of a blast radius', () => {
     expect(b.notSilenced.find((n) => n.kind === 'external')).toMatchObject({ count: 1, items: [{ key: 'ext:stripe.com' }] });
     expect(b.counts.externals).toBe(1);
   });
-  it('ignores stale call edges', () => {
+  it('ignores stale call edges but follows stale placements, as the inventory does', () => {
     expect(keys(blast([comp('svc:checkout')], 1).services)).not.toContain('svc:old-caller');
+    const g = estate({ nodes: [node('vm:old-vm', 'vm')], links: [link('svc:ledger', 'vm:old-vm', 'runs-on', true)] });
+    expect(blast([comp('svc:ledger')], 1, 'dedicated', g).scope.assetKeys).toContain('vm:old-vm');
   });
   it('keeps an unseen key on the change and names it, silencing nothing for it', () => {
     const b = blast([comp('svc:checkout'), comp('svc:not-yet', 'service', false)]);

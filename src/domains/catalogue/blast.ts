@@ -80,14 +80,12 @@ function capKind(kind: string): CappedKind | null {
   return kind in INFRA_CAPS ? (kind as CappedKind) : null;
 }
 
-const usable = (g: Graph, key: string) => {
-  const n = g.nodes.get(key);
-  return n !== undefined && !n.stale;
-};
-
-/** Fresh links of one kind out of (or into) a key. */
+/**
+ * Links of one kind out of (or into) a key, as the inventory walks them: a stale call edge does not
+ * count, a stale placement does (a pod last seen on a node a week ago may well still be there).
+ */
 function* links(g: Graph, key: string, dir: 'out' | 'in', via: 'calls' | 'runs-on'): Generator<string> {
-  for (const e of (dir === 'out' ? g.out : g.in).get(key) ?? []) if (e.via === via && !e.stale && usable(g, e.other)) yield e.other;
+  for (const e of (dir === 'out' ? g.out : g.in).get(key) ?? []) if (e.via === via && !(via === 'calls' && e.stale)) yield e.other;
 }
 
 type Reached = { key: string; hop: number; side: Side; via: string | null };
@@ -375,7 +373,7 @@ export function mapOf(g: Graph, services: BlastService[], infra: BlastInfra[]): 
   for (const i of infra) {
     if (i.kind !== 'workload') continue;
     for (const p of g.in.get(i.key) ?? []) {
-      if (p.via !== 'runs-on' || p.stale || onMap.has(p.other) || g.nodes.get(p.other)?.kind !== 'pod') continue;
+      if (p.via !== 'runs-on' || onMap.has(p.other) || g.nodes.get(p.other)?.kind !== 'pod') continue;
       const pod = g.nodes.get(p.other)!;
       const placedUnderChange = [...links(g, pod.key, 'in', 'runs-on')].some((k) => onMap.has(k));
       if (!placedUnderChange) continue;
