@@ -3,6 +3,9 @@ import { AuthService } from './domains/auth/index.js';
 import { CatalogueService } from './domains/catalogue/catalogue-service.js';
 import { MappingService } from './domains/catalogue/mapping-service.js';
 import { BlastService } from './domains/catalogue/blast-service.js';
+import { ApprovalService } from './domains/changes/approval-service.js';
+import { ChangeService, silentNotifier, type ChangeNotifier } from './domains/changes/change-service.js';
+import { ChangeSettingsService } from './domains/changes/change-settings.js';
 import { FlagRequestService } from './domains/flags/flag-request-service.js';
 import { FlagService } from './domains/flags/flag-service.js';
 import { SdkKeyService } from './domains/flags/sdk-key-service.js';
@@ -28,6 +31,9 @@ export type Services = {
   catalogue: CatalogueService;
   mappings: MappingService;
   blast: BlastService;
+  changes: ChangeService;
+  approvals: ApprovalService;
+  changeSettings: ChangeSettingsService;
   worker: JobWorker;
 };
 
@@ -40,6 +46,9 @@ export type ComposeOptions = {
   sealer: Sealer;
   outbound: OutboundPolicy;
   workerPollMs?: number;
+  /** Where people reach the UI, for links in e-mails and /status (default http://localhost:8080). */
+  publicUrl?: string | null;
+  notifier?: ChangeNotifier;
   extraHandlers?: Record<string, JobHandler<unknown>>;
 };
 
@@ -52,9 +61,13 @@ export function compose(o: ComposeOptions): Services {
   const catalogue = new CatalogueService({ db: o.db, clock: o.clock });
   const mappings = new MappingService({ db: o.db, clock: o.clock, catalogue });
   const blast = new BlastService({ db: o.db, clock: o.clock, catalogue, mappings });
+  const notifier = o.notifier ?? silentNotifier;
+  const changes = new ChangeService({ db: o.db, clock: o.clock, sealer: o.sealer, blast, mappings, notifier, baseUrl: () => o.publicUrl ?? 'http://localhost:8080' });
+  const approvals = new ApprovalService({ db: o.db, clock: o.clock, changes, blast, mappings, catalogue, notifier });
+  const changeSettings = new ChangeSettingsService({ db: o.db, clock: o.clock });
   const incidents = new IncidentService({ db: o.db, clock: o.clock, flags, sealer: o.sealer, outbound: o.outbound });
   // Later capabilities (expiry, window ends, deliveries) add their handlers here.
-  const handlers: Record<string, JobHandler<unknown>> = { ...flagRequests.jobHandlers(), ...incidents.jobHandlers(), ...catalogue.jobHandlers(), ...(o.extraHandlers ?? {}) };
+  const handlers: Record<string, JobHandler<unknown>> = { ...flagRequests.jobHandlers(), ...incidents.jobHandlers(), ...catalogue.jobHandlers(), ...changes.jobHandlers(), ...(o.extraHandlers ?? {}) };
   const worker = new JobWorker({ db: o.db, clock: o.clock, logger: o.logger, metrics, handlers, pollMs: o.workerPollMs ?? 1_000 });
-  return { db: o.db, clock: o.clock, logger: o.logger, metrics, auth, flags, flagRequests, sdkKeys, incidents, catalogue, mappings, blast, worker };
+  return { db: o.db, clock: o.clock, logger: o.logger, metrics, auth, flags, flagRequests, sdkKeys, incidents, catalogue, mappings, blast, changes, approvals, changeSettings, worker };
 }

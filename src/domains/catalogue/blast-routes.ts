@@ -1,8 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import { notFound, unauthorized } from '../../platform/errors.js';
-import { requestAuditContext } from '../../platform/http/access.js';
 import { errors } from '../../platform/http/schemas.js';
 import { SILENCE_MODES } from './blast.js';
 import type { BlastService } from './blast-service.js';
@@ -73,14 +70,6 @@ const ContractsBody = Type.Object({
   edges: Type.Array(Type.Object({ caller: Type.Object({ key: Type.String(), name: Type.String() }), callee: Type.Object({ key: Type.String(), name: Type.String() }), routes: Type.Array(Route), note: Type.Optional(Type.String()) })),
   withContract: Type.Integer(), total: Type.Integer(), routes: Type.Integer(), header: Type.String({ examples: ['3 of 4 call edges have a contract · 11 routes'] }),
 });
-const Settings = Type.Object({ silenceInfra: Mode });
-
-function ownOrg(req: FastifyRequest, id: string) {
-  const p = req.principal;
-  if (!p) throw unauthorized();
-  if (p.org.id !== id && p.org.slug !== id) throw notFound(`no organisation ${id}`);
-  return p;
-}
 
 export const blastRoutes: FastifyPluginAsyncTypebox<{ blast: BlastService }> = async (app, { blast }) => {
   const tags = ['changes'];
@@ -101,13 +90,4 @@ export const blastRoutes: FastifyPluginAsyncTypebox<{ blast: BlastService }> = a
     },
   }, async (req) => blast.previewContracts(req.principal!.org.id, req.body));
 
-  const OrgParams = Type.Object({ id: Type.String({ maxLength: 100 }) });
-  app.get('/api/organizations/:id/change-settings', {
-    config: { access: 'session' },
-    schema: { tags, summary: 'The organisation’s change settings', params: OrgParams, response: { 200: Settings, ...errors(401, 403, 404) } },
-  }, async (req) => blast.settings(ownOrg(req, req.params.id).org.id));
-  app.put('/api/organizations/:id/change-settings', {
-    config: { access: 'session' },
-    schema: { tags, summary: 'Set the organisation’s change settings (owners and admins)', params: OrgParams, body: Type.Object({ silenceInfra: Mode }, { additionalProperties: false }), response: { 200: Settings, ...errors(400, 401, 403, 404) } },
-  }, async (req) => blast.updateSettings(requestAuditContext(req), ownOrg(req, req.params.id), req.body));
 };

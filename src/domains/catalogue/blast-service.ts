@@ -1,7 +1,6 @@
 import type { Clock } from '../../platform/clock.js';
 import type { Database, Queryable, Row } from '../../platform/db/database.js';
-import { badRequest, forbidden } from '../../platform/errors.js';
-import { appendAuditEvent, type AuditContext } from '../ledger/index.js';
+import { badRequest } from '../../platform/errors.js';
 import { computeBlast, scopeBreakdown, scopeLine, type Blast, type SilenceMode } from './blast.js';
 import { answerBlast, storeBlast, type CompactBlast } from './blast-snapshot.js';
 import { loadSources, type RouteRow } from './catalogue-store.js';
@@ -15,7 +14,6 @@ export type BlastRequest = { components?: ComponentInput[]; lines?: string; hops
 export type Preview = MatchResult & Criticality & {
   blast: Blast; refused: string | null; large: boolean; counts: Blast['counts']; silenceInfra: SilenceMode; scopeLine: string; scopeBreakdown: string;
 };
-type Manager = { org: { id: string }; role: string };
 
 /** Components named at most, as a registration allows. */
 export const MAX_COMPONENTS = 100;
@@ -27,20 +25,6 @@ export class BlastService {
   async settings(orgId: string, db: Queryable = this.deps.db): Promise<{ silenceInfra: SilenceMode }> {
     const r = await db.query<{ silence_infra: SilenceMode }>('SELECT silence_infra FROM change_settings WHERE org_id = $1', [orgId]);
     return { silenceInfra: r.rows[0]?.silence_infra ?? 'dedicated' };
-  }
-
-  async updateSettings(ctx: AuditContext, m: Manager, to: { silenceInfra: SilenceMode }): Promise<{ silenceInfra: SilenceMode }> {
-    if (m.role === 'member') throw forbidden('only owners and admins change the change settings');
-    return this.deps.db.transaction(async (tx) => {
-      const before = await this.settings(m.org.id, tx);
-      await tx.query(
-        `INSERT INTO change_settings (org_id, silence_infra, updated_at) VALUES ($1, $2, $3)
-         ON CONFLICT (org_id) DO UPDATE SET silence_infra = $2, updated_at = $3`,
-        [m.org.id, to.silenceInfra, this.deps.clock.now().toISOString()],
-      );
-      await appendAuditEvent(tx, this.deps.clock, ctx, { orgId: m.org.id, action: 'settings.changes_updated', target: { type: 'settings', id: 'changes' }, data: { from: before, to } });
-      return { silenceInfra: to.silenceInfra };
-    });
   }
 
   /** The blast radius of components already resolved (a registration's, once nothing is left to map). */

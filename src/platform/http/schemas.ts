@@ -2,7 +2,10 @@ import { Type } from 'typebox';
 
 export const ErrorBody = Type.Object(
   { error: Type.String(), field: Type.Optional(Type.String()) },
-  { $id: 'Error', description: 'Every refusal: a sentence for a person and, for bad input, the field it is about.' },
+  {
+    $id: 'Error', additionalProperties: true,
+    description: 'Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts).',
+  },
 );
 
 /** Standard error answers for a route's `response` map. */

@@ -1,0 +1,267 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import { forbidden, notFound, unauthorized } from '../../platform/errors.js';
+import { requestAuditContext } from '../../platform/http/access.js';
+import { errors } from '../../platform/http/schemas.js';
+import { listMembers } from '../auth/auth-store.js';
+import type { Principal } from '../auth/index.js';
+import { SILENCE_MODES } from '../catalogue/blast.js';
+import type { BlastService } from '../catalogue/blast-service.js';
+import { listAuditEvents } from '../ledger/index.js';
+import type { ApprovalService } from './approval-service.js';
+import type { ChangeService } from './change-service.js';
+import type { Database } from '../../platform/db/database.js';
+import { APPROVAL_MODES, type ChangeSettingsService } from './change-settings.js';
+import * as store from './change-store.js';
+import { CHANGE_KINDS, OUTCOMES, PIPELINE_FIELDS } from './change-store.js';
+import { statusOf } from './change-view.js';
+import { CHANGE_STATUSES } from './lifecycle.js';
+
+const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
+const Str = Type.String();
+const Tier = Type.Enum(['critical', 'important', 'standard']);
+const ComponentInput = Type.Object(
+  {
+    kind: Type.Optional(Type.Enum(['service', 'instance', 'database', 'schema', 'vm', 'host', 'datastore', 'pod', 'node', 'device', 'external', 'integration', 'workload', 'volume'])),
+    key: Type.Optional(Type.String({ minLength: 1, maxLength: 500, examples: ['svc:checkout-api'] })),
+    query: Type.Optional(Type.String({ minLength: 1, maxLength: 200, examples: ['checkout-api'] })),
+  },
+  { additionalProperties: false },
+);
+const Pipeline = Type.Object(Object.fromEntries(PIPELINE_FIELDS.map((f) => [f, Type.Optional(Type.String({ maxLength: 200 }))])), { additionalProperties: false, description: 'Who registered it; each value ≤ 200 characters' });
+const ChangeFields = {
+  title: Type.String({ minLength: 1, maxLength: 200 }),
+  kind: Type.Optional(Type.Enum(CHANGE_KINDS, { default: 'other' })),
+  description: Type.Optional(Type.String({ maxLength: 20_000 })),
+  ticketUrl: Type.Optional(Type.String({ maxLength: 1000 })),
+  components: Type.Array(ComponentInput, { maxItems: 100 }),
+  hops: Type.Optional(Type.Union([Type.Literal(1), Type.Literal(2)], { default: 1 })),
+  startNow: Type.Optional(Type.Boolean({ description: 'Start the window now (windowEnd defaults to now + 1 h)' })),
+  windowStart: Type.Optional(Type.String({ maxLength: 40, description: 'ISO-8601 date-time' })),
+  windowEnd: Type.Optional(Type.String({ maxLength: 40, description: '5 min – 7 days after the start' })),
+  evidenceMinutes: Type.Optional(Type.Integer({ minimum: 15, maximum: 1440, description: 'The surveillance horizon; default the organisation’s' })),
+  surveillanceMinutes: Type.Optional(Type.Integer({ minimum: 15, maximum: 1440, description: 'Alias of evidenceMinutes (evidenceMinutes wins)' })),
+  maxDurationMinutes: Type.Optional(Type.Integer({ minimum: 5, maximum: 10080, description: 'A pipeline window now … now + d, re-stamped when the change starts' })),
+  autoStart: Type.Optional(Type.Boolean({ description: 'Start the moment it is approved' })),
+  pipeline: Type.Optional(Pipeline),
+  callbackUrl: Type.Optional(Type.String({ maxLength: 1000, description: 'http(s): signed callbacks at every step; the 201 carries callbackSecret once' })),
+  recipients: Type.Optional(Type.Array(Type.String({ maxLength: 320 }), { maxItems: 20 })),
+  releaseHeld: Type.Optional(Type.Boolean({ default: true })),
+  confirmLarge: Type.Optional(Type.Boolean({ description: 'Required when the scope has 100 services or more' })),
+  silenceInfra: Type.Optional(Nullable(Type.Enum(SILENCE_MODES))),
+  draft: Type.Optional(Type.Boolean({ description: 'Save without scheduling it (PUT with draft: false submits it)' })),
+};
+const ChangeInput = Type.Object(ChangeFields, { additionalProperties: false });
+const ChangePatch = Type.Partial(ChangeInput, { additionalProperties: false });
+
+const Resolved = Type.Object({ kind: Str, key: Str, name: Str, match: Str, query: Type.Optional(Str), seen: Type.Boolean() });
+const Candidate = Type.Object({ kind: Str, key: Str, name: Str });
+const ChangeBody = Type.Object({
+  id: Str, displayId: Str, title: Str, kind: Type.Enum(CHANGE_KINDS), description: Nullable(Str), ticketUrl: Nullable(Str),
+  status: Type.Enum(CHANGE_STATUSES), outcome: Nullable(Type.Enum(OUTCOMES)), impact: Nullable(Str), hops: Type.Integer(),
+  windowStart: Str, windowEnd: Str, evidenceMinutes: Type.Integer(), maxDurationMinutes: Nullable(Type.Integer()), autoStart: Type.Boolean(),
+  releaseHeld: Type.Boolean(), silenceInfra: Nullable(Type.Enum(SILENCE_MODES)), pipeline: Nullable(Type.Record(Str, Str)), callbackUrl: Nullable(Str),
+  recipients: Type.Array(Str), components: Type.Array(Resolved), unresolved: Type.Array(Type.Object({ query: Str, candidates: Type.Array(Candidate) })),
+  criticality: Nullable(Tier), criticalitySource: Nullable(Type.Enum(['components', 'blast', 'none', 'pending'])), componentTiers: Type.Record(Str, Nullable(Tier)),
+  gated: Type.Boolean(), quorum: Nullable(Type.Integer()), owner: Type.Object({ id: Str, email: Str, name: Str }), viaTokenId: Nullable(Str), viaProxyId: Type.Null(),
+  approvalExpiresAt: Nullable(Str), startDeadline: Nullable(Str), decidedAt: Nullable(Str), rejectionReason: Nullable(Str), startedAt: Nullable(Str),
+  finishedAt: Nullable(Str), aborted: Type.Boolean(), notes: Nullable(Str), evaluateAt: Nullable(Str), reportedAt: Nullable(Str),
+  blastVersion: Type.Integer(), reportVersion: Type.Integer(), createdAt: Str, updatedAt: Str,
+});
+const Any = Type.Record(Str, Type.Unknown());
+const Registered = Type.Object({
+  change: ChangeBody, blast: Nullable(Any), match: Type.Object({ matched: Type.Integer(), unresolved: Type.Array(Str) }),
+  callbackSecret: Type.Optional(Type.String({ description: 'cs_…, only when callbackUrl was sent: returned once' })),
+  approval: Type.Optional(Any), mapping: Type.Optional(Type.Object({ unresolved: Type.Array(Type.Object({ query: Str, candidates: Type.Array(Candidate) })), hint: Str })),
+});
+const Params = Type.Object({ id: Type.String({ maxLength: 100 }) });
+const OneChange = Type.Object({ change: ChangeBody });
+const Status = Type.Object({
+  id: Str, displayId: Str, title: Str, status: Type.Enum(CHANGE_STATUSES),
+  approval: Type.Object({
+    state: Type.Enum(['not_required', 'mapping', 'pending', 'approved', 'rejected', 'expired']), approvals: Nullable(Type.Integer()), required: Nullable(Type.Integer()),
+    expiresAt: Nullable(Str), decidedAt: Nullable(Str), reason: Nullable(Str), criticalRequired: Type.Boolean(), criticalApproved: Nullable(Type.Boolean()),
+    blockedOn: Nullable(Type.Enum(['classification', 'critical_approver'])),
+  }),
+  criticality: Nullable(Tier), criticalitySource: Nullable(Str),
+  classification: Type.Optional(Type.Object({ unknown: Type.Array(Str), url: Str })),
+  mapping: Type.Optional(Type.Object({ unresolved: Type.Array(Str), url: Str })),
+  deployment: Type.Object({ startedAt: Nullable(Str), finishedAt: Nullable(Str), windowStart: Str, windowEnd: Str, outcome: Nullable(Str), autoStart: Type.Boolean() }),
+  surveillance: Type.Object({ minutes: Type.Integer(), evaluateAt: Nullable(Str), reportedAt: Nullable(Str), impact: Nullable(Str), aiImpact: Type.Null() }),
+  ticket: Type.Null(), pipeline: Nullable(Type.Record(Str, Str)), links: Type.Object({ change: Str, approve: Str }),
+}, { description: 'What a pipeline polls, and what every callback carries' });
+const Outcome = Type.Object({ outcome: Type.Optional(Type.Enum(OUTCOMES)), notes: Type.Optional(Type.String({ maxLength: 5000 })) }, { additionalProperties: false });
+const SettingsBody = Type.Object({
+  settings: Type.Object({
+    approvalRequired: Type.Enum(APPROVAL_MODES), quorum: Type.Integer(), approvalExpiryMinutes: Type.Integer(), startTimeoutMinutes: Type.Integer(),
+    surveillanceMinutes: Type.Integer(), completionRecipients: Type.Array(Str), allowPrivateCallbacks: Type.Boolean(), silenceInfra: Type.Enum(SILENCE_MODES), updatedAt: Nullable(Str),
+  }),
+  approvers: Type.Array(Type.Object({ userId: Str, email: Str, name: Str, critical: Type.Boolean() })),
+  criticalApprovers: Type.Array(Type.Object({ userId: Str, name: Str })),
+  limits: Type.Record(Str, Type.Object({ min: Type.Optional(Type.Integer()), max: Type.Integer() })),
+  warning: Nullable(Str), criticalWarning: Nullable(Str),
+});
+const SettingsPatch = Type.Object({
+  approvalRequired: Type.Optional(Type.Enum(APPROVAL_MODES, { description: 'none: never; api: changes registered with a token; all: every change' })),
+  quorum: Type.Optional(Type.Integer({ minimum: 1, maximum: 25 })),
+  approvalExpiryMinutes: Type.Optional(Type.Integer({ minimum: 15, maximum: 10080 })),
+  startTimeoutMinutes: Type.Optional(Type.Integer({ minimum: 15, maximum: 10080 })),
+  surveillanceMinutes: Type.Optional(Type.Integer({ minimum: 15, maximum: 1440 })),
+  completionRecipients: Type.Optional(Type.Array(Type.String({ maxLength: 320 }), { maxItems: 25 })),
+  allowPrivateCallbacks: Type.Optional(Type.Boolean()),
+  silenceInfra: Type.Optional(Type.Enum(SILENCE_MODES)),
+}, { additionalProperties: false });
+
+function ownOrg(req: FastifyRequest, id: string): Principal {
+  const p = req.principal;
+  if (!p) throw unauthorized();
+  if (p.org.id !== id && p.org.slug !== id) throw notFound(`no organisation ${id}`);
+  return p;
+}
+
+export const changeRoutes: FastifyPluginAsyncTypebox<{ db: Database; changes: ChangeService; approvals: ApprovalService; settings: ChangeSettingsService; blast: BlastService }> = async (app, deps) => {
+  const { db, changes, approvals, settings, blast } = deps;
+  const tags = ['changes'];
+  const read = { access: { scope: 'changes:read' as const } };
+  const write = { access: { scope: 'changes:write' as const } };
+  const session = { access: 'session' as const };
+  const ctx = requestAuditContext;
+  // A pipeline POSTs …/start or …/complete without a body: that is an empty one.
+  app.addHook('preValidation', async (req) => {
+    if (req.method === 'POST' && (req.body === undefined || req.body === null)) req.body = {};
+  });
+  const links = (id: string) => ({ change: changes.link({ id } as never), approve: changes.link({ id } as never, true) });
+
+  app.get('/api/changes', {
+    config: read,
+    schema: {
+      tags, summary: 'Changes, newest window first (at most 200)',
+      querystring: Type.Object({
+        status: Type.Optional(Type.String({ maxLength: 300, description: 'Comma-separated statuses' })), q: Type.Optional(Type.String({ maxLength: 200, description: 'Part of the title, or a CHG- id' })),
+        mine: Type.Optional(Type.Literal('1')), criticality: Type.Optional(Type.String({ maxLength: 100, description: 'Comma-separated: critical, important, standard' })),
+        limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 200 })),
+      }, { additionalProperties: false }),
+      response: { 200: Type.Object({ changes: Type.Array(ChangeBody) }), ...errors(400, 401, 403) },
+    },
+  }, async (req) => ({ changes: await changes.list(req.principal!, { ...req.query, mine: req.query.mine === '1' }) }));
+
+  app.post('/api/changes', {
+    config: write,
+    schema: {
+      tags, summary: 'Register a change: 201 {change, blast, match, approval | mapping, callbackSecret}; 409 needsConfirm (100 services or more); 422 refused',
+      body: ChangeInput, response: { 201: Registered, ...errors(400, 401, 403, 409, 422) },
+    },
+  }, async (req, reply) => reply.code(201).send(await changes.register(ctx(req), req.principal!, req.body)));
+
+  app.get('/api/changes/:id', {
+    config: read,
+    schema: {
+      tags, summary: 'One change; include=blast,events,reports adds its blast radius (completed from the current graph where it was trimmed), its timeline and its reports',
+      params: Params, querystring: Type.Object({ include: Type.Optional(Type.String({ maxLength: 100 })) }, { additionalProperties: false }),
+      response: { 200: Type.Object({ change: ChangeBody, blast: Type.Optional(Nullable(Any)), events: Type.Optional(Type.Array(Any)), reports: Type.Optional(Type.Array(Any)) }), ...errors(400, 401, 403, 404) },
+    },
+  }, async (req) => {
+    const c = await changes.get(req.principal!, req.params.id);
+    const include = new Set((req.query.include ?? '').split(',').map((s) => s.trim()).filter(Boolean));
+    const out: { change: typeof c; blast?: unknown; events?: unknown[]; reports?: unknown[] } = { change: c };
+    if (include.has('blast')) out.blast = await changes.blastOf(c);
+    if (include.has('events')) out.events = (await listAuditEvents(db, c.orgId, { targetType: 'change', targetId: c.id }, 500)).items.reverse();
+    if (include.has('reports')) out.reports = await store.listReports(db, c.id);
+    return out as never;
+  });
+
+  app.put('/api/changes/:id', {
+    config: write,
+    schema: { tags, summary: 'Edit a draft or scheduled change (a new blast-radius version); draft: false submits a draft', params: Params, body: ChangePatch, response: { 200: Registered, ...errors(400, 401, 403, 404, 409, 422) } },
+  }, async (req) => changes.edit(ctx(req), req.principal!, req.params.id, req.body));
+
+  app.get('/api/changes/:id/status', {
+    config: read,
+    schema: { tags, summary: 'The compact status a pipeline polls', params: Params, response: { 200: Status, ...errors(401, 403, 404) } },
+  }, async (req) => {
+    const c = await changes.get(req.principal!, req.params.id);
+    return statusOf(c, await store.listDecisions(db, c.id), links(c.id));
+  });
+
+  app.post('/api/changes/:id/start', { config: write, schema: { tags, summary: 'Start a scheduled or approved change now (409 while it waits for approval or mapping)', params: Params, response: { 200: OneChange, ...errors(401, 403, 404, 409) } } },
+    async (req) => ({ change: await changes.start(ctx(req), req.principal!, req.params.id) }));
+  app.post('/api/changes/:id/complete', {
+    config: write, schema: { tags, summary: 'Complete a running change (outcome defaults to success): it enters surveillance', params: Params, body: Outcome, response: { 200: OneChange, ...errors(400, 401, 403, 404, 409) } },
+  }, async (req) => ({ change: await changes.finish(ctx(req), req.principal!, req.params.id, { ...req.body, defaultOutcome: 'success' }) }));
+  app.post('/api/changes/:id/finish', {
+    config: write, schema: { tags, summary: 'Finish a running change: it enters surveillance', params: Params, body: Outcome, response: { 200: OneChange, ...errors(400, 401, 403, 404, 409) } },
+  }, async (req) => ({ change: await changes.finish(ctx(req), req.principal!, req.params.id, { ...req.body, defaultOutcome: null }) }));
+  app.post('/api/changes/:id/abort', {
+    config: write, schema: { tags, summary: 'Abort a running change (outcome rolled_back unless given)', params: Params, body: Outcome, response: { 200: OneChange, ...errors(400, 401, 403, 404, 409) } },
+  }, async (req) => ({ change: await changes.finish(ctx(req), req.principal!, req.params.id, { ...req.body, abort: true, defaultOutcome: 'rolled_back' }) }));
+  app.post('/api/changes/:id/cancel', {
+    config: write, schema: { tags, summary: 'Cancel a draft, scheduled, pending or approved change', params: Params, body: Type.Object({ reason: Type.Optional(Type.String({ maxLength: 2000 })) }, { additionalProperties: false }), response: { 200: OneChange, ...errors(400, 401, 403, 404, 409) } },
+  }, async (req) => ({ change: await changes.cancel(ctx(req), req.principal!, req.params.id, req.body.reason) }));
+  app.post('/api/changes/:id/evaluate', {
+    config: write, schema: { tags, summary: 'Evaluate a reported change again: a new horizon, then a new report version', params: Params, body: Type.Object({ evidenceMinutes: Type.Optional(Type.Integer({ minimum: 15, maximum: 1440 })) }, { additionalProperties: false }), response: { 200: OneChange, ...errors(400, 401, 403, 404, 409) } },
+  }, async (req) => ({ change: await changes.evaluate(ctx(req), req.principal!, req.params.id, req.body.evidenceMinutes) }));
+
+  app.get('/api/changes/:id/approvals', { config: read, schema: { tags, summary: 'Where approval stands and what the caller may do', params: Params, response: { 200: Any, ...errors(401, 403, 404) } } },
+    async (req) => approvals.view(req.principal!, req.params.id));
+  app.post('/api/changes/:id/approve', {
+    config: session,
+    schema: { tags, summary: 'Approve (a listed approver, never the requester, once; people only). 409 {blockedOn: classification} while a service component has no tier', params: Params, body: Type.Object({ comment: Type.Optional(Type.String({ maxLength: 2000 })) }, { additionalProperties: false }), response: { 200: Any, ...errors(400, 401, 403, 404, 409) } },
+  }, async (req) => approvals.approve(ctx(req), req.principal!, req.params.id, req.body.comment));
+  app.post('/api/changes/:id/reject', {
+    config: session,
+    schema: { tags, summary: 'Reject with a reason: the first rejection rejects the change', params: Params, body: Type.Object({ reason: Type.String({ maxLength: 2000 }) }, { additionalProperties: false }), response: { 200: Any, ...errors(400, 401, 403, 404, 409) } },
+  }, async (req) => approvals.reject(ctx(req), req.principal!, req.params.id, req.body.reason));
+  app.post('/api/changes/:id/classify', {
+    config: session,
+    schema: { tags, summary: 'Give tiers to service components without one (approvers; saved to the catalogue)', params: Params, body: Type.Object({ components: Type.Array(Type.Object({ key: Type.String({ maxLength: 500 }), tier: Type.String({ maxLength: 20 }) }, { additionalProperties: false }), { maxItems: 100 }) }, { additionalProperties: false }), response: { 200: Any, ...errors(400, 401, 403, 404, 409) } },
+  }, async (req) => approvals.classify(ctx(req), req.principal!, req.params.id, req.body.components));
+  const Entry = Type.Object({
+    input: Type.String({ minLength: 1, maxLength: 200 }), kind: Type.Optional(Type.String({ maxLength: 40 })), key: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })),
+    createService: Type.Optional(Type.Object({ name: Type.Optional(Type.String({ maxLength: 200 })) }, { additionalProperties: false })), remember: Type.Optional(Type.Boolean()),
+  }, { additionalProperties: false });
+  app.post('/api/changes/:id/mappings', {
+    config: session,
+    schema: { tags, summary: 'Map the unresolved names of a pending_mapping change; with none left it moves on', params: Params, body: Type.Object({ entries: Type.Array(Entry, { maxItems: 50 }), confirmLarge: Type.Optional(Type.Boolean()) }, { additionalProperties: false }), response: { 200: Type.Object({ change: ChangeBody, remaining: Type.Integer(), status: Str }), ...errors(400, 401, 403, 404, 409, 422) } },
+  }, async (req) => approvals.map(ctx(req), req.principal!, req.params.id, req.body.entries, req.body.confirmLarge ?? false));
+
+  app.get('/api/changes/:id/contracts', {
+    config: read,
+    schema: { tags, summary: 'The contract of each service → service call edge of the change’s blast radius', params: Params, querystring: Type.Object({ stale: Type.Optional(Type.Union([Type.Literal(0), Type.Literal(1)])) }, { additionalProperties: false }), response: { 200: Any, ...errors(401, 403, 404) } },
+  }, async (req) => {
+    const c = await changes.get(req.principal!, req.params.id);
+    const b = await changes.blastOf(c);
+    if (!b) throw notFound('the change has no blast-radius snapshot yet (its components are not mapped)');
+    return { changeId: c.id, computedAt: new Date().toISOString(), ...(await blast.contracts(c.orgId, b.edges ?? [], { includeStale: req.query.stale === 1 })) };
+  });
+
+  app.get('/api/changes/:id/report.json', {
+    config: read,
+    schema: { tags, summary: 'A report version of the change (the latest by default)', params: Params, querystring: Type.Object({ version: Type.Optional(Type.Integer({ minimum: 1 })) }, { additionalProperties: false }), response: { 200: Any, ...errors(401, 403, 404) } },
+  }, async (req) => {
+    const c = await changes.get(req.principal!, req.params.id);
+    const reports = await store.listReports(db, c.id);
+    const r = req.query.version ? reports.find((x) => x.version === req.query.version) : reports.at(-1);
+    if (!r) throw notFound(req.query.version ? `no report version ${req.query.version}` : 'no report yet');
+    return { change: c, version: r.version, report: r, evidence: r.body };
+  });
+
+  const OrgParams = Type.Object({ id: Type.String({ maxLength: 100 }) });
+  app.get('/api/organizations/:id/change-settings', {
+    config: session, schema: { tags, summary: 'The organisation’s change settings and approvers (owners and admins)', params: OrgParams, response: { 200: SettingsBody, ...errors(401, 403, 404) } },
+  }, async (req) => settings.get(ownOrg(req, req.params.id)));
+  app.put('/api/organizations/:id/change-settings', {
+    config: session, schema: { tags, summary: 'Change some settings (left out: kept); audited', params: OrgParams, body: SettingsPatch, response: { 200: SettingsBody, ...errors(400, 401, 403, 404) } },
+  }, async (req) => settings.update(ctx(req), ownOrg(req, req.params.id), req.body));
+  app.put('/api/organizations/:id/change-approvers', {
+    config: session,
+    schema: { tags, summary: 'The whole approver list {userIds, criticalUserIds?}: active members, at most 50; not below the quorum while approval is required', params: OrgParams, body: Type.Object({ userIds: Type.Array(Type.String({ maxLength: 100 }), { maxItems: 50 }), criticalUserIds: Type.Optional(Type.Array(Type.String({ maxLength: 100 }), { maxItems: 50 })) }, { additionalProperties: false }), response: { 200: SettingsBody, ...errors(400, 401, 403, 404) } },
+  }, async (req) => settings.setApprovers(ctx(req), ownOrg(req, req.params.id), req.body.userIds, req.body.criticalUserIds));
+  app.get('/api/organizations/:id/members', {
+    config: session, schema: { tags: ['accounts'], summary: 'The members of the organisation', params: OrgParams, response: { 200: Type.Object({ members: Type.Array(Type.Object({ userId: Str, email: Str, name: Str, role: Str })) }), ...errors(401, 403, 404) } },
+  }, async (req) => {
+    const p = ownOrg(req, req.params.id);
+    if (p.kind !== 'session') throw forbidden('for people, signed in');
+    return { members: (await listMembers(db, p.org.id)).map((m) => ({ userId: m.id, email: m.email, name: m.displayName, role: m.role })) };
+  });
+};

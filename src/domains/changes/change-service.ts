@@ -1,0 +1,418 @@
+import { randomBytes } from 'node:crypto';
+import type { Clock } from '../../platform/clock.js';
+import type { Sealer } from '../../platform/crypto/sealed.js';
+import type { Database, Tx } from '../../platform/db/database.js';
+import { AppError, badRequest, conflict, forbidden, notFound } from '../../platform/errors.js';
+import { randomSecret } from '../../platform/ids.js';
+import type { Job, JobHandler } from '../../platform/jobs/job.js';
+import { scheduleJob } from '../../platform/jobs/job-queue.js';
+import type { Principal } from '../auth/index.js';
+import type { Blast, SilenceMode } from '../catalogue/blast.js';
+import type { BlastService } from '../catalogue/blast-service.js';
+import type { Criticality } from '../catalogue/criticality.js';
+import type { ComponentInput, Resolved, Unresolved } from '../catalogue/matching.js';
+import type { MappingService } from '../catalogue/mapping-service.js';
+import { appendAuditEvent, type AuditContext } from '../ledger/index.js';
+import { readApprovers, readSettings, type ChangeSettings } from './change-settings.js';
+import * as store from './change-store.js';
+import type { Change, ChangeKind, Outcome, PipelineInfo } from './change-store.js';
+import { CHANGE_STATUSES, move, type Action, type ChangeStatus } from './lifecycle.js';
+import { planWindow } from './window.js';
+
+export type RegisterInput = {
+  title: string; kind?: ChangeKind; description?: string; ticketUrl?: string; components: ComponentInput[]; hops?: 1 | 2;
+  startNow?: boolean; windowStart?: string; windowEnd?: string; evidenceMinutes?: number; surveillanceMinutes?: number;
+  maxDurationMinutes?: number; autoStart?: boolean; pipeline?: PipelineInfo; callbackUrl?: string; recipients?: string[];
+  releaseHeld?: boolean; confirmLarge?: boolean; silenceInfra?: SilenceMode | null; draft?: boolean;
+};
+
+/** What happened to a change, for whoever delivers the news (e-mail, callbacks, tickets). */
+export type ChangeEvent =
+  | 'mapping_needed' | 'approval_needed' | 'mapped' | 'approved' | 'rejected' | 'expired' | 'started' | 'completed'
+  | 'reported' | 'cancelled' | 'critical_needed';
+export type ChangeNotifier = { notify(tx: Tx, change: Change, event: ChangeEvent, extra?: Record<string, unknown>): Promise<void> };
+export const silentNotifier: ChangeNotifier = { notify: async () => {} };
+
+export const TIMER_JOB = 'change.timer';
+type TimerStep = 'approval_expiry' | 'start_deadline' | 'window_start' | 'window_end' | 'horizon';
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const minutes = (n: number) => n * 60_000;
+
+export type Registered = {
+  change: Change; blast: Blast | null; match: { matched: number; unresolved: string[] }; callbackSecret?: string;
+  approval?: Record<string, unknown>; mapping?: { unresolved: Unresolved[]; hint: string };
+};
+
+/** Changes: registration, the lifecycle and its timers. Approvals live in ApprovalService. */
+export class ChangeService {
+  constructor(private readonly deps: {
+    db: Database; clock: Clock; sealer: Sealer; blast: BlastService; mappings: MappingService; notifier: ChangeNotifier; baseUrl: () => string;
+  }) {}
+
+  /** Whether the caller may change this change: its owner, an owner or admin of the organisation. */
+  static canWrite(p: Principal, c: Change): boolean {
+    return c.ownerId === p.user.id || p.role === 'owner' || p.role === 'admin';
+  }
+
+  async get(p: Principal, id: string): Promise<Change> {
+    const c = await store.findChange(this.deps.db, p.org.id, id);
+    if (!c) throw notFound(`no change ${id}`);
+    return c;
+  }
+
+  async list(p: Principal, q: { status?: string; q?: string; mine?: boolean; criticality?: string; limit?: number }): Promise<Change[]> {
+    const split = (s?: string) => (s ?? '').split(',').map((x) => x.trim()).filter(Boolean);
+    const statuses = split(q.status);
+    const badStatus = statuses.find((s) => !(CHANGE_STATUSES as readonly string[]).includes(s));
+    if (badStatus) throw badRequest(`unknown status "${badStatus}"; statuses are ${CHANGE_STATUSES.join(', ')}`, 'status');
+    const crit = split(q.criticality);
+    const badCrit = crit.find((s) => !['critical', 'important', 'standard'].includes(s));
+    if (badCrit) throw badRequest(`unknown criticality "${badCrit}"; use critical, important or standard`, 'criticality');
+    return store.listChanges(this.deps.db, p.org.id, {
+      statuses: statuses as ChangeStatus[], q: q.q?.trim() || null, ownerId: q.mine ? p.user.id : null, criticalities: crit as store.ListFilter['criticalities'], limit: q.limit ?? 200,
+    });
+  }
+
+  async blastOf(c: Change): Promise<Blast | null> {
+    const b = await store.latestBlast(this.deps.db, c.id);
+    return b ? this.deps.blast.answer(c.orgId, b.stored) : null;
+  }
+
+  /** Validates everything that does not need the catalogue; every refusal names its field. */
+  private validate(input: RegisterInput): void {
+    if (!input.title.trim()) throw badRequest('the title cannot be empty', 'title');
+    if (input.components.length === 0) throw badRequest('name at least one component', 'components');
+    for (const [i, c] of input.components.entries()) if (!c.key && !c.query) throw badRequest(`components.${i} needs a key or a query`, `components.${i}`);
+    for (const [k, v] of Object.entries(input.pipeline ?? {})) if (typeof v === 'string' && v.length > 200) throw badRequest(`pipeline.${k} is over 200 characters`, `pipeline.${k}`);
+    for (const [k, v] of [['callbackUrl', input.callbackUrl], ['ticketUrl', input.ticketUrl], ['pipeline.runUrl', input.pipeline?.runUrl]] as const) {
+      if (v === undefined) continue;
+      let u: URL | null = null;
+      try {
+        u = new URL(v);
+      } catch {
+        u = null;
+      }
+      if (!u || (u.protocol !== 'http:' && u.protocol !== 'https:')) throw badRequest(`${k} must be an http(s) URL`, k);
+    }
+    for (const [i, r] of (input.recipients ?? []).entries()) if (!EMAIL.test(r)) throw badRequest(`recipients.${i} is not an e-mail address`, `recipients.${i}`);
+  }
+
+  /**
+   * Registers a change. Names the catalogue cannot resolve: a pipeline's change waits in
+   * pending_mapping, a person gets a 400 with the candidates. Then the blast radius (422 refused,
+   * 409 large without confirmLarge), the snapshot, the gate, the timers — one transaction.
+   */
+  async register(ctx: AuditContext, p: Principal, input: RegisterInput): Promise<Registered> {
+    this.validate(input);
+    const now = this.deps.clock.now();
+    const settings = await readSettings(this.deps.db, p.org.id);
+    const window = planWindow(input, now);
+    const evidenceMinutes = input.evidenceMinutes ?? input.surveillanceMinutes ?? settings.surveillanceMinutes;
+    const match = await this.deps.mappings.match(p.org.id, { components: input.components });
+    const viaToken = p.kind === 'token';
+    if (match.unresolved.length && !viaToken) {
+      throw new AppError(400, `not recognised: ${match.unresolved.map((u) => u.query).join(', ')} — pick one of the candidates`, 'components', { unresolved: match.unresolved });
+    }
+    const hops = input.hops ?? 1;
+    let computed: Awaited<ReturnType<BlastService['blastOf']>> | null = null;
+    if (!match.unresolved.length) computed = await this.checkedBlast(p.org.id, match.resolved, hops, input.silenceInfra, input.confirmLarge ?? false);
+    const gated = settings.approvalRequired === 'all' || (settings.approvalRequired === 'api' && viaToken);
+    const status: ChangeStatus = input.draft ? 'draft' : match.unresolved.length ? 'pending_mapping' : gated ? 'pending_approval' : input.startNow ? 'active' : 'scheduled';
+    const id = `chg_${randomBytes(16).toString('hex')}`;
+    const callbackSecret = input.callbackUrl ? `cs_${randomSecret()}` : undefined;
+    const at = now.toISOString();
+    const waiting = status === 'pending_mapping' || status === 'pending_approval';
+    const crit: Partial<Criticality> = computed?.criticality ?? {};
+
+    await this.deps.db.transaction(async (tx) => {
+      await tx.query(
+        `INSERT INTO changes (id, org_id, title, kind, description, ticket_url, status, hops, window_start, window_end, evidence_minutes, max_duration_minutes,
+           auto_start, release_held, silence_infra, pipeline, callback_url, callback_secret_sealed, recipients, components, unresolved, criticality,
+           criticality_source, component_tiers, gated, quorum, owner_id, via_token_id, approval_expires_at, started_at, blast_version, created_at, updated_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27, $28, $29, $30, $31, $32, $32)`,
+        [
+          id, p.org.id, input.title.trim(), input.kind ?? 'other', input.description ?? null, input.ticketUrl ?? null, status, hops,
+          window.start.toISOString(), window.end.toISOString(), evidenceMinutes, input.maxDurationMinutes ?? null, input.autoStart ?? false,
+          input.releaseHeld ?? true, input.silenceInfra ?? null, input.pipeline ? JSON.stringify(input.pipeline) : null, input.callbackUrl ?? null,
+          callbackSecret ? this.deps.sealer.seal(callbackSecret) : null, input.recipients ?? [], JSON.stringify(match.resolved), JSON.stringify(match.unresolved),
+          crit.criticality ?? null, crit.criticalitySource ?? null, JSON.stringify(crit.componentTiers ?? {}), gated, gated ? settings.quorum : null,
+          p.user.id, viaToken ? p.tokenId : null, waiting ? new Date(now.getTime() + minutes(settings.approvalExpiryMinutes)).toISOString() : null,
+          status === 'active' ? at : null, computed ? 1 : 0, at,
+        ],
+      );
+      if (computed) {
+        const s = this.deps.blast.store(computed.blast);
+        await store.insertBlast(tx, id, 1, s.stored, s.bytes, at);
+      }
+      const change = (await store.findChange(tx, p.org.id, id))!;
+      await appendAuditEvent(tx, this.deps.clock, ctx, {
+        orgId: p.org.id, action: 'change.registered', target: { type: 'change', id },
+        data: {
+          title: change.title, status, components: match.resolved.map((r) => r.key), unresolved: match.unresolved.map((u) => u.query), hops,
+          windowStart: change.windowStart, windowEnd: change.windowEnd, gated, criticality: change.criticality, silenceInfra: computed?.silenceInfra ?? null,
+          scope: computed ? { services: computed.blast.counts.services, items: computed.blast.counts.items } : null,
+        },
+      });
+      await this.afterEntering(tx, change);
+    });
+    const change = await this.get(p, id);
+    const out: Registered = { change, blast: computed ? await this.blastOf(change) : null, match: match.match };
+    if (callbackSecret) out.callbackSecret = callbackSecret;
+    if (status === 'pending_mapping') out.mapping = { unresolved: match.unresolved, hint: `map them on the change page: ${this.link(change)}` };
+    if (status === 'pending_approval') out.approval = await this.approvalSummary(change, settings);
+    return out;
+  }
+
+  /** The blast radius a save may use: refused → 422, large without confirmation → 409. */
+  async checkedBlast(orgId: string, resolved: Resolved[], hops: 1 | 2, silenceInfra: SilenceMode | null | undefined, confirmLarge: boolean) {
+    const computed = await this.deps.blast.blastOf(orgId, resolved, hops, silenceInfra);
+    const { blast } = computed;
+    if (blast.refused) throw new AppError(422, `the change is refused: ${blast.refused}`, undefined, { refused: blast.refused, counts: blast.counts, silenceInfra: computed.silenceInfra });
+    if (blast.large && !confirmLarge) throw conflict(`the blast radius has ${blast.counts.services} services (100 or more): resend with confirmLarge to register it`, { needsConfirm: true, counts: blast.counts });
+    return computed;
+  }
+
+  private async approvalSummary(c: Change, settings: ChangeSettings): Promise<Record<string, unknown>> {
+    const approvers = (await readApprovers(this.deps.db, c.orgId)).filter((a) => a.userId !== c.ownerId);
+    const critical = approvers.filter((a) => a.critical);
+    const out: Record<string, unknown> = {
+      required: c.quorum ?? settings.quorum, approvers: approvers.length, expiresAt: c.approvalExpiresAt, criticality: c.criticality,
+      criticalitySource: c.criticalitySource, criticalRequired: c.criticality === 'critical', criticalApprovers: critical.length,
+      unknownTierComponents: unknownTier(c),
+    };
+    const warnings = [];
+    if (approvers.length < (c.quorum ?? settings.quorum)) warnings.push(`only ${approvers.length} approver(s) other than the requester for a quorum of ${c.quorum}: it will wait until it expires`);
+    if (c.criticality === 'critical' && critical.length === 0) warnings.push('a critical change needs a critical approver and none is designated');
+    if (warnings.length) out.warning = warnings.join('; ');
+    return out;
+  }
+
+  link(c: Change, approve = false): string {
+    return `${this.deps.baseUrl()}/?view=changes&change=${c.id}${approve ? '&approve=1' : ''}`;
+  }
+
+  /** Timers and news for the status a change has just entered. */
+  async afterEntering(tx: Tx, c: Change): Promise<void> {
+    switch (c.status) {
+      case 'pending_mapping':
+        await this.timer(tx, c, 'approval_expiry', c.approvalExpiresAt!);
+        await this.deps.notifier.notify(tx, c, 'mapping_needed');
+        break;
+      case 'pending_approval':
+        await this.timer(tx, c, 'approval_expiry', c.approvalExpiresAt!);
+        await this.deps.notifier.notify(tx, c, 'approval_needed');
+        break;
+      case 'approved':
+        await this.timer(tx, c, 'start_deadline', c.startDeadline!);
+        break;
+      case 'scheduled':
+        await this.timer(tx, c, 'window_start', c.windowStart);
+        break;
+      case 'active':
+        await this.timer(tx, c, 'window_end', c.windowEnd);
+        await this.deps.notifier.notify(tx, c, 'started');
+        break;
+      case 'evaluating':
+        await this.timer(tx, c, 'horizon', c.evaluateAt!);
+        break;
+      default:
+        break;
+    }
+  }
+
+  private async timer(tx: Tx, c: Change, step: TimerStep, at: string): Promise<void> {
+    await scheduleJob(tx, this.deps.clock, { kind: TIMER_JOB, orgId: c.orgId, runAt: new Date(at), payload: { changeId: c.id, step, at }, dedupeKey: `${TIMER_JOB}:${c.id}:${step}:${at}` });
+  }
+
+  /**
+   * Moves a locked change by an action (409 with the current status when the lifecycle refuses),
+   * writes the patch and the audit event in the caller's transaction, then sets what follows.
+   */
+  async transition(tx: Tx, ctx: AuditContext, c: Change, action: Action, patch: Record<string, unknown>, data: Record<string, unknown> = {}, routing?: { gated: boolean; startNow: boolean }): Promise<Change> {
+    const m = move(c.status, action, routing);
+    if (!m.ok) throw conflict(m.reason, { status: c.status });
+    const sets = Object.keys(patch).map((k, i) => `${k} = $${i + 3}`);
+    await tx.query(`UPDATE changes SET status = $2, updated_at = $${sets.length + 3}${sets.length ? `, ${sets.join(', ')}` : ''} WHERE id = $1`,
+      [c.id, m.to, ...Object.values(patch), this.deps.clock.now().toISOString()]);
+    const next = (await store.findChange(tx, c.orgId, c.id))!;
+    await appendAuditEvent(tx, this.deps.clock, ctx, { orgId: c.orgId, action: `change.${EVENT_OF[action]}`, target: { type: 'change', id: c.id }, data: { from: c.status, to: m.to, ...data } });
+    await this.afterEntering(tx, next);
+    const news = NEWS_OF[action];
+    if (news) await this.deps.notifier.notify(tx, next, news);
+    return next;
+  }
+
+  /** Locks the change for a write by the caller; 404 outside the organisation, 403 without write access. */
+  private async locked(tx: Tx, p: Principal, id: string): Promise<Change> {
+    const c = await store.findChange(tx, p.org.id, id, true);
+    if (!c) throw notFound(`no change ${id}`);
+    if (!ChangeService.canWrite(p, c)) throw forbidden('only the change’s owner, an owner or an admin changes it');
+    return c;
+  }
+
+  /** Starts a scheduled or approved change now; a pipeline window is re-stamped now … now + d. */
+  async start(ctx: AuditContext, p: Principal, id: string): Promise<Change> {
+    return this.deps.db.transaction(async (tx) => this.startLocked(tx, ctx, await this.locked(tx, p, id)));
+  }
+
+  async startLocked(tx: Tx, ctx: AuditContext, c: Change): Promise<Change> {
+    const now = this.deps.clock.now();
+    const patch: Record<string, unknown> = { started_at: now.toISOString() };
+    if (c.maxDurationMinutes) {
+      patch.window_start = now.toISOString();
+      patch.window_end = new Date(now.getTime() + minutes(c.maxDurationMinutes)).toISOString();
+    } else if (new Date(c.windowStart) > now) {
+      // Started early: the window opens now and keeps its length.
+      patch.window_start = now.toISOString();
+      patch.window_end = new Date(now.getTime() + (new Date(c.windowEnd).getTime() - new Date(c.windowStart).getTime())).toISOString();
+    }
+    return this.transition(tx, ctx, c, 'start', patch);
+  }
+
+  /** complete / finish: the change enters surveillance until the evidence horizon. */
+  async finish(ctx: AuditContext, p: Principal, id: string, how: { outcome?: Outcome; notes?: string; abort?: boolean; defaultOutcome: Outcome | null }): Promise<Change> {
+    return this.deps.db.transaction(async (tx) => {
+      const c = await this.locked(tx, p, id);
+      const now = this.deps.clock.now();
+      const outcome = how.outcome ?? (how.abort ? 'rolled_back' : how.defaultOutcome);
+      return this.transition(tx, ctx, c, how.abort ? 'abort' : 'finish', {
+        finished_at: now.toISOString(), outcome, notes: how.notes ?? null, aborted: how.abort ?? false,
+        evaluate_at: new Date(now.getTime() + minutes(c.evidenceMinutes)).toISOString(),
+      }, { outcome });
+    });
+  }
+
+  async cancel(ctx: AuditContext, p: Principal, id: string, reason?: string): Promise<Change> {
+    return this.deps.db.transaction(async (tx) => this.transition(tx, ctx, await this.locked(tx, p, id), 'cancel', {}, { reason: reason ?? null }));
+  }
+
+  /** A reported change is evaluated again: a new horizon, then a new report version. */
+  async evaluate(ctx: AuditContext, p: Principal, id: string, evidenceMinutes?: number): Promise<Change> {
+    return this.deps.db.transaction(async (tx) => {
+      const c = await this.locked(tx, p, id);
+      const mins = evidenceMinutes ?? c.evidenceMinutes;
+      return this.transition(tx, ctx, c, 'evaluate', { evidence_minutes: mins, evaluate_at: new Date(this.deps.clock.now().getTime() + minutes(mins)).toISOString() }, { evidenceMinutes: mins });
+    });
+  }
+
+  /** Edits a draft or scheduled change; a new blast-radius version is snapshotted. `draft: false` submits a draft. */
+  async edit(ctx: AuditContext, p: Principal, id: string, input: Partial<RegisterInput>): Promise<Registered> {
+    const before = await this.get(p, id);
+    if (!ChangeService.canWrite(p, before)) throw forbidden('only the change’s owner, an owner or an admin changes it');
+    const merged: RegisterInput = {
+      title: input.title ?? before.title, kind: input.kind ?? before.kind, description: input.description ?? before.description ?? undefined,
+      ticketUrl: input.ticketUrl ?? before.ticketUrl ?? undefined,
+      components: input.components ?? before.components.map((c) => ({ kind: c.kind, key: c.key })),
+      hops: input.hops ?? before.hops, windowStart: input.windowStart ?? (input.startNow || input.maxDurationMinutes ? undefined : before.windowStart),
+      windowEnd: input.windowEnd ?? (input.windowStart || input.startNow || input.maxDurationMinutes ? undefined : before.windowEnd),
+      startNow: input.startNow, evidenceMinutes: input.evidenceMinutes ?? input.surveillanceMinutes ?? before.evidenceMinutes,
+      maxDurationMinutes: input.maxDurationMinutes ?? before.maxDurationMinutes ?? undefined, autoStart: input.autoStart ?? before.autoStart,
+      pipeline: input.pipeline ?? before.pipeline ?? undefined, recipients: input.recipients ?? before.recipients, releaseHeld: input.releaseHeld ?? before.releaseHeld,
+      silenceInfra: input.silenceInfra === undefined ? before.silenceInfra : input.silenceInfra, confirmLarge: input.confirmLarge,
+    };
+    this.validate(merged);
+    const now = this.deps.clock.now();
+    const window = planWindow(merged, now);
+    const match = await this.deps.mappings.match(p.org.id, { components: merged.components });
+    if (match.unresolved.length) throw new AppError(400, `not recognised: ${match.unresolved.map((u) => u.query).join(', ')} — pick one of the candidates`, 'components', { unresolved: match.unresolved });
+    const computed = await this.checkedBlast(p.org.id, match.resolved, merged.hops ?? 1, merged.silenceInfra, merged.confirmLarge ?? false);
+    const settings = await readSettings(this.deps.db, p.org.id);
+    await this.deps.db.transaction(async (tx) => {
+      const c = await this.locked(tx, p, id);
+      const submit = c.status === 'draft' && input.draft === false;
+      const m = move(c.status, submit ? 'submit' : 'edit');
+      if (!m.ok) throw conflict(m.reason, { status: c.status });
+      const version = c.blastVersion + 1;
+      const s = this.deps.blast.store(computed.blast);
+      await store.insertBlast(tx, c.id, version, s.stored, s.bytes, now.toISOString());
+      await tx.query(
+        `UPDATE changes SET title = $2, kind = $3, description = $4, ticket_url = $5, hops = $6, window_start = $7, window_end = $8, evidence_minutes = $9,
+           max_duration_minutes = $10, auto_start = $11, pipeline = $12, recipients = $13, release_held = $14, silence_infra = $15, components = $16,
+           criticality = $17, criticality_source = $18, component_tiers = $19, blast_version = $20, updated_at = $21 WHERE id = $1`,
+        [c.id, merged.title.trim(), merged.kind, merged.description ?? null, merged.ticketUrl ?? null, merged.hops, window.start.toISOString(), window.end.toISOString(),
+          merged.evidenceMinutes, merged.maxDurationMinutes ?? null, merged.autoStart, merged.pipeline ? JSON.stringify(merged.pipeline) : null, merged.recipients,
+          merged.releaseHeld, merged.silenceInfra ?? null, JSON.stringify(match.resolved), computed.criticality.criticality, computed.criticality.criticalitySource,
+          JSON.stringify(computed.criticality.componentTiers), version, now.toISOString()],
+      );
+      await appendAuditEvent(tx, this.deps.clock, ctx, { orgId: c.orgId, action: 'change.edited', target: { type: 'change', id: c.id }, data: { blastVersion: version, fields: Object.keys(input) } });
+      const edited = (await store.findChange(tx, c.orgId, c.id))!;
+      if (submit) {
+        const gated = settings.approvalRequired === 'all' || (settings.approvalRequired === 'api' && p.kind === 'token');
+        const patch: Record<string, unknown> = gated ? { gated: true, quorum: settings.quorum, approval_expires_at: new Date(now.getTime() + minutes(settings.approvalExpiryMinutes)).toISOString() } : {};
+        if (!gated && input.startNow) patch.started_at = now.toISOString();
+        await this.transition(tx, ctx, edited, 'submit', patch, {}, { gated, startNow: input.startNow ?? false });
+      } else if (edited.status === 'scheduled') {
+        await this.afterEntering(tx, edited);
+      }
+    });
+    const change = await this.get(p, id);
+    return { change, blast: await this.blastOf(change), match: match.match };
+  }
+
+  /** The durable timers of changes. Each checks that the change still waits for exactly this moment. */
+  jobHandlers(): Record<string, JobHandler<unknown>> {
+    return { [TIMER_JOB]: { commit: async (tx: Tx, job: Job) => this.onTimer(tx, job) } };
+  }
+
+  private async onTimer(tx: Tx, job: Job): Promise<void> {
+    const { changeId, step, at } = job.payload as { changeId: string; step: TimerStep; at: string };
+    const c = await store.findChangeForTimer(tx, changeId);
+    if (!c) return;
+    const ctx: AuditContext = { actor: { kind: 'system', id: null, name: 'changeledger scheduler' }, source: 'scheduler' };
+    const now = this.deps.clock.now();
+    switch (step) {
+      case 'approval_expiry':
+        if ((c.status === 'pending_approval' || c.status === 'pending_mapping') && c.approvalExpiresAt === at) {
+          await this.transition(tx, ctx, c, 'expire', { decided_at: now.toISOString() }, { reason: c.status === 'pending_mapping' ? 'its components were not mapped in time' : 'it was not approved in time' });
+        }
+        return;
+      case 'start_deadline':
+        if (c.status === 'approved' && c.startDeadline === at) await this.transition(tx, ctx, c, 'expire', {}, { reason: 'it was approved but not started in time' });
+        return;
+      case 'window_start':
+        if (c.status === 'scheduled' && c.windowStart === at) await this.startLocked(tx, ctx, c);
+        return;
+      case 'window_end':
+        if (c.status === 'active' && c.windowEnd === at) {
+          await this.transition(tx, ctx, c, 'window_end', {
+            finished_at: now.toISOString(), outcome: c.outcome ?? 'unknown', evaluate_at: new Date(now.getTime() + minutes(c.evidenceMinutes)).toISOString(),
+          }, { outcome: c.outcome ?? 'unknown' });
+        }
+        return;
+      case 'horizon':
+        if (c.status === 'evaluating' && c.evaluateAt === at) await this.report(tx, ctx, c);
+        return;
+    }
+  }
+
+  /**
+   * Writes the next report version. No evidence source is connected yet, so the report says which
+   * are missing and the impact is `unknown` — never a made-up verdict.
+   */
+  private async report(tx: Tx, ctx: AuditContext, c: Change): Promise<void> {
+    const version = c.reportVersion + 1;
+    const now = this.deps.clock.now().toISOString();
+    const missing = ['alerts of the blast radius (an alert source)', 'RED metrics (a metrics source)', 'logs and error fingerprints (a log source)'];
+    const summary = `Impact unknown: no evidence source is configured, so nothing was measured (${missing.join('; ')}). Outcome: ${c.outcome ?? 'unknown'}.`;
+    const body = {
+      window: { start: c.windowStart, end: c.windowEnd, startedAt: c.startedAt, finishedAt: c.finishedAt, evidenceMinutes: c.evidenceMinutes },
+      verdict: { impact: 'unknown', rule: 'nothing measured' }, notConfigured: missing, outcome: c.outcome, blastVersion: c.blastVersion,
+    };
+    await tx.query('INSERT INTO change_reports (change_id, version, impact, outcome, summary, body, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)',
+      [c.id, version, 'unknown', c.outcome, summary, JSON.stringify(body), now]);
+    await this.transition(tx, ctx, c, 'report', { impact: 'unknown', reported_at: now, report_version: version }, { reportVersion: version, impact: 'unknown' });
+  }
+}
+
+export function unknownTier(c: Change): Array<{ key: string; name: string; kind: string }> {
+  return c.components.filter((x) => c.componentTiers[x.key] === null).map((x) => ({ key: x.key, name: x.name, kind: x.kind }));
+}
+
+const EVENT_OF: Record<Action, string> = {
+  submit: 'submitted', mapped: 'mapped', approve: 'approved', reject: 'rejected', expire: 'expired', start: 'started', finish: 'completed', abort: 'aborted',
+  window_end: 'window_ended', report: 'reported', evaluate: 'evaluation_requested', cancel: 'cancelled', edit: 'edited',
+};
+const NEWS_OF: Partial<Record<Action, ChangeEvent>> = {
+  mapped: 'mapped', approve: 'approved', reject: 'rejected', expire: 'expired', finish: 'completed', abort: 'completed', window_end: 'completed', report: 'reported', cancel: 'cancelled',
+};

@@ -1,0 +1,173 @@
+import type { Clock } from '../../platform/clock.js';
+import type { Database, Queryable, Row } from '../../platform/db/database.js';
+import { badRequest, forbidden } from '../../platform/errors.js';
+import type { SilenceMode } from '../catalogue/blast.js';
+import { appendAuditEvent, type AuditContext } from '../ledger/index.js';
+
+export const APPROVAL_MODES = ['none', 'api', 'all'] as const;
+export type ApprovalMode = (typeof APPROVAL_MODES)[number];
+export const MAX_APPROVERS = 50;
+export const MAX_COMPLETION_RECIPIENTS = 25;
+
+export type ChangeSettings = {
+  approvalRequired: ApprovalMode;
+  quorum: number;
+  approvalExpiryMinutes: number;
+  startTimeoutMinutes: number;
+  surveillanceMinutes: number;
+  completionRecipients: string[];
+  allowPrivateCallbacks: boolean;
+  silenceInfra: SilenceMode;
+  updatedAt: string | null;
+};
+export type Approver = { userId: string; email: string; name: string; critical: boolean };
+export type SettingsView = {
+  settings: ChangeSettings;
+  approvers: Approver[];
+  criticalApprovers: Array<{ userId: string; name: string }>;
+  limits: Record<string, { min?: number; max: number }>;
+  warning: string | null;
+  criticalWarning: string | null;
+};
+
+export const DEFAULTS: Omit<ChangeSettings, 'updatedAt'> = {
+  approvalRequired: 'all', quorum: 2, approvalExpiryMinutes: 1440, startTimeoutMinutes: 1440, surveillanceMinutes: 60,
+  completionRecipients: [], allowPrivateCallbacks: false, silenceInfra: 'dedicated',
+};
+export const LIMITS = {
+  quorum: { min: 1, max: 25 }, approvalExpiryMinutes: { min: 15, max: 10080 }, startTimeoutMinutes: { min: 15, max: 10080 },
+  surveillanceMinutes: { min: 15, max: 1440 }, completionRecipients: { max: MAX_COMPLETION_RECIPIENTS }, approvers: { max: MAX_APPROVERS },
+};
+
+type Manager = { org: { id: string }; role: string; user: { id: string } };
+type SettingsRow = Row & {
+  approval_required: ApprovalMode; quorum: number; approval_expiry_minutes: number; start_timeout_minutes: number; surveillance_minutes: number;
+  completion_recipients: string[]; allow_private_callbacks: boolean; silence_infra: SilenceMode; updated_at: Date;
+};
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+export async function readSettings(db: Queryable, orgId: string): Promise<ChangeSettings> {
+  const r = await db.query<SettingsRow>('SELECT * FROM change_settings WHERE org_id = $1', [orgId]);
+  const x = r.rows[0];
+  if (!x) return { ...DEFAULTS, updatedAt: null };
+  return {
+    approvalRequired: x.approval_required, quorum: x.quorum, approvalExpiryMinutes: x.approval_expiry_minutes, startTimeoutMinutes: x.start_timeout_minutes,
+    surveillanceMinutes: x.surveillance_minutes, completionRecipients: x.completion_recipients, allowPrivateCallbacks: x.allow_private_callbacks,
+    silenceInfra: x.silence_infra, updatedAt: new Date(x.updated_at).toISOString(),
+  };
+}
+
+/** Designated approvers who are still members of the organisation. */
+export async function readApprovers(db: Queryable, orgId: string): Promise<Approver[]> {
+  const r = await db.query<Row & { user_id: string; email: string; display_name: string; critical: boolean }>(
+    `SELECT a.user_id, u.email, u.display_name, a.critical FROM change_approvers a
+     JOIN memberships m ON m.org_id = a.org_id AND m.user_id = a.user_id JOIN users u ON u.id = a.user_id
+     WHERE a.org_id = $1 ORDER BY lower(u.email)`,
+    [orgId],
+  );
+  return r.rows.map((x) => ({ userId: x.user_id, email: x.email, name: x.display_name, critical: x.critical }));
+}
+
+function view(settings: ChangeSettings, approvers: Approver[]): SettingsView {
+  const gated = settings.approvalRequired !== 'none';
+  const critical = approvers.filter((a) => a.critical);
+  return {
+    settings, approvers, criticalApprovers: critical.map((a) => ({ userId: a.userId, name: a.name })), limits: LIMITS,
+    warning: gated && approvers.length < settings.quorum
+      ? `approval is required but only ${approvers.length} approver${approvers.length === 1 ? ' is' : 's are'} designated for a quorum of ${settings.quorum}: changes will wait until they expire`
+      : null,
+    criticalWarning: gated && critical.length === 0 ? 'no critical approver is designated: a critical change would wait until it expires' : null,
+  };
+}
+
+/** The organisation's change settings and approvers; owners and admins change them, each change audited. */
+export class ChangeSettingsService {
+  constructor(private readonly deps: { db: Database; clock: Clock }) {}
+
+  async get(m: Manager): Promise<SettingsView> {
+    manage(m);
+    return view(await readSettings(this.deps.db, m.org.id), await readApprovers(this.deps.db, m.org.id));
+  }
+
+  async update(ctx: AuditContext, m: Manager, patch: Partial<Omit<ChangeSettings, 'updatedAt'>>): Promise<SettingsView> {
+    manage(m);
+    const recipients = patch.completionRecipients;
+    if (recipients) {
+      if (recipients.length > MAX_COMPLETION_RECIPIENTS) throw badRequest(`at most ${MAX_COMPLETION_RECIPIENTS} completion recipients`, 'completionRecipients');
+      const bad = recipients.findIndex((r) => !EMAIL.test(r) || r.length > 320);
+      if (bad >= 0) throw badRequest(`completionRecipients.${bad} is not an e-mail address`, `completionRecipients.${bad}`);
+    }
+    return this.deps.db.transaction(async (tx) => {
+      await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`change-settings:${m.org.id}`]);
+      const before = await readSettings(tx, m.org.id);
+      const approvers = await readApprovers(tx, m.org.id);
+      const { updatedAt: _u, ...was } = before;
+      const next = { ...was, ...Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) } as Omit<ChangeSettings, 'updatedAt'>;
+      if (patch.quorum !== undefined && patch.quorum !== before.quorum && next.approvalRequired !== 'none' && patch.quorum > approvers.length) {
+        throw badRequest(`the quorum (${patch.quorum}) cannot be above the number of approvers (${approvers.length}): designate more approvers first`, 'quorum');
+      }
+      const at = this.deps.clock.now().toISOString();
+      await tx.query(
+        `INSERT INTO change_settings (org_id, silence_infra, approval_required, quorum, approval_expiry_minutes, start_timeout_minutes, surveillance_minutes, completion_recipients, allow_private_callbacks, updated_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+         ON CONFLICT (org_id) DO UPDATE SET silence_infra = $2, approval_required = $3, quorum = $4, approval_expiry_minutes = $5, start_timeout_minutes = $6,
+           surveillance_minutes = $7, completion_recipients = $8, allow_private_callbacks = $9, updated_at = $10`,
+        [m.org.id, next.silenceInfra, next.approvalRequired, next.quorum, next.approvalExpiryMinutes, next.startTimeoutMinutes, next.surveillanceMinutes, next.completionRecipients, next.allowPrivateCallbacks, at],
+      );
+      const changed = Object.fromEntries(Object.keys(next).filter((k) => JSON.stringify(next[k as keyof typeof next]) !== JSON.stringify(was[k as keyof typeof was])).map((k) => [k, { from: was[k as keyof typeof was], to: next[k as keyof typeof next] }]));
+      await appendAuditEvent(tx, this.deps.clock, ctx, { orgId: m.org.id, action: 'settings.changes_updated', target: { type: 'settings', id: 'changes' }, data: { changed } });
+      return view({ ...next, updatedAt: at }, approvers);
+    });
+  }
+
+  /**
+   * The whole approver list. Active members only; while approval is required the list may not
+   * shrink below the quorum. `criticalUserIds` ⊆ `userIds`; left out, the stored flags are kept.
+   */
+  async setApprovers(ctx: AuditContext, m: Manager, userIds: string[], criticalUserIds?: string[]): Promise<SettingsView> {
+    manage(m);
+    const ids = [...new Set(userIds)];
+    if (ids.length > MAX_APPROVERS) throw badRequest(`at most ${MAX_APPROVERS} approvers`, 'userIds');
+    const critical = criticalUserIds ? [...new Set(criticalUserIds)] : null;
+    if (critical) {
+      const stray = critical.find((id) => !ids.includes(id));
+      if (stray) throw badRequest(`${stray} is a critical approver but not in userIds`, 'criticalUserIds');
+    }
+    return this.deps.db.transaction(async (tx) => {
+      await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`change-settings:${m.org.id}`]);
+      const members = await tx.query<{ user_id: string }>('SELECT user_id FROM memberships WHERE org_id = $1 AND user_id = ANY($2::text[])', [m.org.id, ids]);
+      const known = new Set(members.rows.map((r) => r.user_id));
+      const missing = ids.find((id) => !known.has(id));
+      if (missing) throw badRequest(`${missing} is not a member of the organisation`, 'userIds');
+      const settings = await readSettings(tx, m.org.id);
+      const before = await readApprovers(tx, m.org.id);
+      if (settings.approvalRequired !== 'none' && ids.length < before.length && ids.length < settings.quorum) {
+        throw badRequest(`approval is required with a quorum of ${settings.quorum}: the list cannot shrink to ${ids.length}; lower the quorum first`, 'userIds');
+      }
+      const wasCritical = new Set(before.filter((a) => a.critical).map((a) => a.userId));
+      const nowCritical = new Set(critical ?? ids.filter((id) => wasCritical.has(id)));
+      const at = this.deps.clock.now().toISOString();
+      await tx.query('DELETE FROM change_approvers WHERE org_id = $1', [m.org.id]);
+      if (ids.length) {
+        await tx.query(
+          'INSERT INTO change_approvers (org_id, user_id, critical, added_at) SELECT $1, u, u = ANY($3::text[]), $4 FROM unnest($2::text[]) AS u',
+          [m.org.id, ids, [...nowCritical], at],
+        );
+      }
+      const beforeIds = new Set(before.map((a) => a.userId));
+      await appendAuditEvent(tx, this.deps.clock, ctx, {
+        orgId: m.org.id, action: 'settings.change_approvers_updated', target: { type: 'settings', id: 'change-approvers' },
+        data: {
+          added: ids.filter((id) => !beforeIds.has(id)), removed: [...beforeIds].filter((id) => !ids.includes(id)),
+          criticalAdded: [...nowCritical].filter((id) => !wasCritical.has(id)), criticalRemoved: [...wasCritical].filter((id) => !nowCritical.has(id)),
+        },
+      });
+      return view(settings, await readApprovers(tx, m.org.id));
+    });
+  }
+}
+
+function manage(m: Manager): void {
+  if (m.role === 'member') throw forbidden('only owners and admins read and change the change settings');
+}

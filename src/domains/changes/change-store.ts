@@ -1,0 +1,161 @@
+/** Rows of the changes tables and their mapping to the domain shape. */
+import type { Queryable, Row, Tx } from '../../platform/db/database.js';
+import type { SilenceMode } from '../catalogue/blast.js';
+import type { CompactBlast } from '../catalogue/blast-snapshot.js';
+import type { Criticality } from '../catalogue/criticality.js';
+import type { Tier } from '../catalogue/entity.js';
+import type { Resolved, Unresolved } from '../catalogue/matching.js';
+import type { ChangeStatus } from './lifecycle.js';
+
+export const CHANGE_KINDS = ['deploy', 'config', 'infra', 'other'] as const;
+export type ChangeKind = (typeof CHANGE_KINDS)[number];
+export const OUTCOMES = ['success', 'partial', 'rolled_back', 'unknown'] as const;
+export type Outcome = (typeof OUTCOMES)[number];
+export const IMPACTS = ['outage', 'significant', 'minor', 'none', 'unknown'] as const;
+export type Impact = (typeof IMPACTS)[number];
+export const PIPELINE_FIELDS = ['pipeline', 'run', 'runUrl', 'commit', 'version', 'environment', 'repo'] as const;
+export type PipelineInfo = Partial<Record<(typeof PIPELINE_FIELDS)[number], string>>;
+
+export type Change = {
+  id: string;
+  displayId: string;
+  orgId: string;
+  title: string;
+  kind: ChangeKind;
+  description: string | null;
+  ticketUrl: string | null;
+  status: ChangeStatus;
+  outcome: Outcome | null;
+  impact: Impact | null;
+  hops: 1 | 2;
+  windowStart: string;
+  windowEnd: string;
+  evidenceMinutes: number;
+  maxDurationMinutes: number | null;
+  autoStart: boolean;
+  releaseHeld: boolean;
+  silenceInfra: SilenceMode | null;
+  pipeline: PipelineInfo | null;
+  callbackUrl: string | null;
+  recipients: string[];
+  components: Resolved[];
+  unresolved: Unresolved[];
+  criticality: Tier | null;
+  criticalitySource: Criticality['criticalitySource'] | null;
+  componentTiers: Record<string, Tier | null>;
+  gated: boolean;
+  quorum: number | null;
+  ownerId: string;
+  owner: { id: string; email: string; name: string };
+  viaTokenId: string | null;
+  viaProxyId: null;
+  approvalExpiresAt: string | null;
+  startDeadline: string | null;
+  decidedAt: string | null;
+  rejectionReason: string | null;
+  startedAt: string | null;
+  finishedAt: string | null;
+  aborted: boolean;
+  notes: string | null;
+  evaluateAt: string | null;
+  reportedAt: string | null;
+  blastVersion: number;
+  reportVersion: number;
+  createdAt: string;
+  updatedAt: string;
+};
+
+type ChangeRow = Row & {
+  id: string; org_id: string; title: string; kind: ChangeKind; description: string | null; ticket_url: string | null; status: ChangeStatus;
+  outcome: Outcome | null; impact: Impact | null; hops: number; window_start: Date; window_end: Date; evidence_minutes: number;
+  max_duration_minutes: number | null; auto_start: boolean; release_held: boolean; silence_infra: SilenceMode | null; pipeline: PipelineInfo | null;
+  callback_url: string | null; callback_secret_sealed: string | null; recipients: string[]; components: Resolved[]; unresolved: Unresolved[];
+  criticality: Tier | null; criticality_source: Change['criticalitySource']; component_tiers: Record<string, Tier | null>; gated: boolean; quorum: number | null;
+  owner_id: string; owner_email: string; owner_name: string; via_token_id: string | null;
+  approval_expires_at: Date | null; start_deadline: Date | null; decided_at: Date | null; rejection_reason: string | null;
+  started_at: Date | null; finished_at: Date | null; aborted: boolean; notes: string | null; evaluate_at: Date | null; reported_at: Date | null;
+  blast_version: number; report_version: number; created_at: Date; updated_at: Date;
+};
+
+const iso = (d: Date | string) => new Date(d).toISOString();
+const isoOrNull = (d: Date | string | null) => (d === null ? null : iso(d));
+
+/** `CHG-` and the first 8 characters of the id's random part. */
+export const displayId = (id: string) => `CHG-${id.slice(id.indexOf('_') + 1, id.indexOf('_') + 9).toUpperCase()}`;
+
+export function toChange(r: ChangeRow): Change {
+  return {
+    id: r.id, displayId: displayId(r.id), orgId: r.org_id, title: r.title, kind: r.kind, description: r.description, ticketUrl: r.ticket_url,
+    status: r.status, outcome: r.outcome, impact: r.impact, hops: r.hops as 1 | 2, windowStart: iso(r.window_start), windowEnd: iso(r.window_end),
+    evidenceMinutes: r.evidence_minutes, maxDurationMinutes: r.max_duration_minutes, autoStart: r.auto_start, releaseHeld: r.release_held,
+    silenceInfra: r.silence_infra, pipeline: r.pipeline, callbackUrl: r.callback_url, recipients: r.recipients, components: r.components,
+    unresolved: r.unresolved, criticality: r.criticality, criticalitySource: r.criticality_source, componentTiers: r.component_tiers,
+    gated: r.gated, quorum: r.quorum, ownerId: r.owner_id, owner: { id: r.owner_id, email: r.owner_email, name: r.owner_name },
+    viaTokenId: r.via_token_id, viaProxyId: null, approvalExpiresAt: isoOrNull(r.approval_expires_at), startDeadline: isoOrNull(r.start_deadline),
+    decidedAt: isoOrNull(r.decided_at), rejectionReason: r.rejection_reason, startedAt: isoOrNull(r.started_at), finishedAt: isoOrNull(r.finished_at),
+    aborted: r.aborted, notes: r.notes, evaluateAt: isoOrNull(r.evaluate_at), reportedAt: isoOrNull(r.reported_at),
+    blastVersion: r.blast_version, reportVersion: r.report_version, createdAt: iso(r.created_at), updatedAt: iso(r.updated_at),
+  };
+}
+
+const SELECT = `SELECT c.*, u.email AS owner_email, u.display_name AS owner_name FROM changes c JOIN users u ON u.id = c.owner_id`;
+
+export async function findChange(db: Queryable, orgId: string, id: string, lock = false): Promise<Change | null> {
+  if (lock) await db.query('SELECT 1 FROM changes WHERE id = $1 AND org_id = $2 FOR UPDATE', [id, orgId]);
+  const r = await db.query<ChangeRow>(`${SELECT} WHERE c.id = $1 AND c.org_id = $2`, [id, orgId]);
+  return r.rows[0] ? toChange(r.rows[0]) : null;
+}
+
+/** A change by id alone, for timers (they carry no organisation). */
+export async function findChangeForTimer(tx: Tx, id: string): Promise<Change | null> {
+  await tx.query('SELECT 1 FROM changes WHERE id = $1 FOR UPDATE', [id]);
+  const r = await tx.query<ChangeRow>(`${SELECT} WHERE c.id = $1`, [id]);
+  return r.rows[0] ? toChange(r.rows[0]) : null;
+}
+
+export async function callbackSecretSealed(db: Queryable, id: string): Promise<string | null> {
+  const r = await db.query<{ s: string | null }>('SELECT callback_secret_sealed AS s FROM changes WHERE id = $1', [id]);
+  return r.rows[0]?.s ?? null;
+}
+
+export type ListFilter = { statuses: ChangeStatus[]; q: string | null; ownerId: string | null; criticalities: Tier[]; limit: number };
+
+export async function listChanges(db: Queryable, orgId: string, f: ListFilter): Promise<Change[]> {
+  const r = await db.query<ChangeRow>(
+    `${SELECT} WHERE c.org_id = $1
+       AND (cardinality($2::text[]) = 0 OR c.status = ANY($2::text[]))
+       AND ($3::text IS NULL OR c.title ILIKE '%' || $3 || '%' OR upper('CHG-' || substr(c.id, 5, 8)) = upper($3) OR c.id = $3)
+       AND ($4::text IS NULL OR c.owner_id = $4)
+       AND (cardinality($5::text[]) = 0 OR c.criticality = ANY($5::text[]))
+     ORDER BY c.window_start DESC, c.id DESC LIMIT $6`,
+    [orgId, f.statuses, f.q, f.ownerId, f.criticalities, f.limit],
+  );
+  return r.rows.map(toChange);
+}
+
+export async function insertBlast(tx: Tx, changeId: string, version: number, stored: CompactBlast, bytes: number, at: string): Promise<void> {
+  await tx.query('INSERT INTO change_blasts (change_id, version, stored, bytes, created_at) VALUES ($1, $2, $3, $4, $5)', [changeId, version, JSON.stringify(stored), bytes, at]);
+}
+
+export async function latestBlast(db: Queryable, changeId: string): Promise<{ version: number; stored: CompactBlast } | null> {
+  const r = await db.query<{ version: number; stored: CompactBlast }>('SELECT version, stored FROM change_blasts WHERE change_id = $1 ORDER BY version DESC LIMIT 1', [changeId]);
+  return r.rows[0] ?? null;
+}
+
+export type Decision = { userId: string; email: string; name: string; decision: 'approved' | 'rejected'; comment: string | null; critical: boolean; at: string };
+
+export async function listDecisions(db: Queryable, changeId: string): Promise<Decision[]> {
+  const r = await db.query<Row & { user_id: string; email: string; display_name: string; decision: Decision['decision']; comment: string | null; critical: boolean; at: Date }>(
+    'SELECT a.*, u.email, u.display_name FROM change_approvals a JOIN users u ON u.id = a.user_id WHERE a.change_id = $1 ORDER BY a.at, a.user_id',
+    [changeId],
+  );
+  return r.rows.map((x) => ({ userId: x.user_id, email: x.email, name: x.display_name, decision: x.decision, comment: x.comment, critical: x.critical, at: iso(x.at) }));
+}
+
+export type Report = { version: number; impact: Impact; outcome: Outcome | null; summary: string; body: Record<string, unknown>; createdAt: string };
+
+export async function listReports(db: Queryable, changeId: string): Promise<Report[]> {
+  const r = await db.query<Row & { version: number; impact: Impact; outcome: Outcome | null; summary: string; body: Record<string, unknown>; created_at: Date }>(
+    'SELECT * FROM change_reports WHERE change_id = $1 ORDER BY version', [changeId]);
+  return r.rows.map((x) => ({ version: x.version, impact: x.impact, outcome: x.outcome, summary: x.summary, body: x.body, createdAt: iso(x.created_at) }));
+}

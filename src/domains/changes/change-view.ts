@@ -1,0 +1,38 @@
+/** The compact status a pipeline polls (and every callback carries). Pure. */
+import type { Change } from './change-store.js';
+import { unknownTier } from './change-service.js';
+import type { Decision } from './change-store.js';
+
+export type ApprovalState = 'not_required' | 'mapping' | 'pending' | 'approved' | 'rejected' | 'expired';
+
+export function approvalState(c: Change, decisions: Decision[]): ApprovalState {
+  if (c.status === 'pending_mapping') return 'mapping';
+  if (c.status === 'expired') return 'expired';
+  if (!c.gated) return 'not_required';
+  if (c.status === 'pending_approval' || c.status === 'draft') return 'pending';
+  if (c.status === 'rejected') return 'rejected';
+  if (c.status === 'cancelled') return c.decidedAt && decisions.some((d) => d.decision === 'approved') ? 'approved' : 'pending';
+  return 'approved';
+}
+
+export function statusOf(c: Change, decisions: Decision[], links: { change: string; approve: string }) {
+  const approvals = decisions.filter((d) => d.decision === 'approved');
+  const unknown = unknownTier(c);
+  const critical = c.criticality === 'critical';
+  const state = approvalState(c, decisions);
+  const blockedOn: 'classification' | 'critical_approver' | null = c.status !== 'pending_approval' ? null : unknown.length ? 'classification' : critical && !approvals.some((a) => a.critical) ? 'critical_approver' : null;
+  return {
+    id: c.id, displayId: c.displayId, title: c.title, status: c.status,
+    approval: {
+      state, approvals: c.gated ? approvals.length : null, required: c.quorum,
+      expiresAt: c.status === 'approved' ? c.startDeadline : c.status === 'pending_approval' || c.status === 'pending_mapping' ? c.approvalExpiresAt : null,
+      decidedAt: c.decidedAt, reason: c.rejectionReason, criticalRequired: critical, criticalApproved: critical ? approvals.some((a) => a.critical) : null, blockedOn,
+    },
+    criticality: c.criticality, criticalitySource: c.criticalitySource,
+    ...(c.status === 'pending_approval' && unknown.length ? { classification: { unknown: unknown.map((u) => u.name), url: links.approve } } : {}),
+    ...(c.status === 'pending_mapping' ? { mapping: { unresolved: c.unresolved.map((u) => u.query), url: links.change } } : {}),
+    deployment: { startedAt: c.startedAt, finishedAt: c.finishedAt, windowStart: c.windowStart, windowEnd: c.windowEnd, outcome: c.outcome, autoStart: c.autoStart },
+    surveillance: { minutes: c.evidenceMinutes, evaluateAt: c.evaluateAt, reportedAt: c.reportedAt, impact: c.impact, aiImpact: null },
+    ticket: null, pipeline: c.pipeline, links,
+  };
+}
