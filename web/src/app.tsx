@@ -7,6 +7,7 @@ import { SessionProvider } from './components/session';
 import { errorMessage } from './lib/errors';
 import { AccountPage } from './pages/account-page';
 import { AuditPage } from './pages/audit-page';
+import { BlastPreviewPage } from './pages/blast-preview-page';
 import { CatalogueEntityPage } from './pages/catalogue-entity-page';
 import { CataloguePage } from './pages/catalogue-page';
 import { FlagAuditPage } from './pages/flag-audit-page';
@@ -142,6 +143,8 @@ function Routes({ pathname }: { pathname: string }) {
       return <FlagAuditPage />;
     case '/catalogue':
       return <CataloguePage />;
+    case '/changes/preview':
+      return <BlastPreviewPage />;
     default: {
       // Keyed so moving between flags or entities starts each page fresh.
       const flagKey = keyUnder('flags', pathname);

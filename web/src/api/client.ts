@@ -1,5 +1,8 @@
 import type {
   AuditPage,
+  BlastContracts,
+  BlastPreview,
+  BlastRequest,
   BulkResult,
   CatalogueImportFormat,
   CatalogueImportSummary,
@@ -290,6 +293,12 @@ export const api = {
       text: { content, contentType: 'application/yaml' },
     });
   },
+
+  // The live preview of a change's blast radius: computed, never stored.
+  previewBlast: (body: BlastRequest, signal?: AbortSignal): Promise<BlastPreview> =>
+    request<BlastPreview>('POST', '/api/changes/preview-blast', { body, ...withSignal(signal) }),
+  previewContracts: (body: BlastRequest, signal?: AbortSignal): Promise<BlastContracts> =>
+    request<BlastContracts>('POST', '/api/changes/preview-contracts', { body, ...withSignal(signal) }),
 
   listChangeRequests: (
     filters: { status?: ChangeRequestStatus; flag?: string },

@@ -288,3 +288,160 @@ export type CatalogueImportSummary = {
   ignored: number;
   warnings: string[];
 };
+
+// ---------- Blast radius preview (POST /api/changes/preview-blast, preview-contracts) ----------
+
+export const silenceModes = ['dedicated', 'all', 'none'] as const;
+export type SilenceMode = (typeof silenceModes)[number];
+
+export type Tier = 'critical' | 'important' | 'standard';
+
+export type EntityRef = { key: string; kind: string; name: string };
+
+// One line of the editor: a name or a key (resolved like a query), or a key as given.
+export type BlastComponentInput = { kind?: string; key?: string; query?: string };
+
+export type BlastRequest = {
+  components?: BlastComponentInput[];
+  lines?: string;
+  hops?: 1 | 2;
+  // null (or absent): the organisation's default.
+  silenceInfra?: SilenceMode | null;
+  title?: string;
+};
+
+export type ScopeCounts = {
+  services: number;
+  databases: number;
+  schemas: number;
+  items: number;
+  workloads: number;
+  vms: number;
+  hosts: number;
+  nodes: number;
+  datastores: number;
+  devices: number;
+  volumes: number;
+  pods: number;
+  shared: number;
+  capped: number;
+  externals: number;
+  sources: number;
+};
+
+export type MapRole = 'component' | 'caller' | 'callee' | 'both' | 'infra';
+
+// A card of the dependency map. Infrastructure cards carry the hop of the service they
+// were reached from; `shared` marks infrastructure left alerting (other services run on it).
+export type MapCard = EntityRef & {
+  role: MapRole;
+  hop: number;
+  silenced: boolean;
+  shared?: true;
+  details?: { tier?: string; engine?: string; instance?: EntityRef; workloadKind?: string; pods?: number };
+};
+
+export type KeyPair = { from: string; to: string };
+
+export type NotSilencedKind =
+  | 'monitors'
+  | 'multi-service-source'
+  | 'external'
+  | 'unseen'
+  | 'shared-infra'
+  | 'capped'
+  | 'infra-off';
+
+export type NotSilenced = {
+  kind: NotSilencedKind;
+  name: string;
+  why: string;
+  // Entity refs ({key, kind, name}) or, for monitoring sources, {id, name, …}.
+  items: Record<string, unknown>[];
+  count: number;
+};
+
+export type BlastInfra = EntityRef & {
+  silenced: boolean;
+  shared: boolean;
+  capped?: boolean;
+  pods?: number;
+  hop: number;
+  depth: number;
+  // The keys from a service of the change down to this item.
+  reason?: string[];
+};
+
+export type Blast = {
+  format: string;
+  scope: { serviceKeys: string[]; assetKeys: string[]; hvEntityKeys: string[]; sourceIds: string[]; integrationIds: string[] };
+  counts: ScopeCounts;
+  silenceInfra: SilenceMode;
+  hops: number;
+  notSilenced: NotSilenced[];
+  services?: (EntityRef & { hop: number; side: 'component' | 'caller' | 'callee' | 'both'; reason?: string[] })[];
+  infra?: BlastInfra[];
+  // Call edges among the services (from calls to).
+  edges?: KeyPair[];
+  nodes: MapCard[];
+  // Runs-on links among the cards (from runs on to).
+  lineage: KeyPair[];
+  refused: string | null;
+  large: boolean;
+  warnings: string[];
+  mapInfra?: 'live';
+  edgesDropped?: boolean;
+};
+
+export type ComponentMatch = 'exact' | 'alias' | 'manual' | 'key';
+
+export type CriticalitySource = 'components' | 'blast' | 'none' | 'pending';
+
+export type BlastPreview = {
+  blast: Blast;
+  resolved: (EntityRef & { match: ComponentMatch; query?: string; seen: boolean })[];
+  // A line that is not exactly one thing, with up to 10 candidates.
+  unresolved: { query: string; candidates: EntityRef[] }[];
+  match: { matched: number; unresolved: string[] };
+  // Set when a save would be refused (422).
+  refused: string | null;
+  // 100 services or more: a save needs confirmation.
+  large: boolean;
+  counts: ScopeCounts;
+  silenceInfra: SilenceMode;
+  criticality: Tier | null;
+  criticalitySource: CriticalitySource;
+  componentTiers: Record<string, Tier | null>;
+  unknownTierComponents: EntityRef[];
+  scopeLine: string;
+  scopeBreakdown: string;
+};
+
+export type ContractRoute = {
+  method: string | null;
+  route: string;
+  calls: number;
+  errorShare: number;
+  p95Ms: number;
+  samplePath: string | null;
+  lastSeen: string;
+  probe: boolean;
+  // The same route is also reached from outside the estate.
+  externalIngress: boolean;
+};
+
+export type EdgeContract = {
+  caller: { key: string; name: string };
+  callee: { key: string; name: string };
+  routes: ContractRoute[];
+  // "no traces seen for this edge" when no trace showed it.
+  note?: string;
+};
+
+export type BlastContracts = {
+  edges: EdgeContract[];
+  withContract: number;
+  total: number;
+  routes: number;
+  header: string;
+};

@@ -10,6 +10,7 @@ const navItems: readonly NavItem[] = [
   { to: '/flags', label: 'Flags', testId: 'nav-flags' },
   { to: '/flags/audit', label: 'Flag audit', testId: 'nav-flag-audit' },
   { to: '/catalogue', label: 'Catalogue', testId: 'nav-catalogue' },
+  { to: '/changes/preview', label: 'Blast radius preview', testId: 'nav-blast-preview' },
   { to: '/tokens', label: 'API tokens', testId: 'nav-tokens' },
   { to: '/account', label: 'Account', testId: 'nav-account' },
 ];
