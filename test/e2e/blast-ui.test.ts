@@ -20,8 +20,8 @@ const ownerEmail = 'owner@example.test';
 const ownerPassword = 'correct-horse-battery-staple';
 const artifactsDir = join(process.cwd(), 'test-artifacts');
 
-const scopeLine = 'Silence scope: 10 services · 2 databases · 1 schema · +18 infrastructure (12 held, 6 shared)';
-const scopeBreakdown = '4 workloads · 9 pods · 2 Kubernetes nodes · 5 VMs · 1 host · 1 monitoring source';
+const scopeLine = 'Silence scope: 10 services · 2 databases · 1 schema · +18 infrastructure (13 held, 5 shared)';
+const scopeBreakdown = '4 workloads · 9 pods · 2 Kubernetes nodes · 5 VMs · 2 hosts · 1 monitoring source';
 // 13 services, databases and schemas; 27 cards of infrastructure (pods included).
 const allCards = 40;
 const defaultCards = 13;
@@ -186,7 +186,7 @@ async function previewPaymentsApi(page: Page): Promise<void> {
     'monitors',
   ]);
   expect(await page.getByTestId('not-silenced-item').first().textContent()).toContain(
-    'Shared infrastructure — 1 Kubernetes node, 1 VM, 2 hosts, 1 datastore, 1 device',
+    'Shared infrastructure — 1 Kubernetes node, 1 VM, 1 host, 1 datastore, 1 device',
   );
 }
 

@@ -144,6 +144,8 @@ describeEachEngine('the blast radius preview', (engine) => {
     const charge = c.edges.find((e: { callee: { key: string } }) => e.callee.key === 'svc:payments');
     expect(charge.routes).toEqual([expect.objectContaining({ method: 'POST', route: '/charges', calls: 1, samplePath: '/charges', externalIngress: true, probe: false })]);
     expect(c.edges.find((e: { caller: { key: string } }) => e.caller.key === 'svc:web')).toMatchObject({ routes: [], note: 'no traces seen for this edge' });
+    const byEdges = (await t.main.inject({ method: 'POST', url: '/api/changes/preview-contracts', headers: owner.headers, payload: { edges: [{ from: 'svc:checkout-api', to: 'svc:payments' }] } })).json();
+    expect(byEdges).toMatchObject({ header: '1 of 1 call edge has a contract · 1 route' });
     const withProbes = (await t.main.inject({ method: 'POST', url: '/api/changes/preview-contracts', headers: owner.headers, payload: { lines: 'checkout-api', includeProbes: true } })).json();
     expect(withProbes.routes).toBe(2);
     // Eight days on (a token: the session would have expired), the route is no longer fresh.

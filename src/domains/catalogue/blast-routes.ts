@@ -39,9 +39,9 @@ const Blast = Type.Object({
   edges: Type.Optional(Type.Array(Pair, { description: 'Call edges among the affected services' })),
   nodes: Type.Array(Type.Object({
     ...Ref.properties, role: Type.Enum(['component', 'caller', 'callee', 'both', 'infra']), hop: Type.Integer(), silenced: Type.Boolean(), shared: Type.Optional(Type.Boolean()),
-    details: Type.Optional(Type.Object({ tier: Type.Optional(Type.String()), engine: Type.Optional(Type.String()), instance: Type.Optional(Ref), workloadKind: Type.Optional(Type.String()), pods: Type.Optional(Type.Integer()) })),
+    details: Type.Optional(Type.Object({ tier: Type.Optional(Type.String()), engine: Type.Optional(Type.String()), instance: Type.Optional(Ref), pods: Type.Optional(Type.Integer()) })),
   }), { description: "The dependency map's cards" }),
-  lineage: Type.Array(Pair, { description: 'Runs-on links among the cards' }),
+  lineage: Type.Array(Type.Object({ from: Type.String(), to: Type.String(), through: Type.Optional(Type.String({ description: 'A bridged link: the entity it passes that is no card (a database instance)' })) }), { description: 'Runs-on links among the cards' }),
   refused: Type.Union([Type.String(), Type.Null()]), large: Type.Boolean(), warnings: Type.Array(Type.String()),
   mapInfra: Type.Optional(Type.Literal('live')), edgesDropped: Type.Optional(Type.Boolean()),
   derivedFromLive: Type.Optional(Type.Boolean()), infraFromLive: Type.Optional(Type.Boolean()), edgesFromLive: Type.Optional(Type.Boolean()),
@@ -85,7 +85,7 @@ export const blastRoutes: FastifyPluginAsyncTypebox<{ blast: BlastService }> = a
     config: { access: { scope: 'changes:read' } },
     schema: {
       tags, summary: 'The contract of each service → service call edge such a registration would cover: the routes of the callee this caller uses (health probes and routes not seen for 7 days left out unless asked)',
-      body: Type.Object({ ...BlastRequest.properties, includeStale: Type.Optional(Type.Boolean()), includeProbes: Type.Optional(Type.Boolean()) }, { additionalProperties: false }),
+      body: Type.Object({ ...BlastRequest.properties, edges: Type.Optional(Type.Array(Pair, { maxItems: 5000, description: 'The call edges of a preview already made: the components are then not walked again' })), includeStale: Type.Optional(Type.Boolean()), includeProbes: Type.Optional(Type.Boolean()) }, { additionalProperties: false }),
       response: { 200: ContractsBody, ...errors(400, 401, 403) },
     },
   }, async (req) => blast.previewContracts(req.principal!.org.id, req.body));

@@ -71,7 +71,9 @@ export class BlastService {
   }
 
   /** The contracts of what a registration would cover. */
-  async previewContracts(orgId: string, input: BlastRequest & { includeStale?: boolean; includeProbes?: boolean }): Promise<Contracts> {
+  async previewContracts(orgId: string, input: BlastRequest & { edges?: Array<{ from: string; to: string }>; includeStale?: boolean; includeProbes?: boolean }): Promise<Contracts> {
+    // The editor already has the call edges from its preview: no second walk for them.
+    if (input.edges) return this.contracts(orgId, input.edges, input);
     const p = await this.preview(orgId, input);
     return this.contracts(orgId, p.blast.edges ?? [], input);
   }

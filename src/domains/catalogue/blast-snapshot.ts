@@ -23,6 +23,8 @@ export type CompactBlast = {
   e?: number[];
   nd: { k: number[]; role: number[]; hop: number[]; s: number[]; sh: number[]; det?: Array<0 | Omit<NonNullable<MapCard['details']>, 'instance'> & { i?: number }> };
   ln: number[];
+  /** The entity each lineage link is bridged through (-1: none), present when any is. */
+  lt?: number[];
   rf: string | null; lg: boolean; w: string[];
   mi?: 'live'; ed?: true;
 };
@@ -84,6 +86,7 @@ export function compactBlast(b: Blast): CompactBlast {
     ln: flat(b.lineage.map((l) => ({ from: ref(l.from), to: ref(l.to) }))),
     rf: b.refused, lg: b.large, w: b.warnings,
   };
+  if (b.lineage.some((l) => l.through)) c.lt = b.lineage.map((l) => (l.through ? keys.id(l.through) : -1));
   if (b.nodes.some((x) => x.details)) {
     c.nd.det = b.nodes.map((x) => {
       if (!x.details) return 0;
@@ -133,7 +136,7 @@ export function expandBlast(c: CompactBlast): Blast {
       }
       return card;
     }),
-    lineage: pairs(c.ln, key),
+    lineage: pairs(c.ln, key).map((l, i) => (c.lt && c.lt[i]! >= 0 ? { ...l, through: key(c.lt[i]!) } : l)),
     refused: c.rf, large: c.lg, warnings: c.w,
   };
   if (c.sv) {
@@ -199,14 +202,14 @@ function foldPods(b: Blast): Blast {
     if (pods.has(l.from)) (outs.get(l.from) ?? outs.set(l.from, []).get(l.from)!).push(l.to);
   }
   const seen = new Set<string>();
-  const lineage: Array<{ from: string; to: string }> = [];
-  const add = (from: string, to: string) => {
+  const lineage: Blast['lineage'] = [];
+  const add = (from: string, to: string, through?: string) => {
     const id = `${from}\u0000${to}`;
     if (from === to || seen.has(id)) return;
     seen.add(id);
-    lineage.push({ from, to });
+    lineage.push({ from, to, ...(through ? { through } : {}) });
   };
-  for (const l of b.lineage) if (!pods.has(l.from) && !pods.has(l.to)) add(l.from, l.to);
+  for (const l of b.lineage) if (!pods.has(l.from) && !pods.has(l.to)) add(l.from, l.to, l.through);
   for (const p of pods) for (const from of ins.get(p) ?? []) for (const to of outs.get(p) ?? []) if (!pods.has(from) && !pods.has(to)) add(from, to);
   return { ...b, nodes: b.nodes.filter((n) => !pods.has(n.key)), lineage };
 }

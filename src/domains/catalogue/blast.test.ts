@@ -72,6 +72,27 @@ describe('the services of a blast radius', () => {
   });
 });
 
+describe('databases on an instance', () => {
+  // wallet and ledger live on one instance on vm-db; orders on another instance on vm-db too.
+  const g = () => buildGraph(
+    [node('svc:pay'), node('db:i1/wallet', 'database'), node('db:i1/ledger', 'database'), node('db:i2/orders', 'database'), node('svc:i1', 'instance'), node('svc:i2', 'instance'), node('vm:vm-db', 'vm'), node('vm:vm-db2', 'vm'), node('host:h', 'host')],
+    [link('svc:pay', 'db:i1/wallet'), link('db:i1/wallet', 'svc:i1', 'runs-on'), link('db:i1/ledger', 'svc:i1', 'runs-on'), link('svc:i1', 'vm:vm-db', 'runs-on'),
+      link('db:i2/orders', 'svc:i2', 'runs-on'), link('svc:i2', 'vm:vm-db2', 'runs-on'), link('vm:vm-db', 'host:h', 'runs-on'), link('vm:vm-db2', 'host:h', 'runs-on')],
+  );
+  it('walks through the instance: what runs under it is dedicated when every database on it is in the change', () => {
+    const one = computeBlast(g(), { components: [comp('db:i1/wallet', 'database')], hops: 1, silenceInfra: 'dedicated' });
+    expect(one.scope.assetKeys).toEqual([]);
+    const both = computeBlast(g(), { components: [comp('db:i1/wallet', 'database'), comp('db:i1/ledger', 'database')], hops: 1, silenceInfra: 'dedicated' });
+    expect(both.scope.assetKeys).toEqual(['vm:vm-db']);
+    expect(both.notSilenced.find((n) => n.kind === 'shared-infra')?.items).toEqual([{ key: 'host:h', kind: 'host', name: 'h' }]);
+  });
+  it('bridges the map through the instance, which is no card', () => {
+    const b = computeBlast(g(), { components: [comp('db:i1/wallet', 'database')], hops: 1, silenceInfra: 'dedicated' });
+    expect(b.nodes.map((n) => n.key)).not.toContain('svc:i1');
+    expect(b.lineage).toContainEqual({ from: 'db:i1/wallet', to: 'vm:vm-db', through: 'svc:i1' });
+  });
+});
+
 describe('the infrastructure a change silences', () => {
   it('dedicated: silences only what every service above is in the change; the rest is shared, listed once', () => {
     const b = blast([comp('svc:payments')], 1);

@@ -45,7 +45,7 @@ export type BlastInfra = Ref & { silenced: boolean; shared: boolean; capped?: tr
 export type MapCard = Ref & {
   role: 'component' | 'caller' | 'callee' | 'both' | 'infra';
   hop: number; silenced: boolean; shared?: true;
-  details?: { tier?: string; engine?: string; instance?: Ref; workloadKind?: string; pods?: number };
+  details?: { tier?: string; engine?: string; instance?: Ref; pods?: number };
 };
 export type Blast = {
   format: typeof BLAST_FORMAT;
@@ -58,7 +58,8 @@ export type Blast = {
   infra?: BlastInfra[];
   edges?: Array<{ from: string; to: string }>;
   nodes: MapCard[];
-  lineage: Array<{ from: string; to: string }>;
+  /** Runs-on links among the cards; `through` names the entity a bridged link passes (an instance). */
+  lineage: Array<{ from: string; to: string; through?: string }>;
   refused: string | null;
   large: boolean;
   warnings: string[];
@@ -167,7 +168,8 @@ function walkDown(g: Graph, roots: Array<{ key: string; hop: number }>): Map<str
 
 /**
  * Is every service above `key` (up its runs-on links) in the change? Stops at the first one that is
- * not. What stands above with no service at all (a node's system pods) does not make it shared.
+ * not. What stands above with no service at all (a node's system pods) does not make it shared, and
+ * a database instance is walked through: the databases on it decide.
  */
 function dedicated(g: Graph, key: string, inChange: ReadonlySet<string>, memo: Map<string, boolean>): boolean {
   const known = memo.get(key);
@@ -180,12 +182,12 @@ function dedicated(g: Graph, key: string, inChange: ReadonlySet<string>, memo: M
     for (const up of links(g, at, 'in', 'runs-on')) {
       if (seen.has(up)) continue;
       seen.add(up);
-      if (SERVICE_KINDS.has(g.nodes.get(up)!.kind)) {
-        if (!inChange.has(up)) {
-          answer = false;
-          break;
-        }
-        continue;
+      const kind = g.nodes.get(up)!.kind;
+      if (inChange.has(up)) continue;
+      // An instance is never a component of its own: what counts is the databases on it.
+      if (SERVICE_KINDS.has(kind) && kind !== 'instance') {
+        answer = false;
+        break;
       }
       const m = memo.get(up);
       if (m === false) {
@@ -354,7 +356,7 @@ function kindBreakdown(items: Ref[]): string {
 }
 
 /** The map's cards and the runs-on links among them. A database card names its instance. */
-export function mapOf(g: Graph, services: BlastService[], infra: BlastInfra[]): { nodes: MapCard[]; lineage: Array<{ from: string; to: string }> } {
+export function mapOf(g: Graph, services: BlastService[], infra: BlastInfra[]): { nodes: MapCard[]; lineage: Blast['lineage'] } {
   const nodes: MapCard[] = [];
   const onMap = new Set<string>();
   for (const s of services) {
@@ -381,8 +383,25 @@ export function mapOf(g: Graph, services: BlastService[], infra: BlastInfra[]): 
       onMap.add(pod.key);
     }
   }
-  const lineage: Array<{ from: string; to: string }> = [];
-  for (const k of onMap) for (const to of links(g, k, 'out', 'runs-on')) if (onMap.has(to)) lineage.push({ from: k, to });
+  // Runs-on links among the cards; through an entity that is no card (a database's instance) the
+  // link is bridged, so a host under an instance still hangs from the database above it.
+  const lineage: Array<{ from: string; to: string; through?: string }> = [];
+  const seen = new Set<string>();
+  for (const k of onMap) {
+    const stack: Array<{ at: string; through?: string; depth: number }> = [{ at: k, depth: 0 }];
+    while (stack.length) {
+      const { at, through, depth } = stack.pop()!;
+      for (const to of links(g, at, 'out', 'runs-on')) {
+        if (onMap.has(to)) {
+          const id = `${k}\u0000${to}`;
+          if (!seen.has(id)) {
+            seen.add(id);
+            lineage.push({ from: k, to, ...(through ? { through } : {}) });
+          }
+        } else if (depth < 3) stack.push({ at: to, through: through ?? to, depth: depth + 1 });
+      }
+    }
+  }
   return { nodes, lineage };
 }
 

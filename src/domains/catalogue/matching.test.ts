@@ -40,3 +40,15 @@ describe('component matching', () => {
     expect(manualKey('!!!')).toBeNull();
   });
 });
+
+describe('a name shared by a service and its infrastructure', () => {
+  it('resolves to the one service-like entity; two of them stay ambiguous', () => {
+    const ctx = matchContext(
+      [{ kind: 'service', key: 'svc:payments-api', name: 'payments-api' }, { kind: 'workload', key: 'workload:shop/Deployment/payments-api', name: 'payments-api' },
+        { kind: 'database', key: 'db:a/wallet', name: 'wallet' }, { kind: 'database', key: 'db:b/wallet', name: 'wallet' }, { kind: 'pod', key: 'pod:x/wallet', name: 'wallet' }],
+      [], [],
+    );
+    expect(resolveName(ctx, 'payments-api')).toMatchObject({ key: 'svc:payments-api', match: 'exact' });
+    expect(resolveName(ctx, 'wallet')).toMatchObject({ query: 'wallet', candidates: expect.arrayContaining([expect.objectContaining({ key: 'db:a/wallet' })]) });
+  });
+});

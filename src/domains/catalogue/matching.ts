@@ -1,6 +1,8 @@
 /** Resolving the components a person or a pipeline names to catalogue entities. Pure. */
 
 export const MAX_CANDIDATES = 10;
+/** What a change names: these win a name tie against infrastructure of the same name. */
+const SERVICE_LIKE: ReadonlySet<string> = new Set(['service', 'instance', 'database', 'schema', 'external']);
 
 export type ComponentInput = { kind?: string; key?: string; query?: string };
 export type Candidate = { kind: string; key: string; name: string };
@@ -41,6 +43,9 @@ export function resolveName(ctx: MatchContext, query: string): Resolved | Unreso
   if (asKey) return { ...asKey, match: 'key', query: q, seen: true };
   const hits = ctx.byName.get(q.toLowerCase()) ?? [];
   if (hits.length === 1) return { ...hits[0]!, match: 'exact', query: q, seen: true };
+  // A Deployment is often named like its service: the one service-like hit among infrastructure wins.
+  const services = hits.filter((h) => SERVICE_LIKE.has(h.kind));
+  if (services.length === 1) return { ...services[0]!, match: 'exact', query: q, seen: true };
   const alias = ctx.aliases.get(q.toLowerCase());
   if (alias) {
     const target = ctx.entities.get(alias.key);

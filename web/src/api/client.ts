@@ -1,6 +1,7 @@
 import type {
   AuditPage,
   BlastContracts,
+  KeyPair,
   BlastPreview,
   BlastRequest,
   BulkResult,
@@ -297,7 +298,7 @@ export const api = {
   // The live preview of a change's blast radius: computed, never stored.
   previewBlast: (body: BlastRequest, signal?: AbortSignal): Promise<BlastPreview> =>
     request<BlastPreview>('POST', '/api/changes/preview-blast', { body, ...withSignal(signal) }),
-  previewContracts: (body: BlastRequest, signal?: AbortSignal): Promise<BlastContracts> =>
+  previewContracts: (body: BlastRequest & { edges?: KeyPair[] }, signal?: AbortSignal): Promise<BlastContracts> =>
     request<BlastContracts>('POST', '/api/changes/preview-contracts', { body, ...withSignal(signal) }),
 
   listChangeRequests: (

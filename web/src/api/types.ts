@@ -385,7 +385,7 @@ export type Blast = {
   edges?: KeyPair[];
   nodes: MapCard[];
   // Runs-on links among the cards (from runs on to).
-  lineage: KeyPair[];
+  lineage: Array<KeyPair & { through?: string }>;
   refused: string | null;
   large: boolean;
   warnings: string[];

@@ -74,7 +74,7 @@ export function BlastPreview({ draft, onDraftChange, onPreview, idPrefix = 'blas
             status: 'loading',
             previous: was.status === 'ready' ? was.contracts : was.status === 'loading' ? was.previous : null,
           }));
-          api.previewContracts(body, abort.signal).then(
+          api.previewContracts({ edges: answer.blast.edges ?? [] }, abort.signal).then(
             (c) => { if (!abort.signal.aborted) setContracts({ status: 'ready', contracts: c }); },
             (caught: unknown) => {
               if (!abort.signal.aborted && !isAbort(caught)) setContracts({ status: 'error', message: errorMessage(caught) });

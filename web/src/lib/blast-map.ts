@@ -71,14 +71,14 @@ function serviceInScope(card: MapCard, view: MapView): boolean {
   }
 }
 
-// Runs-on links among the cards, plus one for each infrastructure card nothing on the map
-// runs on: a host under a database's instance (the instance is named on the database card,
-// not drawn) hangs from the nearest card on the chain that reached it.
+// Runs-on links among the cards (the server bridges those through a database's instance, which
+// is named on the database card, not drawn), plus one for any infrastructure card still without a
+// parent, from the nearest card on the chain that reached it.
 export function runsOnLinks(blast: Blast): MapEdge[] {
   const onMap = new Set(blast.nodes.map((n) => n.key));
   const links: MapEdge[] = blast.lineage
     .filter((l) => onMap.has(l.from) && onMap.has(l.to))
-    .map((l) => ({ id: '', from: l.from, to: l.to, via: 'runs-on', through: [] }));
+    .map((l) => ({ id: '', from: l.from, to: l.to, via: 'runs-on', through: l.through ? [l.through] : [] }));
   const hasParent = new Set(links.map((l) => l.to));
   for (const item of blast.infra ?? []) {
     if (!onMap.has(item.key) || hasParent.has(item.key)) continue;
