@@ -2,6 +2,7 @@ import { Command, CommanderError } from 'commander';
 import { version } from '../config.js';
 import { auditCommands } from './audit.js';
 import { catalogueCommands } from './catalogue.js';
+import { changeCommands } from './changes.js';
 import { EXIT, processIo, reportError, type Io } from './common.js';
 import { flagCommands } from './flags.js';
 import { serveCommands } from './serve.js';
@@ -31,6 +32,7 @@ export async function main(argv: string[], opts: MainOptions = {}): Promise<numb
   auditCommands(program, io, done);
   catalogueCommands(program, io, done);
   flagCommands(program, io, done);
+  changeCommands(program, io, done);
 
   try {
     await program.parseAsync(argv, { from: 'user' });
