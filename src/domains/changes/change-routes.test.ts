@@ -249,7 +249,9 @@ describeEachEngine('changes: registration, lifecycle and approvals', (engine) =>
       const c = (await pipe.post('/api/changes', { title: 'Slow', components: [{ query: 'web' }] })).json().change;
       t.clock.advance(1440 * 60_000 + 1);
       await runTimers();
-      expect((await pipe.get(`/api/changes/${c.id}/status`)).json()).toMatchObject({ status: 'expired', approval: { state: 'expired' } });
+      expect((await pipe.get(`/api/changes/${c.id}/status`)).json()).toMatchObject({
+        status: 'expired', statusReason: 'it was not approved before the deadline', approval: { state: 'expired', expiresAt: c.approvalExpiresAt },
+      });
       const d = (await pipe.post('/api/changes', { title: 'Never started', components: [{ query: 'web' }] })).json().change;
       await api(people.alice!).post(`/api/changes/${d.id}/approve`);
       await api(people.bob!).post(`/api/changes/${d.id}/approve`);
@@ -272,7 +274,10 @@ describeEachEngine('changes: registration, lifecycle and approvals', (engine) =>
         t.clock.set(end);
         await runTimers();
         const ended = (await api(owner).get(`/api/changes/${c.id}`)).json().change;
-        expect(ended).toMatchObject({ status: 'evaluating', outcome: 'unknown' });
+        expect(ended).toMatchObject({ status: 'evaluating', outcome: 'unknown', outcomeBy: 'window' });
+        // The pipeline that finishes after its window still gives the outcome, once.
+        expect((await pipe.post(`/api/changes/${c.id}/complete`, { outcome: 'partial' })).json().change).toMatchObject({ status: 'evaluating', outcome: 'partial', outcomeBy: 'pipeline' });
+        expect((await pipe.post(`/api/changes/${c.id}/complete`)).statusCode).toBe(409);
         t.clock.advance(30 * 60_000);
         await runTimers();
         const status = (await pipe.get(`/api/changes/${c.id}/status`)).json();
@@ -285,8 +290,12 @@ describeEachEngine('changes: registration, lifecycle and approvals', (engine) =>
         await runTimers();
         expect((await pipe.get(`/api/changes/${c.id}/report.json`)).json().version).toBe(2);
         expect((await pipe.get(`/api/changes/${c.id}/report.json?version=1`)).json().version).toBe(1);
-        // startNow starts at once.
-        expect((await pipe.post('/api/changes', { title: 'Now', components: [{ query: 'web' }], startNow: true })).json().change.status).toBe('active');
+        // startNow starts at once; starting an active change again changes nothing.
+        const now = (await pipe.post('/api/changes', { title: 'Now', components: [{ query: 'web' }], startNow: true, pipeline: { runUrl: '', commit: '' } })).json().change;
+        expect(now).toMatchObject({ status: 'active', pipeline: null });
+        const again = await pipe.post(`/api/changes/${now.id}/start`);
+        expect(again.statusCode).toBe(200);
+        expect(again.json().change.startedAt).toBe(now.startedAt);
       } finally {
         await settings({ approvalRequired: 'all' });
       }
@@ -314,10 +323,25 @@ describeEachEngine('changes: registration, lifecycle and approvals', (engine) =>
       expect((await api(people.alice!).post(`/api/changes/${c.id}/cancel`)).statusCode).toBe(403);
       expect((await pipe.post(`/api/changes/${c.id}/cancel`, undefined, writeOnlyRead)).statusCode).toBe(403);
       expect((await pipe.post(`/api/changes/${c.id}/cancel`, { reason: 'superseded' })).json().change.status).toBe('cancelled');
+      expect((await pipe.get(`/api/changes/${c.id}/status`)).json().statusReason).toBe('superseded');
       const again = await pipe.post(`/api/changes/${c.id}/cancel`);
       expect(again.statusCode).toBe(409);
       expect(again.json()).toMatchObject({ status: 'cancelled' });
       expect((await pipe.get('/api/changes/chg_nope/status')).statusCode).toBe(404);
     });
+  });
+});
+
+describeEachEngine('changes: refusals a pipeline reads', (engine) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await testApp(engine.db());
+  });
+  afterAll(async () => t.close());
+  it('names every allowed value of a field that is a union of literals', async () => {
+    const owner = await signedInOwner(t, 'Hops');
+    const r = await t.main.inject({ method: 'POST', url: '/api/changes', headers: owner.headers, payload: { title: 'x', components: [{ key: 'svc:a' }], hops: 3 } });
+    expect(r.statusCode).toBe(400);
+    expect(r.json()).toEqual({ error: 'hops must be one of: 1, 2', field: 'hops' });
   });
 });

@@ -66,7 +66,7 @@ const ChangeBody = Type.Object({
   criticality: Nullable(Tier), criticalitySource: Nullable(Type.Enum(['components', 'blast', 'none', 'pending'])), componentTiers: Type.Record(Str, Nullable(Tier)),
   gated: Type.Boolean(), quorum: Nullable(Type.Integer()), owner: Type.Object({ id: Str, email: Str, name: Str }), viaTokenId: Nullable(Str), viaProxyId: Type.Null(),
   approvalExpiresAt: Nullable(Str), startDeadline: Nullable(Str), decidedAt: Nullable(Str), rejectionReason: Nullable(Str), startedAt: Nullable(Str),
-  finishedAt: Nullable(Str), aborted: Type.Boolean(), notes: Nullable(Str), evaluateAt: Nullable(Str), reportedAt: Nullable(Str),
+  finishedAt: Nullable(Str), aborted: Type.Boolean(), notes: Nullable(Str), endReason: Nullable(Str), outcomeBy: Nullable(Type.Enum(['pipeline', 'person', 'window'])), evaluateAt: Nullable(Str), reportedAt: Nullable(Str),
   blastVersion: Type.Integer(), reportVersion: Type.Integer(), createdAt: Str, updatedAt: Str,
 });
 const Any = Type.Record(Str, Type.Unknown());
@@ -79,6 +79,7 @@ const Params = Type.Object({ id: Type.String({ maxLength: 100 }) });
 const OneChange = Type.Object({ change: ChangeBody });
 const Status = Type.Object({
   id: Str, displayId: Str, title: Str, status: Type.Enum(CHANGE_STATUSES),
+  statusReason: Type.Union([Str, Type.Null()], { description: 'Why it was rejected, expired or was cancelled' }),
   approval: Type.Object({
     state: Type.Enum(['not_required', 'mapping', 'pending', 'approved', 'rejected', 'expired']), approvals: Nullable(Type.Integer()), required: Nullable(Type.Integer()),
     expiresAt: Nullable(Str), decidedAt: Nullable(Str), reason: Nullable(Str), criticalRequired: Type.Boolean(), criticalApproved: Nullable(Type.Boolean()),

@@ -80,6 +80,15 @@ export class ChangeService {
   }
 
   /** Validates everything that does not need the catalogue; every refusal names its field. */
+  /** CI variables that are not set arrive as "": they mean nothing was said. */
+  private static clean(input: RegisterInput): RegisterInput {
+    const pipeline = input.pipeline ? Object.fromEntries(Object.entries(input.pipeline).filter(([, v]) => typeof v === 'string' && v.trim() !== '')) : undefined;
+    return {
+      ...input, pipeline: pipeline && Object.keys(pipeline).length ? pipeline : undefined,
+      callbackUrl: input.callbackUrl?.trim() || undefined, ticketUrl: input.ticketUrl?.trim() || undefined, description: input.description?.trim() || undefined,
+    };
+  }
+
   private validate(input: RegisterInput): void {
     if (!input.title.trim()) throw badRequest('the title cannot be empty', 'title');
     if (input.components.length === 0) throw badRequest('name at least one component', 'components');
@@ -103,7 +112,8 @@ export class ChangeService {
    * pending_mapping, a person gets a 400 with the candidates. Then the blast radius (422 refused,
    * 409 large without confirmLarge), the snapshot, the gate, the timers — one transaction.
    */
-  async register(ctx: AuditContext, p: Principal, input: RegisterInput): Promise<Registered> {
+  async register(ctx: AuditContext, p: Principal, raw: RegisterInput): Promise<Registered> {
+    const input = ChangeService.clean(raw);
     this.validate(input);
     const now = this.deps.clock.now();
     const settings = await readSettings(this.deps.db, p.org.id);
@@ -253,7 +263,12 @@ export class ChangeService {
 
   /** Starts a scheduled or approved change now; a pipeline window is re-stamped now … now + d. */
   async start(ctx: AuditContext, p: Principal, id: string): Promise<Change> {
-    return this.deps.db.transaction(async (tx) => this.startLocked(tx, ctx, await this.locked(tx, p, id)));
+    return this.deps.db.transaction(async (tx) => {
+      const c = await this.locked(tx, p, id);
+      // A pipeline that polled until `active` and then starts anyway has nothing left to do.
+      if (c.status === 'active') return c;
+      return this.startLocked(tx, ctx, c);
+    });
   }
 
   async startLocked(tx: Tx, ctx: AuditContext, c: Change): Promise<Change> {
@@ -276,15 +291,23 @@ export class ChangeService {
       const c = await this.locked(tx, p, id);
       const now = this.deps.clock.now();
       const outcome = how.outcome ?? (how.abort ? 'rolled_back' : how.defaultOutcome);
+      const by = p.kind === 'token' ? 'pipeline' : 'person';
+      if (c.status === 'evaluating' && c.outcomeBy === 'window' && !how.abort) {
+        // The window ran out before the pipeline finished: its outcome is still taken, once.
+        await tx.query('UPDATE changes SET outcome = $2, notes = $3, outcome_by = $4, updated_at = $5 WHERE id = $1', [c.id, outcome ?? 'unknown', how.notes ?? null, by, now.toISOString()]);
+        await appendAuditEvent(tx, this.deps.clock, ctx, { orgId: c.orgId, action: 'change.outcome_recorded', target: { type: 'change', id: c.id }, data: { outcome: outcome ?? 'unknown', was: c.outcome, after: 'the window ended' } });
+        return (await store.findChange(tx, c.orgId, c.id))!;
+      }
       return this.transition(tx, ctx, c, how.abort ? 'abort' : 'finish', {
-        finished_at: now.toISOString(), outcome, notes: how.notes ?? null, aborted: how.abort ?? false,
+        finished_at: now.toISOString(), outcome, notes: how.notes ?? null, aborted: how.abort ?? false, outcome_by: by,
         evaluate_at: new Date(now.getTime() + minutes(c.evidenceMinutes)).toISOString(),
       }, { outcome });
     });
   }
 
   async cancel(ctx: AuditContext, p: Principal, id: string, reason?: string): Promise<Change> {
-    return this.deps.db.transaction(async (tx) => this.transition(tx, ctx, await this.locked(tx, p, id), 'cancel', {}, { reason: reason ?? null }));
+    const why = reason?.trim() || `cancelled by ${p.kind === 'token' ? `token "${p.tokenName}" of ${p.user.email}` : p.user.email}`;
+    return this.deps.db.transaction(async (tx) => this.transition(tx, ctx, await this.locked(tx, p, id), 'cancel', { end_reason: why }, { reason: why }));
   }
 
   /** A reported change is evaluated again: a new horizon, then a new report version. */
@@ -364,11 +387,15 @@ export class ChangeService {
     switch (step) {
       case 'approval_expiry':
         if ((c.status === 'pending_approval' || c.status === 'pending_mapping') && c.approvalExpiresAt === at) {
-          await this.transition(tx, ctx, c, 'expire', { decided_at: now.toISOString() }, { reason: c.status === 'pending_mapping' ? 'its components were not mapped in time' : 'it was not approved in time' });
+          const why = c.status === 'pending_mapping' ? 'its components were not mapped before the deadline' : 'it was not approved before the deadline';
+          await this.transition(tx, ctx, c, 'expire', { decided_at: now.toISOString(), end_reason: why }, { reason: why });
         }
         return;
       case 'start_deadline':
-        if (c.status === 'approved' && c.startDeadline === at) await this.transition(tx, ctx, c, 'expire', {}, { reason: 'it was approved but not started in time' });
+        if (c.status === 'approved' && c.startDeadline === at) {
+          const why = 'it was approved but not started before the start deadline';
+          await this.transition(tx, ctx, c, 'expire', { end_reason: why }, { reason: why });
+        }
         return;
       case 'window_start':
         if (c.status === 'scheduled' && c.windowStart === at) await this.startLocked(tx, ctx, c);
@@ -376,7 +403,7 @@ export class ChangeService {
       case 'window_end':
         if (c.status === 'active' && c.windowEnd === at) {
           await this.transition(tx, ctx, c, 'window_end', {
-            finished_at: now.toISOString(), outcome: c.outcome ?? 'unknown', evaluate_at: new Date(now.getTime() + minutes(c.evidenceMinutes)).toISOString(),
+            finished_at: now.toISOString(), outcome: c.outcome ?? 'unknown', outcome_by: 'window', evaluate_at: new Date(now.getTime() + minutes(c.evidenceMinutes)).toISOString(),
           }, { outcome: c.outcome ?? 'unknown' });
         }
         return;

@@ -57,6 +57,9 @@ export type Change = {
   finishedAt: string | null;
   aborted: boolean;
   notes: string | null;
+  /** Why it expired or was cancelled. */
+  endReason: string | null;
+  outcomeBy: 'pipeline' | 'person' | 'window' | null;
   evaluateAt: string | null;
   reportedAt: string | null;
   blastVersion: number;
@@ -73,7 +76,7 @@ type ChangeRow = Row & {
   criticality: Tier | null; criticality_source: Change['criticalitySource']; component_tiers: Record<string, Tier | null>; gated: boolean; quorum: number | null;
   owner_id: string; owner_email: string; owner_name: string; via_token_id: string | null;
   approval_expires_at: Date | null; start_deadline: Date | null; decided_at: Date | null; rejection_reason: string | null;
-  started_at: Date | null; finished_at: Date | null; aborted: boolean; notes: string | null; evaluate_at: Date | null; reported_at: Date | null;
+  started_at: Date | null; finished_at: Date | null; aborted: boolean; notes: string | null; end_reason: string | null; outcome_by: Change['outcomeBy']; evaluate_at: Date | null; reported_at: Date | null;
   blast_version: number; report_version: number; created_at: Date; updated_at: Date;
 };
 
@@ -93,7 +96,7 @@ export function toChange(r: ChangeRow): Change {
     gated: r.gated, quorum: r.quorum, ownerId: r.owner_id, owner: { id: r.owner_id, email: r.owner_email, name: r.owner_name },
     viaTokenId: r.via_token_id, viaProxyId: null, approvalExpiresAt: isoOrNull(r.approval_expires_at), startDeadline: isoOrNull(r.start_deadline),
     decidedAt: isoOrNull(r.decided_at), rejectionReason: r.rejection_reason, startedAt: isoOrNull(r.started_at), finishedAt: isoOrNull(r.finished_at),
-    aborted: r.aborted, notes: r.notes, evaluateAt: isoOrNull(r.evaluate_at), reportedAt: isoOrNull(r.reported_at),
+    aborted: r.aborted, notes: r.notes, endReason: r.end_reason, outcomeBy: r.outcome_by, evaluateAt: isoOrNull(r.evaluate_at), reportedAt: isoOrNull(r.reported_at),
     blastVersion: r.blast_version, reportVersion: r.report_version, createdAt: iso(r.created_at), updatedAt: iso(r.updated_at),
   };
 }

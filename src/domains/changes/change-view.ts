@@ -23,9 +23,11 @@ export function statusOf(c: Change, decisions: Decision[], links: { change: stri
   const blockedOn: 'classification' | 'critical_approver' | null = c.status !== 'pending_approval' ? null : unknown.length ? 'classification' : critical && !approvals.some((a) => a.critical) ? 'critical_approver' : null;
   return {
     id: c.id, displayId: c.displayId, title: c.title, status: c.status,
+    statusReason: c.status === 'rejected' ? c.rejectionReason : c.status === 'expired' || c.status === 'cancelled' ? c.endReason : null,
     approval: {
       state, approvals: c.gated ? approvals.length : null, required: c.quorum,
-      expiresAt: c.status === 'approved' ? c.startDeadline : c.status === 'pending_approval' || c.status === 'pending_mapping' ? c.approvalExpiresAt : null,
+      expiresAt: c.status === 'approved' ? c.startDeadline : c.status === 'pending_approval' || c.status === 'pending_mapping' ? c.approvalExpiresAt
+        : c.status === 'expired' ? (c.startDeadline ?? c.approvalExpiresAt) : null,
       decidedAt: c.decidedAt, reason: c.rejectionReason, criticalRequired: critical, criticalApproved: critical ? approvals.some((a) => a.critical) : null, blockedOn,
     },
     criticality: c.criticality, criticalitySource: c.criticalitySource,

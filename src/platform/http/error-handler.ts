@@ -38,7 +38,11 @@ export function installErrorHandler(app: FastifyInstance): void {
       const issue = err.validation[0] as AjvIssue | undefined;
       const part = err.validationContext === 'querystring' || err.validationContext === 'params' || err.validationContext === 'headers' ? err.validationContext : 'body';
       const field = issue ? fieldOf(issue) : undefined;
-      const message = issue ? describe(issue, field ?? part) : `${part} is invalid`;
+      // A union of literals (hops: 1 | 2) fails once per literal: name them all.
+      const consts = issue?.keyword === 'const'
+        ? (err.validation as AjvIssue[]).filter((i) => i.keyword === 'const' && i.instancePath === issue.instancePath).map((i) => JSON.stringify(i.params?.allowedValue))
+        : [];
+      const message = consts.length > 1 ? `${field ?? part} must be one of: ${consts.join(', ')}` : issue ? describe(issue, field ?? part) : `${part} is invalid`;
       return reply.status(400).send({ error: message, ...(field ? { field } : {}) });
     }
     const dataError = clientDataError(err);
