@@ -200,6 +200,10 @@ describeEachEngine('changes: registration, lifecycle and approvals', (engine) =>
       expect((await api(people.alice!).post(`/api/changes/${c.id}/reject`, { reason: 'not during the sale' })).json()).toEqual({ status: 'rejected' });
       expect((await pipe.get(`/api/changes/${c.id}/status`)).json().approval).toMatchObject({ state: 'rejected', reason: 'not during the sale' });
       expect((await api(people.bob!).post(`/api/changes/${c.id}/approve`)).statusCode).toBe(409);
+      // Only a draft or a scheduled change is edited.
+      const put = await t.pipeline.inject({ method: 'PUT', url: `/api/changes/${c.id}`, headers: { authorization: `Bearer ${token}` }, payload: { title: 'Too late' } });
+      expect(put.statusCode).toBe(409);
+      expect(put.json()).toMatchObject({ status: 'rejected' });
     });
 
     it('counts concurrent approvals under the change’s lock: exactly one moves it to approved', async () => {
@@ -290,6 +294,18 @@ describeEachEngine('changes: registration, lifecycle and approvals', (engine) =>
         await runTimers();
         expect((await pipe.get(`/api/changes/${c.id}/report.json`)).json().version).toBe(2);
         expect((await pipe.get(`/api/changes/${c.id}/report.json?version=1`)).json().version).toBe(1);
+        // A scheduled change is edited into a new blast version; a draft is submitted by PUT draft: false.
+        const later = new Date(t.clock.now().getTime() + 5 * 3_600_000).toISOString();
+        const sch = (await pipe.post('/api/changes', { title: 'Edit me', components: [{ query: 'web' }], windowStart: later })).json().change;
+        const edited = await t.pipeline.inject({ method: 'PUT', url: `/api/changes/${sch.id}`, headers: { authorization: `Bearer ${token}` }, payload: { components: [{ query: 'checkout-api' }], hops: 2, title: 'Edited' } });
+        expect(edited.statusCode, edited.body).toBe(200);
+        expect(edited.json()).toMatchObject({ change: { title: 'Edited', status: 'scheduled', blastVersion: 2, criticality: 'important' }, blast: { scope: { serviceKeys: expect.arrayContaining(['svc:payments']) } } });
+        const versions = await engine.db().query<{ n: number }>('SELECT count(*)::int AS n FROM change_blasts WHERE change_id = $1', [sch.id]);
+        expect(versions.rows[0]!.n).toBe(2);
+        const draft = (await pipe.post('/api/changes', { title: 'Draft', components: [{ query: 'web' }], draft: true, windowStart: later })).json().change;
+        expect(draft.status).toBe('draft');
+        const submitted = await t.pipeline.inject({ method: 'PUT', url: `/api/changes/${draft.id}`, headers: { authorization: `Bearer ${token}` }, payload: { draft: false } });
+        expect(submitted.json().change.status).toBe('scheduled');
         // startNow starts at once; starting an active change again changes nothing.
         const now = (await pipe.post('/api/changes', { title: 'Now', components: [{ query: 'web' }], startNow: true, pipeline: { runUrl: '', commit: '' } })).json().change;
         expect(now).toMatchObject({ status: 'active', pipeline: null });
