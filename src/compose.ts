@@ -4,7 +4,8 @@ import { CatalogueService } from './domains/catalogue/catalogue-service.js';
 import { MappingService } from './domains/catalogue/mapping-service.js';
 import { BlastService } from './domains/catalogue/blast-service.js';
 import { ApprovalService } from './domains/changes/approval-service.js';
-import { ChangeService, silentNotifier, type ChangeNotifier } from './domains/changes/change-service.js';
+import { ChangeMail } from './domains/changes/change-mail.js';
+import { ChangeService, type ChangeNotifier } from './domains/changes/change-service.js';
 import { ChangeSettingsService } from './domains/changes/change-settings.js';
 import { FlagRequestService } from './domains/flags/flag-request-service.js';
 import { FlagService } from './domains/flags/flag-service.js';
@@ -16,6 +17,8 @@ import type { Clock } from './platform/clock.js';
 import type { Database } from './platform/db/database.js';
 import type { JobHandler } from './platform/jobs/job.js';
 import { JobWorker } from './platform/jobs/job-worker.js';
+import { mailJobHandlers } from './platform/mail/mail-outbox.js';
+import { createMailer, type MailConfig, type Mailer } from './platform/mail/mailer.js';
 import { createMetrics, type Metrics } from './platform/metrics.js';
 
 export type Services = {
@@ -34,6 +37,8 @@ export type Services = {
   changes: ChangeService;
   approvals: ApprovalService;
   changeSettings: ChangeSettingsService;
+  /** Sends what the outbox holds; close it on shutdown (it pools SMTP connections). */
+  mailer: Mailer;
   worker: JobWorker;
 };
 
@@ -48,6 +53,9 @@ export type ComposeOptions = {
   workerPollMs?: number;
   /** Where people reach the UI, for links in e-mails and /status (default http://localhost:8080). */
   publicUrl?: string | null;
+  /** SMTP for e-mail; without it every e-mail is skipped with a log line, never an error. */
+  mail?: MailConfig | null;
+  /** Hears of change events besides e-mail (which is always on). */
   notifier?: ChangeNotifier;
   extraHandlers?: Record<string, JobHandler<unknown>>;
 };
@@ -61,13 +69,25 @@ export function compose(o: ComposeOptions): Services {
   const catalogue = new CatalogueService({ db: o.db, clock: o.clock });
   const mappings = new MappingService({ db: o.db, clock: o.clock, catalogue });
   const blast = new BlastService({ db: o.db, clock: o.clock, catalogue, mappings });
-  const notifier = o.notifier ?? silentNotifier;
-  const changes = new ChangeService({ db: o.db, clock: o.clock, sealer: o.sealer, blast, mappings, notifier, baseUrl: () => o.publicUrl ?? 'http://localhost:8080' });
+  const mailer = createMailer(o.mail ?? null, o.logger);
+  // The e-mails link to the change page exactly as ChangeService builds it (it exists by the first event).
+  const changeMail = new ChangeMail({ clock: o.clock, link: (c, approve) => changes.link(c, approve) });
+  const notifier = fanOut([changeMail, ...(o.notifier ? [o.notifier] : [])]);
+  const changes: ChangeService = new ChangeService({ db: o.db, clock: o.clock, sealer: o.sealer, blast, mappings, notifier, baseUrl: () => o.publicUrl ?? 'http://localhost:8080' });
   const approvals = new ApprovalService({ db: o.db, clock: o.clock, changes, blast, mappings, catalogue, notifier });
   const changeSettings = new ChangeSettingsService({ db: o.db, clock: o.clock });
   const incidents = new IncidentService({ db: o.db, clock: o.clock, flags, sealer: o.sealer, outbound: o.outbound });
   // Later capabilities (expiry, window ends, deliveries) add their handlers here.
-  const handlers: Record<string, JobHandler<unknown>> = { ...flagRequests.jobHandlers(), ...incidents.jobHandlers(), ...catalogue.jobHandlers(), ...changes.jobHandlers(), ...(o.extraHandlers ?? {}) };
+  const handlers: Record<string, JobHandler<unknown>> = { ...flagRequests.jobHandlers(), ...incidents.jobHandlers(), ...catalogue.jobHandlers(), ...changes.jobHandlers(), ...mailJobHandlers(mailer), ...(o.extraHandlers ?? {}) };
   const worker = new JobWorker({ db: o.db, clock: o.clock, logger: o.logger, metrics, handlers, pollMs: o.workerPollMs ?? 1_000 });
-  return { db: o.db, clock: o.clock, logger: o.logger, metrics, auth, flags, flagRequests, sdkKeys, incidents, catalogue, mappings, blast, changes, approvals, changeSettings, worker };
+  return { db: o.db, clock: o.clock, logger: o.logger, metrics, auth, flags, flagRequests, sdkKeys, incidents, catalogue, mappings, blast, changes, approvals, changeSettings, mailer, worker };
+}
+
+/** Every notifier hears every event, in order, inside the same transaction. */
+function fanOut(notifiers: ChangeNotifier[]): ChangeNotifier {
+  return {
+    async notify(tx, change, event, extra) {
+      for (const n of notifiers) await n.notify(tx, change, event, extra);
+    },
+  };
 }

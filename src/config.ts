@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import type { MailConfig } from './platform/mail/mailer.js';
 import { packageRoot } from './platform/paths.js';
 
 export type StoreConfig = { dataDir: string; databaseUrl: string | null };
@@ -17,6 +18,8 @@ export type ServeConfig = StoreConfig & {
   workerPollMs: number;
   /** Let outbound posts reach loopback and private networks (an on-premises chat server). */
   outboundAllowPrivate: boolean;
+  /** Where e-mail goes; null: every e-mail is skipped with a log line. */
+  mail: MailConfig | null;
 };
 
 export const version: string = (JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')) as { version: string }).version;
@@ -34,6 +37,36 @@ function port(text: string, name: string): number {
   return n;
 }
 
+/**
+ * SMTP from `--smtp-url` / CHANGELEDGER_SMTP_URL (smtp:// with STARTTLS when offered, smtps:// for
+ * TLS from the start; nodemailer options as query parameters) and the sender from `--mail-from` /
+ * CHANGELEDGER_MAIL_FROM — by default the URL's user name when it is an address. Errors never
+ * repeat the URL: it may hold a password.
+ */
+export function mailConfig(o: Record<string, string | undefined>, env = process.env): MailConfig | null {
+  const smtpUrl = o.smtpUrl ?? (env.CHANGELEDGER_SMTP_URL || undefined);
+  if (smtpUrl === undefined) return null;
+  let url: URL;
+  try {
+    url = new URL(smtpUrl);
+  } catch {
+    throw new Error('--smtp-url (CHANGELEDGER_SMTP_URL) is not a URL; use smtp://user:password@host:587 or smtps://…@host:465');
+  }
+  if ((url.protocol !== 'smtp:' && url.protocol !== 'smtps:') || !url.hostname) {
+    throw new Error(`--smtp-url (CHANGELEDGER_SMTP_URL) must be smtp://… or smtps://… with a host, got a ${url.protocol} URL`);
+  }
+  let user = url.username;
+  try {
+    user = decodeURIComponent(user);
+  } catch {
+    // A malformed escape stays as written; it is then no address, and --mail-from is asked for.
+  }
+  const from = o.mailFrom ?? (env.CHANGELEDGER_MAIL_FROM || undefined) ?? (user.includes('@') ? user : undefined);
+  if (from === undefined) throw new Error('set --mail-from (CHANGELEDGER_MAIL_FROM), the sender of e-mails, e.g. "changeledger <changes@acme.com>"');
+  if (!/^[^\s@<>]+@[^\s@<>]+$|<[^\s@<>]+@[^\s@<>]+>$/.test(from.trim())) throw new Error(`--mail-from must be an address or "Name <address>", got "${from}"`);
+  return Object.freeze({ smtpUrl, from: from.trim() });
+}
+
 export function serveConfig(o: Record<string, string | undefined>, env = process.env): ServeConfig {
   const publicUrl = o.publicUrl ?? env.CHANGELEDGER_PUBLIC_URL ?? null;
   if (publicUrl !== null && !/^https?:\/\/[^\s/]+/.test(publicUrl)) throw new Error(`--public-url must be an http(s) URL, got "${publicUrl}"`);
@@ -49,5 +82,6 @@ export function serveConfig(o: Record<string, string | undefined>, env = process
     ownerEmail: o.ownerEmail ?? env.CHANGELEDGER_OWNER_EMAIL ?? 'owner@localhost',
     workerPollMs: 1_000,
     outboundAllowPrivate: (env.CHANGELEDGER_OUTBOUND_ALLOW_PRIVATE ?? '') === '1',
+    mail: mailConfig(o, env),
   });
 }

@@ -29,7 +29,7 @@ export async function startServer(cfg: ServeConfig, opts: { clock?: Clock; say?:
   const logger = createLogger();
   const db = await openStore(cfg, `changeledger serve (port ${cfg.port}, pipeline ${cfg.pipelinePort})`);
   const sealer = createSealer(loadDataKey(process.env, join(cfg.dataDir, 'secret.key')));
-  const services = compose({ db, clock: opts.clock ?? systemClock, logger, sealer, outbound: { allowPrivate: cfg.outboundAllowPrivate }, workerPollMs: cfg.workerPollMs, publicUrl: cfg.publicUrl ?? `http://localhost:${cfg.port}` });
+  const services = compose({ db, clock: opts.clock ?? systemClock, logger, sealer, outbound: { allowPrivate: cfg.outboundAllowPrivate }, workerPollMs: cfg.workerPollMs, publicUrl: cfg.publicUrl ?? `http://localhost:${cfg.port}`, mail: cfg.mail });
   let main: FastifyInstance | null = null;
   let pipeline: FastifyInstance | null = null;
   try {
@@ -63,6 +63,7 @@ export async function startServer(cfg: ServeConfig, opts: { clock?: Clock; say?:
       (closing ??= (async () => {
         await Promise.allSettled([main?.close(), pipeline?.close()]);
         await services.worker.stop();
+        services.mailer.close();
         await db.close();
         logger.flush();
       })());

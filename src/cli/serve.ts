@@ -15,6 +15,8 @@ export function serveCommands(program: Command, io: Io, done: (code: number) => 
     .option('--public-url <url>', 'where people reach the UI (sign-in links; https turns on Secure cookies)')
     .option('--org-name <name>', 'name of the first organisation on an empty database')
     .option('--owner-email <email>', 'e-mail of the first owner on an empty database')
+    .option('--smtp-url <url>', 'SMTP server for e-mail: smtp://user:pass@host:587 or smtps://…:465 (default: $CHANGELEDGER_SMTP_URL, preferred: a password in an argument shows in ps)')
+    .option('--mail-from <address>', 'sender of e-mails, e.g. "changeledger <changes@acme.com>" (default: $CHANGELEDGER_MAIL_FROM, else the SMTP user name when it is an address)')
     .action(async (o: Record<string, string | undefined>) => {
       // Handlers go in before the server starts, so a signal during start-up is not lost.
       let signal: string | null = null;
