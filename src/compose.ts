@@ -52,7 +52,7 @@ export type ComposeOptions = {
   outbound: OutboundPolicy;
   workerPollMs?: number;
   /** Where people reach the UI, for links in e-mails and /status (default http://localhost:8080). */
-  publicUrl?: string | null;
+  publicUrl?: string | null | (() => string);
   /** SMTP for e-mail; without it every e-mail is skipped with a log line, never an error. */
   mail?: MailConfig | null;
   /** Hears of change events besides e-mail (which is always on). */
@@ -73,7 +73,7 @@ export function compose(o: ComposeOptions): Services {
   // The e-mails link to the change page exactly as ChangeService builds it (it exists by the first event).
   const changeMail = new ChangeMail({ clock: o.clock, link: (c, approve) => changes.link(c, approve) });
   const notifier = fanOut([changeMail, ...(o.notifier ? [o.notifier] : [])]);
-  const changes: ChangeService = new ChangeService({ db: o.db, clock: o.clock, sealer: o.sealer, blast, mappings, notifier, baseUrl: () => o.publicUrl ?? 'http://localhost:8080' });
+  const changes: ChangeService = new ChangeService({ db: o.db, clock: o.clock, sealer: o.sealer, blast, mappings, notifier, baseUrl: () => (typeof o.publicUrl === 'function' ? o.publicUrl() : o.publicUrl ?? 'http://localhost:8080') });
   const approvals = new ApprovalService({ db: o.db, clock: o.clock, changes, blast, mappings, catalogue, notifier });
   const changeSettings = new ChangeSettingsService({ db: o.db, clock: o.clock });
   const incidents = new IncidentService({ db: o.db, clock: o.clock, flags, sealer: o.sealer, outbound: o.outbound });

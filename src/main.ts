@@ -29,7 +29,10 @@ export async function startServer(cfg: ServeConfig, opts: { clock?: Clock; say?:
   const logger = createLogger();
   const db = await openStore(cfg, `changeledger serve (port ${cfg.port}, pipeline ${cfg.pipelinePort})`);
   const sealer = createSealer(loadDataKey(process.env, join(cfg.dataDir, 'secret.key')));
-  const services = compose({ db, clock: opts.clock ?? systemClock, logger, sealer, outbound: { allowPrivate: cfg.outboundAllowPrivate }, workerPollMs: cfg.workerPollMs, publicUrl: cfg.publicUrl ?? `http://localhost:${cfg.port}`, mail: cfg.mail });
+  // Links in e-mails and /status: the public URL, else where the main listener really listens.
+  let listening: string | null = null;
+  const publicUrl = () => cfg.publicUrl ?? listening ?? `http://localhost:${cfg.port}`;
+  const services = compose({ db, clock: opts.clock ?? systemClock, logger, sealer, outbound: { allowPrivate: cfg.outboundAllowPrivate }, workerPollMs: cfg.workerPollMs, publicUrl, mail: cfg.mail });
   let main: FastifyInstance | null = null;
   let pipeline: FastifyInstance | null = null;
   try {
@@ -44,6 +47,7 @@ export async function startServer(cfg: ServeConfig, opts: { clock?: Clock; say?:
     await main.listen({ host: cfg.host, port: cfg.port });
     await pipeline.listen({ host: cfg.pipelineHost, port: cfg.pipelinePort });
     const url = urlOf(main, cfg.host);
+    listening = url;
     const pipelineUrl = urlOf(pipeline, cfg.pipelineHost);
     services.worker.start();
     const storage = db.engine === 'pglite' ? `embedded database in ${db.location}` : `PostgreSQL at ${db.location}`;

@@ -79,7 +79,6 @@ export class ChangeService {
     return b ? this.deps.blast.answer(c.orgId, b.stored) : null;
   }
 
-  /** Validates everything that does not need the catalogue; every refusal names its field. */
   /** CI variables that are not set arrive as "": they mean nothing was said. */
   private static clean(input: RegisterInput): RegisterInput {
     const pipeline = input.pipeline ? Object.fromEntries(Object.entries(input.pipeline).filter(([, v]) => typeof v === 'string' && v.trim() !== '')) : undefined;
@@ -89,6 +88,7 @@ export class ChangeService {
     };
   }
 
+  /** Validates everything that does not need the catalogue; every refusal names its field. */
   private validate(input: RegisterInput): void {
     if (!input.title.trim()) throw badRequest('the title cannot be empty', 'title');
     if (input.components.length === 0) throw badRequest('name at least one component', 'components');
