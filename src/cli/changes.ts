@@ -338,15 +338,14 @@ export function changeCommands(program: Command, io: Io, done: (code: number) =>
     .action(run(async (given: string, o: ServerOpts) => {
       const api = connectTo(o, env);
       const id = await resolveId(api, given);
-      try {
-        const c = (await api.post<One>(`${statusPath(id)}/start`, {})).body.change;
-        io.out(`started ${c.displayId}: active until ${c.windowEnd}\n`);
-      } catch (err) {
-        // The scheduler starts a change at its window (or on approval with autoStart): a start that lost that race has what it asked for.
-        if (!(err instanceof ClientFailure) || !/change that is active/.test(err.message)) throw err;
-        const s = (await api.get<Status>(`${statusPath(id)}/status`)).body;
-        io.out(`${s.displayId} is already active (started ${s.deployment.startedAt ?? '?'}), until ${s.deployment.windowEnd}\n`);
-      }
+      const asked = Date.now();
+      const c = (await api.post<One>(`${statusPath(id)}/start`, {})).body.change;
+      // The server leaves a change that is active already as it is (the scheduler starts one at its
+      // window, or on approval with autoStart): say so rather than claim this start.
+      const startedBefore = c.startedAt !== null && Date.parse(c.startedAt) < asked - 1_000;
+      if (startedBefore) io.out(`${c.displayId} is already active (started ${c.startedAt}), until ${c.windowEnd}\n`);
+      else io.out(`started ${c.displayId}: active until ${c.windowEnd}\n`);
+      return EXIT.ok;
     }));
 
   withServerOptions(changes.command('complete').description('complete a running change: it enters surveillance, and the report follows').argument('<id>', 'chg_… or CHG-…'))
