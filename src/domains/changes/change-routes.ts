@@ -16,7 +16,7 @@ import { APPROVAL_MODES, type ChangeSettingsService } from './change-settings.js
 import * as store from './change-store.js';
 import { CHANGE_KINDS, OUTCOMES, PIPELINE_FIELDS } from './change-store.js';
 import { statusOf } from './change-view.js';
-import { CHANGE_STATUSES } from './lifecycle.js';
+import { CHANGE_STATUSES } from './change-lifecycle.js';
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
 const Str = Type.String();

@@ -16,7 +16,7 @@ import { appendAuditEvent, type AuditContext } from '../ledger/index.js';
 import { readApprovers, readSettings, type ChangeSettings } from './change-settings.js';
 import * as store from './change-store.js';
 import type { Change, ChangeKind, Outcome, PipelineInfo } from './change-store.js';
-import { CHANGE_STATUSES, move, type Action, type ChangeStatus } from './lifecycle.js';
+import { CHANGE_STATUSES, move, type Action, type ChangeStatus } from './change-lifecycle.js';
 import { planWindow } from './window.js';
 
 export type RegisterInput = {

@@ -5,7 +5,7 @@ import type { CompactBlast } from '../catalogue/blast-snapshot.js';
 import type { Criticality } from '../catalogue/criticality.js';
 import type { Tier } from '../catalogue/entity.js';
 import type { Resolved, Unresolved } from '../catalogue/matching.js';
-import type { ChangeStatus } from './lifecycle.js';
+import type { ChangeStatus } from './change-lifecycle.js';
 
 export const CHANGE_KINDS = ['deploy', 'config', 'infra', 'other'] as const;
 export type ChangeKind = (typeof CHANGE_KINDS)[number];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ACTIONS, CHANGE_STATUSES, FINAL_STATUSES, move, routed, type Action, type ChangeStatus } from './lifecycle.js';
+import { ACTIONS, CHANGE_STATUSES, FINAL_STATUSES, move, routed, type Action, type ChangeStatus } from './change-lifecycle.js';
 
 /** Every allowed move; every other (status, action) pair is refused. */
 const ALLOWED: Array<[ChangeStatus, Action, ChangeStatus]> = [
