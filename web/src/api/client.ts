@@ -1,4 +1,5 @@
 import type {
+  ApprovalView,
   AuditPage,
   BlastContracts,
   KeyPair,
@@ -8,9 +9,15 @@ import type {
   CatalogueImportFormat,
   CatalogueImportSummary,
   ChainVerification,
+  Change,
   ChangeDecision,
+  ChangeDetail,
+  ChangeInput,
+  ChangeListFilters,
   ChangeRequest,
   ChangeRequestStatus,
+  ChangeSettings,
+  ChangeSettingsView,
   CreatedToken,
   Environment,
   Flag,
@@ -21,8 +28,13 @@ import type {
   FlagWriteResult,
   InventoryEntityAnswer,
   InventoryPage,
+  MappingEntry,
+  Member,
   NewFlag,
+  Outcome,
+  RegisteredChange,
   Session,
+  Tier,
   Token,
 } from './types';
 
@@ -32,12 +44,16 @@ import type {
 export class ApiError extends Error {
   readonly status: number;
   readonly field: string | undefined;
+  // The whole error answer: some carry more than {error, field} (candidates of an
+  // unrecognised name, needsConfirm and the counts of a large change, a refusal).
+  readonly details: Record<string, unknown>;
 
-  constructor(status: number, message: string, field?: string) {
+  constructor(status: number, message: string, field?: string, details: Record<string, unknown> = {}) {
     super(message);
     this.name = 'ApiError';
     this.status = status;
     this.field = field;
+    this.details = details;
   }
 }
 
@@ -97,20 +113,21 @@ async function send<T>(method: Method, path: string, options: RequestOptions = {
     return { status: response.status, body: (text === '' ? undefined : JSON.parse(text)) as T };
   }
 
-  const { message, field } = await readError(response);
+  const { message, field, details } = await readError(response);
   if (response.status === 401 && options.quietUnauthorized !== true) unauthorizedHandler?.();
-  throw new ApiError(response.status, message, field);
+  throw new ApiError(response.status, message, field, details);
 }
 
-async function readError(response: Response): Promise<{ message: string; field?: string }> {
+async function readError(response: Response): Promise<{ message: string; field?: string; details: Record<string, unknown> }> {
   // A proxy in front of the server may answer with HTML; fall back to the status text
   // rather than showing a JSON parse error to the user.
   try {
-    const body = (await response.json()) as { error?: unknown; field?: unknown };
-    const message = typeof body.error === 'string' ? body.error : fallbackMessage(response);
-    return typeof body.field === 'string' ? { message, field: body.field } : { message };
+    const parsed = (await response.json()) as unknown;
+    const body = typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, unknown>) : {};
+    const message = typeof body['error'] === 'string' ? body['error'] : fallbackMessage(response);
+    return typeof body['field'] === 'string' ? { message, field: body['field'], details: body } : { message, details: body };
   } catch {
-    return { message: fallbackMessage(response) };
+    return { message: fallbackMessage(response), details: {} };
   }
 }
 
@@ -203,6 +220,42 @@ function pageExtra(limit: number, cursor: string | null, env?: string): Record<s
   if (cursor !== null) extra['cursor'] = cursor;
   return extra;
 }
+
+function changePath(id: string, suffix = ''): string {
+  return `/api/changes/${encodeURIComponent(id)}${suffix}`;
+}
+
+function orgPath(orgId: string, suffix: string): string {
+  return `/api/organizations/${encodeURIComponent(orgId)}/${suffix}`;
+}
+
+export function changeListQuery(filters: ChangeListFilters): string {
+  const params = new URLSearchParams();
+  if (filters.status.length > 0) params.set('status', filters.status.join(','));
+  if (filters.criticality.length > 0) params.set('criticality', filters.criticality.join(','));
+  if (filters.mine) params.set('mine', '1');
+  const q = filters.q.trim();
+  if (q !== '') params.set('q', q);
+  const query = params.toString();
+  return query === '' ? '' : `?${query}`;
+}
+
+// What a decision or an action answers beyond the change itself.
+export type ApproveAnswer = {
+  status: Change['status'];
+  approvals: number;
+  required: number | null;
+  criticalRequired: boolean;
+  criticalApproved: boolean | null;
+  blockedOn: 'classification' | 'critical_approver' | null;
+};
+
+export type ChangeAction =
+  | { kind: 'start' }
+  | { kind: 'complete'; outcome: Outcome; notes?: string }
+  | { kind: 'abort'; notes?: string }
+  | { kind: 'cancel'; reason?: string }
+  | { kind: 'evaluate'; evidenceMinutes?: number };
 
 function withSignal(signal: AbortSignal | undefined): RequestOptions {
   return signal === undefined ? {} : { signal };
@@ -300,6 +353,39 @@ export const api = {
     request<BlastPreview>('POST', '/api/changes/preview-blast', { body, ...withSignal(signal) }),
   previewContracts: (body: BlastRequest & { edges?: KeyPair[] }, signal?: AbortSignal): Promise<BlastContracts> =>
     request<BlastContracts>('POST', '/api/changes/preview-contracts', { body, ...withSignal(signal) }),
+
+  listChanges: (filters: ChangeListFilters, signal?: AbortSignal): Promise<{ changes: Change[] }> =>
+    request<{ changes: Change[] }>('GET', `/api/changes${changeListQuery(filters)}`, withSignal(signal)),
+  registerChange: (body: ChangeInput): Promise<RegisteredChange> =>
+    request<RegisteredChange>('POST', '/api/changes', { body }),
+  getChange: (id: string, signal?: AbortSignal): Promise<ChangeDetail> =>
+    request<ChangeDetail>('GET', changePath(id, '?include=blast,events,reports'), withSignal(signal)),
+  changeApprovals: (id: string, signal?: AbortSignal): Promise<ApprovalView> =>
+    request<ApprovalView>('GET', changePath(id, '/approvals'), withSignal(signal)),
+  changeContracts: (id: string, signal?: AbortSignal): Promise<BlastContracts> =>
+    request<BlastContracts>('GET', changePath(id, '/contracts'), withSignal(signal)),
+  approveChange: (id: string, comment: string): Promise<ApproveAnswer> =>
+    request<ApproveAnswer>('POST', changePath(id, '/approve'), { body: comment === '' ? {} : { comment } }),
+  rejectChange: (id: string, reason: string): Promise<{ status: Change['status'] }> =>
+    request<{ status: Change['status'] }>('POST', changePath(id, '/reject'), { body: { reason } }),
+  classifyChange: (id: string, components: { key: string; tier: Tier }[]): Promise<unknown> =>
+    request<unknown>('POST', changePath(id, '/classify'), { body: { components } }),
+  mapChange: (id: string, entries: MappingEntry[], confirmLarge: boolean): Promise<{ change: Change; remaining: number; status: string }> =>
+    request<{ change: Change; remaining: number; status: string }>('POST', changePath(id, '/mappings'), {
+      body: confirmLarge ? { entries, confirmLarge } : { entries },
+    }),
+  changeAction: (id: string, action: ChangeAction): Promise<{ change: Change }> => {
+    const { kind, ...body } = action;
+    return request<{ change: Change }>('POST', changePath(id, `/${kind}`), { body });
+  },
+  changeSettings: (orgId: string, signal?: AbortSignal): Promise<ChangeSettingsView> =>
+    request<ChangeSettingsView>('GET', orgPath(orgId, 'change-settings'), withSignal(signal)),
+  updateChangeSettings: (orgId: string, patch: Partial<Omit<ChangeSettings, 'updatedAt'>>): Promise<ChangeSettingsView> =>
+    request<ChangeSettingsView>('PUT', orgPath(orgId, 'change-settings'), { body: patch }),
+  setChangeApprovers: (orgId: string, userIds: string[], criticalUserIds: string[]): Promise<ChangeSettingsView> =>
+    request<ChangeSettingsView>('PUT', orgPath(orgId, 'change-approvers'), { body: { userIds, criticalUserIds } }),
+  listMembers: (orgId: string, signal?: AbortSignal): Promise<{ members: Member[] }> =>
+    request<{ members: Member[] }>('GET', orgPath(orgId, 'members'), withSignal(signal)),
 
   listChangeRequests: (
     filters: { status?: ChangeRequestStatus; flag?: string },

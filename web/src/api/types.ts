@@ -445,3 +445,193 @@ export type BlastContracts = {
   routes: number;
   header: string;
 };
+
+// ---------- Changes (GET/POST /api/changes, …/approvals, change settings) ----------
+
+export const changeStatuses = [
+  'draft',
+  'scheduled',
+  'pending_mapping',
+  'pending_approval',
+  'approved',
+  'rejected',
+  'expired',
+  'active',
+  'evaluating',
+  'reported',
+  'cancelled',
+] as const;
+export type ChangeStatus = (typeof changeStatuses)[number];
+
+export const changeKinds = ['deploy', 'config', 'infra', 'other'] as const;
+export type ChangeKind = (typeof changeKinds)[number];
+
+export const outcomes = ['success', 'partial', 'rolled_back', 'unknown'] as const;
+export type Outcome = (typeof outcomes)[number];
+
+export const tiers = ['critical', 'important', 'standard'] as const;
+
+export const pipelineFields = ['pipeline', 'run', 'runUrl', 'commit', 'version', 'environment', 'repo'] as const;
+export type PipelineInfo = Partial<Record<(typeof pipelineFields)[number], string>>;
+
+export type ResolvedComponent = EntityRef & { match: ComponentMatch; query?: string; seen: boolean };
+export type UnresolvedComponent = { query: string; candidates: EntityRef[] };
+
+export type Change = {
+  id: string;
+  displayId: string;
+  title: string;
+  kind: ChangeKind;
+  description: string | null;
+  ticketUrl: string | null;
+  status: ChangeStatus;
+  outcome: Outcome | null;
+  impact: string | null;
+  hops: number;
+  windowStart: string;
+  windowEnd: string;
+  evidenceMinutes: number;
+  maxDurationMinutes: number | null;
+  autoStart: boolean;
+  releaseHeld: boolean;
+  silenceInfra: SilenceMode | null;
+  pipeline: PipelineInfo | null;
+  callbackUrl: string | null;
+  recipients: string[];
+  components: ResolvedComponent[];
+  unresolved: UnresolvedComponent[];
+  criticality: Tier | null;
+  criticalitySource: CriticalitySource | null;
+  componentTiers: Record<string, Tier | null>;
+  gated: boolean;
+  quorum: number | null;
+  owner: { id: string; email: string; name: string };
+  viaTokenId: string | null;
+  approvalExpiresAt: string | null;
+  startDeadline: string | null;
+  decidedAt: string | null;
+  rejectionReason: string | null;
+  startedAt: string | null;
+  finishedAt: string | null;
+  aborted: boolean;
+  notes: string | null;
+  // Why it was rejected, expired or cancelled.
+  endReason: string | null;
+  // Who said the outcome: the window running out leaves it to a later pipeline call.
+  outcomeBy: 'pipeline' | 'person' | 'window' | null;
+  evaluateAt: string | null;
+  reportedAt: string | null;
+  blastVersion: number;
+  reportVersion: number;
+  createdAt: string;
+  updatedAt: string;
+};
+
+export type ChangeInput = {
+  title: string;
+  kind?: ChangeKind;
+  description?: string;
+  components: BlastComponentInput[];
+  hops?: 1 | 2;
+  startNow?: boolean;
+  windowStart?: string;
+  windowEnd?: string;
+  evidenceMinutes?: number;
+  maxDurationMinutes?: number;
+  autoStart?: boolean;
+  recipients?: string[];
+  releaseHeld?: boolean;
+  confirmLarge?: boolean;
+  silenceInfra?: SilenceMode | null;
+  draft?: boolean;
+};
+
+export type RegisteredChange = {
+  change: Change;
+  blast: Blast | null;
+  match: { matched: number; unresolved: string[] };
+  approval?: Record<string, unknown>;
+  mapping?: { unresolved: UnresolvedComponent[]; hint: string };
+};
+
+// Blast radius answers of a stored snapshot say where the map was completed from the live graph.
+export type StoredBlast = Blast & { infraFromLive?: boolean; edgesFromLive?: boolean; derivedFromLive?: boolean };
+
+export type ChangeReport = {
+  version: number;
+  impact: string;
+  outcome: Outcome | null;
+  summary: string;
+  body: Record<string, unknown>;
+  createdAt: string;
+};
+
+export type ChangeDetail = {
+  change: Change;
+  blast?: StoredBlast | null;
+  events?: AuditEvent[];
+  reports?: ChangeReport[];
+};
+
+export type ApprovalDecision = {
+  userId: string;
+  name: string;
+  decision: 'approved' | 'rejected';
+  comment: string | null;
+  at: string;
+  critical: boolean;
+};
+
+export type ApprovalView = {
+  status: ChangeStatus;
+  gated: boolean;
+  required: number | null;
+  approvals: ApprovalDecision[];
+  approvers: { userId: string; name: string; requester: boolean; critical: boolean }[];
+  canApprove: boolean;
+  canClassify: boolean;
+  isRequester: boolean;
+  isApprover: boolean;
+  mine: { decision: 'approved' | 'rejected'; comment: string | null; at: string } | null;
+  expiresAt: string | null;
+  criticality: Tier | null;
+  criticalitySource: CriticalitySource | null;
+  criticalRequired: boolean;
+  criticalApproved: boolean | null;
+  criticalApprovers: { userId: string; name: string; requester: boolean }[];
+  blockedOn: 'classification' | 'critical_approver' | null;
+  blockedReason: string | null;
+  unknownTierComponents: EntityRef[];
+};
+
+export type MappingEntry =
+  | { input: string; key: string; kind?: string; remember?: boolean }
+  | { input: string; createService: { name?: string }; remember?: boolean };
+
+export const approvalModes = ['none', 'api', 'all'] as const;
+export type ApprovalMode = (typeof approvalModes)[number];
+
+export type ChangeSettings = {
+  approvalRequired: ApprovalMode;
+  quorum: number;
+  approvalExpiryMinutes: number;
+  startTimeoutMinutes: number;
+  surveillanceMinutes: number;
+  completionRecipients: string[];
+  allowPrivateCallbacks: boolean;
+  silenceInfra: SilenceMode;
+  updatedAt: string | null;
+};
+
+export type ChangeSettingsView = {
+  settings: ChangeSettings;
+  approvers: { userId: string; email: string; name: string; critical: boolean }[];
+  criticalApprovers: { userId: string; name: string }[];
+  limits: Record<string, { min?: number; max: number }>;
+  warning: string | null;
+  criticalWarning: string | null;
+};
+
+export type Member = { userId: string; email: string; name: string; role: Role };
+
+export type ChangeListFilters = { status: ChangeStatus[]; criticality: Tier[]; mine: boolean; q: string };

@@ -13,3 +13,9 @@ export function errorField(error: unknown): string | null {
 export function isAbort(error: unknown): boolean {
   return error instanceof DOMException && error.name === 'AbortError';
 }
+
+// A field error belongs to an input when the server names it or one of its parts
+// (recipients.2 belongs to recipients).
+export function fieldMatches(field: string | null, name: string): boolean {
+  return field !== null && (field === name || field.startsWith(`${name}.`));
+}
