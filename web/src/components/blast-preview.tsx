@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { api } from '../api/client';
 import { silenceModes, type BlastPreview as Preview, type SilenceMode } from '../api/types';
 import {
@@ -29,12 +29,14 @@ type Props = {
   // Every answer (null while nothing is named), e.g. for a form to block a refused save.
   onPreview?: (preview: Preview | null) => void;
   idPrefix?: string;
+  // A form's error for the components (a 400 naming them), shown under the editor.
+  componentsError?: ReactNode;
 };
 
 const DEBOUNCE_MS = 300;
 const ITEMS_SHOWN = 8;
 
-export function BlastPreview({ draft, onDraftChange, onPreview, idPrefix = 'blast' }: Props) {
+export function BlastPreview({ draft, onDraftChange, onPreview, idPrefix = 'blast', componentsError }: Props) {
   const [preview, setPreview] = useState<Preview | null>(null);
   const [pending, setPending] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
@@ -113,9 +115,11 @@ export function BlastPreview({ draft, onDraftChange, onPreview, idPrefix = 'blas
             spellCheck={false}
             autoComplete="off"
             onChange={(e) => { onDraftChange({ ...draft, lines: e.target.value }); }}
+            aria-invalid={componentsError !== undefined && componentsError !== null ? true : undefined}
             data-testid="blast-components"
           />
           <span className="muted small">One name or key a line, resolved as a registration will resolve them.</span>
+          {componentsError}
         </div>
         <div className="blast-options">
           <fieldset className="field">

@@ -1,0 +1,73 @@
+import type { UnresolvedComponent } from '../api/types';
+import { replaceLine } from '../lib/blast-preview';
+import { KindBadge } from './catalogue-badges';
+
+export type Problem =
+  | { kind: 'unresolved'; message: string; unresolved: UnresolvedComponent[] }
+  | { kind: 'confirm'; message: string; counts: Record<string, number> | undefined }
+  | { kind: 'refused'; message: string };
+
+type Props = {
+  problem: Problem;
+  lines: string;
+  busy: boolean;
+  onLines: (lines: string) => void;
+  onConfirm: () => void;
+};
+
+// Why the registration was not taken, beside the button that sent it: the names the
+// catalogue does not know (pick a candidate: it replaces the line), a large change to
+// confirm (resent with confirmLarge), or a refusal (nothing to confirm: change the scope).
+export function RegisterProblem({ problem, lines, busy, onLines, onConfirm }: Props) {
+  if (problem.kind === 'unresolved') {
+    return (
+      <section className="card register-problem" role="alert" data-testid="register-unresolved">
+        <p className="field-error strong">{problem.message}</p>
+        {problem.unresolved.map((u) => (
+          <div key={u.query} className="unresolved" data-testid="register-unresolved-name" data-query={u.query}>
+            <span>
+              <span className="mono strong">{u.query}</span>{' '}
+              {u.candidates.length > 0 ? 'is not exactly one thing in the catalogue — pick one:' : 'matches nothing in the catalogue: name it by its key, or leave it out.'}
+            </span>
+            <span className="candidates">
+              {u.candidates.map((c) => (
+                <button
+                  key={c.key}
+                  type="button"
+                  className="chip candidate-chip"
+                  title={`Replace the line with ${c.key}`}
+                  onClick={() => { onLines(replaceLine(lines, u.query, c.key)); }}
+                  data-testid="register-candidate"
+                  data-key={c.key}
+                >
+                  <KindBadge kind={c.kind} /> {c.name} <span className="mono muted candidate-key">{c.key}</span>
+                </button>
+              ))}
+            </span>
+          </div>
+        ))}
+      </section>
+    );
+  }
+  if (problem.kind === 'confirm') {
+    const services = problem.counts?.['services'];
+    return (
+      <div className="banner banner-warn" role="alert" data-testid="register-confirm">
+        <span className="banner-text">
+          {services === undefined ? problem.message : `The blast radius has ${services.toLocaleString('en-US')} services (100 or more).`} Register it
+          anyway?
+        </span>
+        <button type="button" className="btn btn-small btn-primary" disabled={busy} onClick={onConfirm} data-testid="register-confirm-large">
+          Register the large change
+        </button>
+      </div>
+    );
+  }
+  return (
+    <div className="banner banner-error" role="alert" data-testid="register-refused">
+      <span className="banner-text">
+        {problem.message}. Name fewer components, walk one hop, or silence less infrastructure.
+      </span>
+    </div>
+  );
+}
