@@ -26,6 +26,8 @@ type Props = {
   // Keys of the change's components: always drawn, as focus cards.
   componentKeys: ReadonlySet<string>;
   idPrefix?: string;
+  // Where the drawing comes from when it is not the stored snapshot alone.
+  caption?: string;
 };
 
 const hopChoices: readonly MapHops[] = [0, 1, 2];
@@ -46,7 +48,7 @@ function browserStorage(): Storage | null {
 
 type Laid = { layout: MapLayout; of: VisibleMap; blast: Blast } | { error: string; of: VisibleMap; blast: Blast };
 
-export function DependencyMap({ blast, componentKeys, idPrefix = 'map' }: Props) {
+export function DependencyMap({ blast, componentKeys, idPrefix = 'map', caption }: Props) {
   const { session } = useSession();
   const userId = session.user.id;
   const markerId = `${useId().replace(/[^a-zA-Z0-9_-]/g, '')}-arrow`;
@@ -240,6 +242,8 @@ export function DependencyMap({ blast, componentKeys, idPrefix = 'map' }: Props)
       <div
         ref={viewport}
         className="map-viewport"
+        // A small map does not leave a screenful of empty canvas under it.
+        style={layout === null ? undefined : { height: `min(clamp(360px, 68vh, 780px), ${String(Math.ceil(layout.height * zoom) + 40)}px)`, minHeight: 160 }}
         onPointerDown={onPointerDown}
         onPointerMove={onPointerMove}
         onPointerUp={endDrag}
@@ -312,6 +316,11 @@ export function DependencyMap({ blast, componentKeys, idPrefix = 'map' }: Props)
           <svg width="28" height="8" aria-hidden="true"><path d="M1,4 L27,4" className="map-edge map-edge-runs-on" /></svg> runs on
           <svg width="28" height="8" aria-hidden="true"><path d="M1,4 L27,4" className="map-edge map-edge-runs-on map-edge-bridged" /></svg> runs on, over a hidden card
         </span>
+        {caption !== undefined && (
+          <span className="map-caption small" data-testid="map-caption">
+            {caption}
+          </span>
+        )}
         <span className="muted small" data-testid="map-count">
           {visible.cards.length} of {blast.nodes.length} cards drawn · layers change the drawing only, never what the change silences
         </span>

@@ -1,0 +1,220 @@
+import { pipelineFields, type Change, type ChangeReport, type StoredBlast } from '../api/types';
+import { formatWindow, kindLabels, minutesText, outcomeLabels, personName, scopeBreakdownOf, scopeLineOf } from '../lib/change-format';
+import { formatUtc } from '../lib/format';
+import { silenceModeLabels } from '../lib/blast-preview';
+import { KindBadge, TierBadge } from './catalogue-badges';
+import { ChangeStatusChip, CriticalityChip } from './change-badges';
+
+// The head of the change page: its id, status and criticality, then what it touches and when.
+export function ChangeHeader({ change, blast }: { change: Change; blast: StoredBlast | null }) {
+  return (
+    <section className="card change-header" data-testid="change-header">
+      <div className="change-header-badges">
+        <span className="mono strong change-display-id" data-testid="change-display-id">
+          {change.displayId}
+        </span>
+        <ChangeStatusChip status={change.status} />
+        <CriticalityChip change={change} hideUnknown />
+        <span className="pill">{kindLabels[change.kind]}</span>
+      </div>
+      {blast != null && (
+        <p className="scope-line" title={scopeBreakdownOf(blast.counts)} data-testid="change-scope-line">
+          {scopeLineOf(blast.counts)}
+        </p>
+      )}
+      {change.description !== null && change.description !== '' && <p className="change-description">{change.description}</p>}
+      <dl className="kv kv-wide">
+        <dt>Window</dt>
+        <dd className="mono" data-testid="change-window">
+          {formatWindow(change.windowStart, change.windowEnd)}
+          {change.maxDurationMinutes !== null && <span className="muted"> · pipeline duration {minutesText(change.maxDurationMinutes)}</span>}
+          {change.autoStart && <span className="muted"> · starts when approved</span>}
+        </dd>
+        <dt>Components</dt>
+        <dd className="blast-resolved" data-testid="change-components">
+          {change.components.map((c) => {
+            const tier = change.componentTiers[c.key];
+            return (
+              <span key={c.key} className="resolved-chip" data-testid="change-component" data-key={c.key} title={`${c.key} (${c.match}${c.seen ? '' : ', not in the catalogue'})`}>
+                <KindBadge kind={c.kind} /> {c.name}
+                {tier != null && <TierBadge tier={tier} />}
+                {tier === null && <span className="stale-badge">no tier</span>}
+              </span>
+            );
+          })}
+          {change.unresolved.map((u) => (
+            <span key={u.query} className="resolved-chip unresolved-chip" title="Not recognised: waiting to be mapped">
+              <span className="mono">{u.query}</span> <span className="stale-badge">unmapped</span>
+            </span>
+          ))}
+        </dd>
+        <dt>Blast radius</dt>
+        <dd>
+          {change.hops === 1 ? '1 hop' : `${String(change.hops)} hops`} · {change.silenceInfra === null ? 'organisation default infrastructure silencing' : silenceModeLabels[change.silenceInfra].toLowerCase()}
+          {change.blastVersion > 1 && <span className="muted"> · snapshot v{change.blastVersion}</span>}
+        </dd>
+        <dt>Requester</dt>
+        <dd data-testid="change-requester">
+          {personName(change.owner)} <span className="muted small">{change.owner.email}</span>
+          {change.viaTokenId !== null && <span className="pill pill-token change-via">via an API token</span>}
+        </dd>
+        <dt>Evidence</dt>
+        <dd>
+          {minutesText(change.evidenceMinutes)} of surveillance after it ends{change.releaseHeld ? ' · held alerts released at finish' : ' · held alerts not released'}
+        </dd>
+        {change.recipients.length > 0 && (
+          <>
+            <dt>Recipients</dt>
+            <dd className="mono small">{change.recipients.join(', ')}</dd>
+          </>
+        )}
+        {change.startedAt !== null && (
+          <>
+            <dt>Ran</dt>
+            <dd className="mono">
+              {formatUtc(change.startedAt)} – {change.finishedAt === null ? 'running' : formatUtc(change.finishedAt)}
+            </dd>
+          </>
+        )}
+        {change.outcome !== null && (
+          <>
+            <dt>Outcome</dt>
+            <dd data-testid="change-outcome">
+              {outcomeLabels[change.outcome]}
+              {change.aborted && ' (aborted)'}
+              {change.outcomeBy === 'window' && <span className="muted"> · the window ran out before anyone said</span>}
+              {change.impact !== null && <span className="muted"> · impact {change.impact}</span>}
+              {change.notes !== null && change.notes !== '' && <div className="reason">{change.notes}</div>}
+            </dd>
+          </>
+        )}
+        {change.endReason !== null && (
+          <>
+            <dt>Ended</dt>
+            <dd data-testid="change-end-reason">{change.endReason}</dd>
+          </>
+        )}
+        {change.status === 'approved' && change.startDeadline !== null && (
+          <>
+            <dt>Start by</dt>
+            <dd className="mono">{formatUtc(change.startDeadline)}</dd>
+          </>
+        )}
+        {change.ticketUrl !== null && (
+          <>
+            <dt>Ticket</dt>
+            <dd>
+              <a href={change.ticketUrl} target="_blank" rel="noreferrer noopener">
+                {change.ticketUrl}
+              </a>
+            </dd>
+          </>
+        )}
+      </dl>
+    </section>
+  );
+}
+
+const pipelineLabels: Record<string, string> = {
+  pipeline: 'Pipeline',
+  run: 'Run',
+  runUrl: 'Run link',
+  commit: 'Commit',
+  version: 'Version',
+  environment: 'Environment',
+  repo: 'Repository',
+};
+
+export function PipelineCard({ change }: { change: Change }) {
+  const given = change.pipeline ?? {};
+  const order = (k: string): number => {
+    const at = (pipelineFields as readonly string[]).indexOf(k);
+    return at === -1 ? pipelineFields.length : at;
+  };
+  const entries = Object.entries(given)
+    .filter((e): e is [string, string] => typeof e[1] === 'string' && e[1] !== '')
+    .sort(([a], [b]) => order(a) - order(b));
+  if (entries.length === 0 && change.callbackUrl === null && change.viaTokenId === null) return null;
+  return (
+    <section className="card" data-testid="change-pipeline-card">
+      <h2>Pipeline</h2>
+      <dl className="kv kv-wide">
+        {entries.map(([k, v]) => (
+          <div key={k} className="kv-row">
+            <dt>{pipelineLabels[k] ?? k}</dt>
+            <dd className="mono break">
+              {k === 'runUrl' && /^https?:\/\//.test(v) ? (
+                <a href={v} target="_blank" rel="noreferrer noopener">
+                  {v}
+                </a>
+              ) : (
+                v
+              )}
+            </dd>
+          </div>
+        ))}
+        {change.callbackUrl !== null && (
+          <div className="kv-row">
+            <dt>Callbacks</dt>
+            <dd className="mono break">{change.callbackUrl}</dd>
+          </div>
+        )}
+        {change.viaTokenId !== null && (
+          <div className="kv-row">
+            <dt>Registered by</dt>
+            <dd>
+              an API token of {personName(change.owner)} <span className="mono muted small">{change.viaTokenId}</span>
+            </dd>
+          </div>
+        )}
+      </dl>
+    </section>
+  );
+}
+
+function notConfigured(report: ChangeReport): string[] {
+  const v = report.body['notConfigured'];
+  return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
+}
+
+export function ReportCard({ change, reports }: { change: Change; reports: readonly ChangeReport[] }) {
+  const latest = reports.at(-1);
+  if (latest === undefined) {
+    if (change.status !== 'evaluating') return null;
+    return (
+      <section className="card" data-testid="change-report">
+        <h2>Report</h2>
+        <p className="muted small">Under surveillance until {formatUtc(change.evaluateAt)}; the report follows.</p>
+      </section>
+    );
+  }
+  const missing = notConfigured(latest);
+  return (
+    <section className="card" data-testid="change-report">
+      <div className="section-head">
+        <h2>
+          Report v{latest.version}
+          {reports.length > 1 && <span className="muted small"> of {reports.length}</span>}
+        </h2>
+        <a className="btn btn-small" href={`/api/changes/${encodeURIComponent(change.id)}/report.json`} target="_blank" rel="noreferrer">
+          report.json
+        </a>
+      </div>
+      <p>
+        Impact <span className={`impact impact-${latest.impact}`}>{latest.impact}</span>
+        {latest.outcome !== null && <> · outcome {outcomeLabels[latest.outcome]}</>} · <span className="mono muted small">{formatUtc(latest.createdAt)}</span>
+      </p>
+      <p className="report-summary">{latest.summary}</p>
+      {missing.length > 0 && (
+        <>
+          <p className="muted small">Not measured, for want of a source:</p>
+          <ul className="small">
+            {missing.map((m) => (
+              <li key={m}>{m}</li>
+            ))}
+          </ul>
+        </>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,156 @@
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { ApiError, api } from '../api/client';
+import type { ApprovalView, BlastContracts, ChangeDetail } from '../api/types';
+import { ApprovalPanel } from '../components/approval-panel';
+import { ChangeActions } from '../components/change-actions';
+import { ChangeHeader, PipelineCard, ReportCard } from '../components/change-summary';
+import { ChangeTimeline } from '../components/change-timeline';
+import { ContractsCard, type ContractsState } from '../components/contracts-card';
+import { DependencyMap } from '../components/dependency-map';
+import { ErrorBanner } from '../components/error-banner';
+import { Layout } from '../components/layout';
+import { MappingPanel } from '../components/mapping-panel';
+import { Link, useSearchParams } from '../components/router';
+import { useSession } from '../components/session';
+import { canWrite } from '../lib/change-format';
+import { errorMessage, isAbort } from '../lib/errors';
+
+type Loaded = { detail: ChangeDetail; approvals: ApprovalView };
+
+const liveCaption = 'infrastructure and call edges from the current graph';
+
+// One change: what it is and touches, where approval stands (the approve link from the
+// e-mails lands here with ?approve=1, the approval panel focused), what can be done with it
+// now, its dependency map and contracts, its timeline, its pipeline and its report.
+export function ChangePage({ changeId }: { changeId: string }) {
+  const { session } = useSession();
+  const params = useSearchParams();
+  const focusApproval = params.get('approve') === '1';
+  const [loaded, setLoaded] = useState<Loaded | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [missing, setMissing] = useState(false);
+  const [reloads, setReloads] = useState(0);
+  const [notice, setNotice] = useState<string | null>(params.get('registered') === '1' ? 'registered' : null);
+  const [contracts, setContracts] = useState<ContractsState>({ status: 'idle' });
+  // What an action just did is said once the page shows its result, not before.
+  const nextNotice = useRef<string | null>(null);
+
+  useEffect(() => {
+    const abort = new AbortController();
+    Promise.all([api.getChange(changeId, abort.signal), api.changeApprovals(changeId, abort.signal)]).then(
+      ([detail, approvals]) => {
+        if (abort.signal.aborted) return;
+        setLoaded({ detail, approvals });
+        setError(null);
+        if (nextNotice.current !== null) {
+          setNotice(nextNotice.current);
+          nextNotice.current = null;
+        }
+      },
+      (caught: unknown) => {
+        if (abort.signal.aborted || isAbort(caught)) return;
+        if (caught instanceof ApiError && caught.status === 404) setMissing(true);
+        else setError(errorMessage(caught));
+      },
+    );
+    return () => { abort.abort(); };
+  }, [changeId, reloads]);
+
+  // The contracts come on their own and never hold the page up; again after each reload,
+  // since mapping takes the first snapshot.
+  const hasBlast = loaded?.detail.blast != null;
+  const blastVersion = loaded?.detail.change.blastVersion ?? 0;
+  useEffect(() => {
+    if (!hasBlast) return;
+    const abort = new AbortController();
+    setContracts((was) => ({ status: 'loading', previous: was.status === 'ready' ? was.contracts : null }));
+    api.changeContracts(changeId, abort.signal).then(
+      (answer: BlastContracts) => { if (!abort.signal.aborted) setContracts({ status: 'ready', contracts: answer }); },
+      (caught: unknown) => {
+        if (!abort.signal.aborted && !isAbort(caught)) setContracts({ status: 'error', message: errorMessage(caught) });
+      },
+    );
+    return () => { abort.abort(); };
+  }, [changeId, hasBlast, blastVersion]);
+
+  const reload = useCallback((text: string) => {
+    nextNotice.current = text;
+    setReloads((n) => n + 1);
+  }, []);
+
+  const names = useMemo(() => {
+    const known = new Map<string, string>();
+    if (loaded === null) return known;
+    const { change } = loaded.detail;
+    if (change.owner.name.trim() !== '') known.set(change.owner.id, change.owner.name);
+    for (const a of loaded.approvals.approvers) if (a.name.trim() !== '') known.set(a.userId, a.name);
+    for (const a of loaded.approvals.approvals) if (a.name.trim() !== '') known.set(a.userId, a.name);
+    return known;
+  }, [loaded]);
+  const componentKeys = useMemo(() => new Set(loaded?.detail.change.components.map((c) => c.key) ?? []), [loaded]);
+
+  const actions = (
+    <Link className="btn" to="/changes" data-testid="change-back">
+      All changes
+    </Link>
+  );
+
+  if (loaded === null) {
+    return (
+      <Layout title="Change" actions={actions}>
+        {missing ? (
+          <p className="empty-state card" data-testid="change-missing">
+            No change {changeId} in this organisation.
+          </p>
+        ) : (
+          <>
+            <ErrorBanner message={error} testId="change-error" onRetry={() => { setReloads((n) => n + 1); }} />
+            {error === null && <p className="muted">Loading the change…</p>}
+          </>
+        )}
+      </Layout>
+    );
+  }
+
+  const { detail, approvals } = loaded;
+  const change = detail.change;
+  const blast = detail.blast ?? null;
+  const writer = canWrite(change, session);
+  const live = blast !== null && (blast.infraFromLive === true || blast.edgesFromLive === true);
+
+  return (
+    <Layout title={change.title} actions={actions}>
+      <ErrorBanner message={error} testId="change-error" onRetry={() => { setReloads((n) => n + 1); }} />
+      {notice !== null && (
+        <div className="banner banner-ok" role="status" data-testid="change-notice">
+          <span className="banner-text">{notice === 'registered' ? `Registered ${change.displayId}.` : notice}</span>
+          <button type="button" className="btn btn-small" onClick={() => { setNotice(null); }}>
+            Dismiss
+          </button>
+        </div>
+      )}
+      <ChangeHeader change={change} blast={blast} />
+      <div className="change-columns">
+        <div className="change-main">
+          {change.status === 'pending_mapping' && (
+            <MappingPanel change={change} canMap={writer || approvals.isApprover} onMapped={reload} />
+          )}
+          <ApprovalPanel change={change} view={approvals} focus={focusApproval} onDecided={reload} />
+          <ChangeActions change={change} canWrite={writer} onDone={reload} />
+          <ReportCard change={change} reports={detail.reports ?? []} />
+        </div>
+        <div className="change-side">
+          <ChangeTimeline events={detail.events ?? []} names={names} />
+          <PipelineCard change={change} />
+        </div>
+      </div>
+      {blast !== null && blast.nodes.length > 0 && (
+        <DependencyMap blast={blast} componentKeys={componentKeys} idPrefix="change-map" {...(live ? { caption: liveCaption } : {})} />
+      )}
+      {blast === null && change.status === 'pending_mapping' && (
+        <p className="muted">The blast radius is taken once every component is mapped.</p>
+      )}
+      {blast !== null && <ContractsCard state={contracts} />}
+    </Layout>
+  );
+}
