@@ -1,0 +1,196 @@
+import { useEffect, useState, type SubmitEvent } from 'react';
+import { api } from '../api/client';
+import { approvalModes, silenceModes, type ApprovalMode, type ChangeSettings, type ChangeSettingsView, type SilenceMode } from '../api/types';
+import { silenceModeHints, silenceModeLabels } from '../lib/blast-preview';
+import { errorField, errorMessage, fieldMatches } from '../lib/errors';
+import { formatUtc } from '../lib/format';
+import { ErrorBanner } from './error-banner';
+import { FieldError } from './field-error';
+
+const approvalLabels: Record<ApprovalMode, { label: string; hint: string }> = {
+  none: { label: 'Not required', hint: 'No change waits for approval.' },
+  api: { label: 'Changes from pipelines', hint: 'Changes registered with an API token wait for approval; people’s do not.' },
+  all: { label: 'Every change', hint: 'Every change waits for a quorum of approvers.' },
+};
+
+type Draft = {
+  approvalRequired: ApprovalMode;
+  quorum: string;
+  approvalExpiryMinutes: string;
+  startTimeoutMinutes: string;
+  surveillanceMinutes: string;
+  completionRecipients: string;
+  allowPrivateCallbacks: boolean;
+  silenceInfra: SilenceMode;
+};
+
+function draftOf(s: ChangeSettings): Draft {
+  return {
+    approvalRequired: s.approvalRequired,
+    quorum: String(s.quorum),
+    approvalExpiryMinutes: String(s.approvalExpiryMinutes),
+    startTimeoutMinutes: String(s.startTimeoutMinutes),
+    surveillanceMinutes: String(s.surveillanceMinutes),
+    completionRecipients: s.completionRecipients.join('\n'),
+    allowPrivateCallbacks: s.allowPrivateCallbacks,
+    silenceInfra: s.silenceInfra,
+  };
+}
+
+const numberFields = ['quorum', 'approvalExpiryMinutes', 'startTimeoutMinutes', 'surveillanceMinutes'] as const;
+type NumberField = (typeof numberFields)[number];
+
+const numberLabels: Record<NumberField, { label: string; hint: string }> = {
+  quorum: { label: 'Quorum', hint: 'Approvals a change needs: 1 – 25, at most the number of approvers.' },
+  approvalExpiryMinutes: { label: 'Approval expires after (minutes)', hint: 'An unapproved change expires: 15 – 10080.' },
+  startTimeoutMinutes: { label: 'Start within (minutes)', hint: 'An approved change not started by then expires: 15 – 10080.' },
+  surveillanceMinutes: { label: 'Surveillance (minutes)', hint: 'The default evidence horizon after a change: 15 – 1440.' },
+};
+
+type Props = { orgId: string; view: ChangeSettingsView; onSaved: (view: ChangeSettingsView) => void };
+
+// The organisation's change settings. Every field goes out on save; the server keeps what is
+// unchanged and names the field it refuses, shown under that field.
+export function ChangeSettingsForm({ orgId, view, onSaved }: Props) {
+  const [draft, setDraft] = useState<Draft>(() => draftOf(view.settings));
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [field, setField] = useState<string | null>(null);
+  const [saved, setSaved] = useState(false);
+
+  useEffect(() => { setDraft(draftOf(view.settings)); }, [view.settings]);
+
+  const set = (patch: Partial<Draft>): void => {
+    setDraft((d) => ({ ...d, ...patch }));
+    setSaved(false);
+  };
+
+  const submit = async (event: SubmitEvent<HTMLFormElement>): Promise<void> => {
+    event.preventDefault();
+    const patch: Partial<Omit<ChangeSettings, 'updatedAt'>> = {
+      approvalRequired: draft.approvalRequired,
+      completionRecipients: draft.completionRecipients.split(/[\s,;]+/).map((a) => a.trim()).filter((a) => a !== ''),
+      allowPrivateCallbacks: draft.allowPrivateCallbacks,
+      silenceInfra: draft.silenceInfra,
+    };
+    for (const name of numberFields) {
+      const n = Number(draft[name]);
+      if (draft[name].trim() === '' || !Number.isInteger(n)) {
+        setError(`${numberLabels[name].label}: a whole number.`);
+        setField(name);
+        return;
+      }
+      patch[name] = n;
+    }
+    setBusy(true);
+    setError(null);
+    setField(null);
+    try {
+      onSaved(await api.updateChangeSettings(orgId, patch));
+      setSaved(true);
+    } catch (caught) {
+      setError(errorMessage(caught));
+      setField(errorField(caught));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const invalid = (name: string): true | undefined => (fieldMatches(field, name) ? true : undefined);
+  const placed = [...numberFields, 'approvalRequired', 'completionRecipients', 'allowPrivateCallbacks', 'silenceInfra'];
+  const loose = error !== null && !placed.some((n) => fieldMatches(field, n)) ? error : null;
+
+  return (
+    <form className="card change-settings" onSubmit={(e) => void submit(e)} noValidate data-testid="change-settings-form">
+      <div className="section-head">
+        <h2>Settings</h2>
+        {view.settings.updatedAt !== null && <span className="muted small">saved {formatUtc(view.settings.updatedAt)}</span>}
+      </div>
+      {view.warning !== null && (
+        <div className="banner banner-warn" role="status" data-testid="settings-warning">
+          <span className="banner-text">{view.warning}</span>
+        </div>
+      )}
+      {view.criticalWarning !== null && (
+        <div className="banner banner-warn" role="status" data-testid="settings-critical-warning">
+          <span className="banner-text">{view.criticalWarning}</span>
+        </div>
+      )}
+      <ErrorBanner message={loose} testId="settings-error" />
+      {saved && (
+        <div className="banner banner-ok" role="status" data-testid="settings-saved">
+          <span className="banner-text">Saved.</span>
+        </div>
+      )}
+      <fieldset className="field">
+        <legend>Approval required</legend>
+        <div className="segmented" data-testid="settings-approval-required">
+          {approvalModes.map((m) => (
+            <span key={m} className="segment">
+              <input id={`approval-required-${m}`} type="radio" name="approval-required" checked={draft.approvalRequired === m} onChange={() => { set({ approvalRequired: m }); }} data-testid={`approval-required-${m}`} />
+              <label htmlFor={`approval-required-${m}`}>{approvalLabels[m].label}</label>
+            </span>
+          ))}
+        </div>
+        <span className="muted small">{approvalLabels[draft.approvalRequired].hint}</span>
+        <FieldError field={field} name="approvalRequired" message={error} />
+      </fieldset>
+      <div className="settings-grid">
+        {numberFields.map((name) => (
+          <div key={name} className="field">
+            <label htmlFor={`settings-${name}`}>{numberLabels[name].label}</label>
+            <input
+              id={`settings-${name}`}
+              type="number"
+              value={draft[name]}
+              min={view.limits[name]?.min}
+              max={view.limits[name]?.max}
+              onChange={(e) => { set({ [name]: e.target.value }); }}
+              aria-invalid={invalid(name)}
+              data-testid={`settings-${name}`}
+            />
+            <span className="muted small">{numberLabels[name].hint}</span>
+            <FieldError field={field} name={name} message={error} />
+          </div>
+        ))}
+        <div className="field field-span-2">
+          <label htmlFor="settings-recipients">Completion recipients</label>
+          <textarea
+            id="settings-recipients"
+            rows={3}
+            value={draft.completionRecipients}
+            placeholder={'change-board@acme.io\nsre@acme.io'}
+            onChange={(e) => { set({ completionRecipients: e.target.value }); }}
+            aria-invalid={invalid('completionRecipients')}
+            spellCheck={false}
+            data-testid="settings-recipients"
+          />
+          <span className="muted small">Every report is also mailed to these addresses (at most 25).</span>
+          <FieldError field={field} name="completionRecipients" message={error} />
+        </div>
+        <div className="field field-span-2">
+          <label htmlFor="settings-silence-infra">Silence infrastructure (default)</label>
+          <select id="settings-silence-infra" value={draft.silenceInfra} onChange={(e) => { set({ silenceInfra: e.target.value as SilenceMode }); }} aria-invalid={invalid('silenceInfra')} data-testid="settings-silence-infra">
+            {silenceModes.map((m) => (
+              <option key={m} value={m}>
+                {silenceModeLabels[m]}
+              </option>
+            ))}
+          </select>
+          <span className="muted small">{silenceModeHints[draft.silenceInfra]}</span>
+          <FieldError field={field} name="silenceInfra" message={error} />
+          <span className="check">
+            <input id="settings-private-callbacks" type="checkbox" checked={draft.allowPrivateCallbacks} onChange={(e) => { set({ allowPrivateCallbacks: e.target.checked }); }} data-testid="settings-private-callbacks" />
+            <label htmlFor="settings-private-callbacks">Allow callbacks and tickets to private addresses</label>
+          </span>
+          <FieldError field={field} name="allowPrivateCallbacks" message={error} />
+        </div>
+      </div>
+      <div className="form-actions">
+        <button type="submit" className="btn btn-primary" disabled={busy} data-testid="settings-save">
+          {busy ? 'Saving…' : 'Save settings'}
+        </button>
+      </div>
+    </form>
+  );
+}
