@@ -10,6 +10,10 @@ import { AuditPage } from './pages/audit-page';
 import { BlastPreviewPage } from './pages/blast-preview-page';
 import { CatalogueEntityPage } from './pages/catalogue-entity-page';
 import { CataloguePage } from './pages/catalogue-page';
+import { ChangeNewPage } from './pages/change-new-page';
+import { ChangePage } from './pages/change-page';
+import { ChangeSettingsPage } from './pages/change-settings-page';
+import { ChangesPage } from './pages/changes-page';
 import { FlagAuditPage } from './pages/flag-audit-page';
 import { FlagPage } from './pages/flag-page';
 import { FlagsPage } from './pages/flags-page';
@@ -88,19 +92,26 @@ function SessionGate() {
 
   const isPublic = location.pathname === '/signin' || location.pathname === '/signin/link';
   const signedOut = state.status === 'signed-out';
+  // The links in e-mails (/?view=changes&change=<id>&approve=1) open the change page. They
+  // are rewritten before anything else looks at the URL, so a sign-in remembers the page.
+  const legacy = legacyLinkTarget(location.pathname, location.search);
+
+  useEffect(() => {
+    if (legacy !== null) navigate(legacy, { replace: true });
+  }, [legacy, navigate]);
 
   // Protected page without a session: remember where the user was going.
   useEffect(() => {
-    if (signedOut && !isPublic) {
+    if (signedOut && !isPublic && legacy === null) {
       const wanted = `${location.pathname}${location.search}`;
       const next = wanted === '/' ? '' : `?next=${encodeURIComponent(wanted)}`;
       navigate(`/signin${next}`, { replace: true });
     }
-  }, [signedOut, isPublic, location.pathname, location.search, navigate]);
+  }, [signedOut, isPublic, legacy, location.pathname, location.search, navigate]);
 
   useEffect(() => {
-    if (location.pathname === '/' && state.status === 'signed-in') navigate('/audit', { replace: true });
-  }, [location.pathname, state.status, navigate]);
+    if (location.pathname === '/' && state.status === 'signed-in' && legacy === null) navigate('/audit', { replace: true });
+  }, [location.pathname, state.status, legacy, navigate]);
 
   const sessionValue = useMemo(
     () => (state.status === 'signed-in' ? { session: state.session, setSession, refreshSession } : null),
@@ -143,14 +154,22 @@ function Routes({ pathname }: { pathname: string }) {
       return <FlagAuditPage />;
     case '/catalogue':
       return <CataloguePage />;
+    case '/changes':
+      return <ChangesPage />;
+    case '/changes/new':
+      return <ChangeNewPage />;
     case '/changes/preview':
       return <BlastPreviewPage />;
+    case '/settings/changes':
+      return <ChangeSettingsPage />;
     default: {
       // Keyed so moving between flags or entities starts each page fresh.
       const flagKey = keyUnder('flags', pathname);
       if (flagKey !== null) return <FlagPage key={flagKey} flagKey={flagKey} />;
       const entityKey = keyUnder('catalogue', pathname);
       if (entityKey !== null) return <CatalogueEntityPage key={entityKey} entityKey={entityKey} />;
+      const changeId = keyUnder('changes', pathname);
+      if (changeId !== null) return <ChangePage key={changeId} changeId={changeId} />;
       return <NotFoundPage />;
     }
   }
@@ -166,4 +185,14 @@ function keyUnder(prefix: string, pathname: string): string | null {
   } catch {
     return null;
   }
+}
+
+// /?view=changes&change=<id>[&approve=1] → /changes/<id>[?approve=1]; /?view=changes → /changes.
+function legacyLinkTarget(pathname: string, search: string): string | null {
+  if (pathname !== '/') return null;
+  const params = new URLSearchParams(search);
+  if (params.get('view') !== 'changes') return null;
+  const id = params.get('change')?.trim() ?? '';
+  if (id === '') return '/changes';
+  return `/changes/${encodeURIComponent(id)}${params.get('approve') === '1' ? '?approve=1' : ''}`;
 }

@@ -3,14 +3,16 @@ import { api } from '../api/client';
 import { Link, useRouter } from './router';
 import { useSession } from './session';
 
-type NavItem = { to: string; label: string; testId: string };
+type NavItem = { to: string; label: string; testId: string; managers?: true };
 
 const navItems: readonly NavItem[] = [
   { to: '/audit', label: 'Audit log', testId: 'nav-audit' },
+  { to: '/changes', label: 'Changes', testId: 'nav-changes' },
   { to: '/flags', label: 'Flags', testId: 'nav-flags' },
   { to: '/flags/audit', label: 'Flag audit', testId: 'nav-flag-audit' },
   { to: '/catalogue', label: 'Catalogue', testId: 'nav-catalogue' },
   { to: '/changes/preview', label: 'Blast radius preview', testId: 'nav-blast-preview' },
+  { to: '/settings/changes', label: 'Change approvals', testId: 'nav-change-settings', managers: true },
   { to: '/tokens', label: 'API tokens', testId: 'nav-tokens' },
   { to: '/account', label: 'Account', testId: 'nav-account' },
 ];
@@ -38,6 +40,9 @@ export function Layout({ title, titleMono = false, actions, children }: LayoutPr
   const { location, navigate } = useRouter();
   const [signingOut, setSigningOut] = useState(false);
   const activeNav = activeItem(location.pathname);
+  // Settings pages only owners and admins may read are not offered to members.
+  const manager = session.role === 'owner' || session.role === 'admin';
+  const shown = navItems.filter((item) => item.managers !== true || manager);
 
   const signOut = async (): Promise<void> => {
     setSigningOut(true);
@@ -58,7 +63,7 @@ export function Layout({ title, titleMono = false, actions, children }: LayoutPr
           <span className="brand-mark" aria-hidden="true">◆</span> changeledger
         </div>
         <ul className="nav-list">
-          {navItems.map((item) => {
+          {shown.map((item) => {
             const active = item.to === activeNav;
             return (
               <li key={item.to}>
