@@ -9,6 +9,7 @@ type Bench = { run(args: string[]): Promise<void> };
 const BENCHES: Record<string, { about: string; load: () => Promise<Bench> }> = {
   ledger: { about: 'audit appends vs plain inserts, and audit query latency at 1M events (PGlite and PostgreSQL)', load: () => import('./ledger.js') },
   flags: { about: 'flag writes vs the bare UPDATE, and flag audit latency at 1M records, indexed vs unindexed (PGlite and PostgreSQL)', load: () => import('./flags.js') },
+  blast: { about: 'preview-blast and inventory pages on a 20,000-service estate vs a recursive-CTE computation in SQL (PGlite and PostgreSQL)', load: () => import('./blast.js') },
 };
 
 function usage(): string {
