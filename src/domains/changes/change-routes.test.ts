@@ -143,6 +143,7 @@ describeEachEngine('changes: registration, lifecycle and approvals', (engine) =>
       expect(b.blast.scope.serviceKeys.sort()).toEqual(['svc:checkout-api', 'svc:payments', 'svc:web']);
       expect(b.approval).toMatchObject({ required: 2, approvers: 6, criticalRequired: false, expiresAt: b.change.approvalExpiresAt });
       expect(JSON.stringify((await api(owner).get(`/api/changes/${b.change.id}`)).json())).not.toContain(b.callbackSecret);
+      expect((await api(owner).get(`/api/changes/${b.change.id}?include=blast`)).json()).toMatchObject({ scopeLine: 'Silence scope: 3 services', scopeBreakdown: 'no infrastructure silenced' });
       const row = await engine.db().query<{ s: string }>('SELECT callback_secret_sealed AS s FROM changes WHERE id = $1', [b.change.id]);
       expect(row.rows[0]!.s).not.toContain(b.callbackSecret.slice(3));
     });
@@ -248,10 +249,20 @@ describeEachEngine('changes: registration, lifecycle and approvals', (engine) =>
       expect((await register({ components: [{ query: 'untiered' }] })).criticality).toBe('important');
     });
 
-    it('starts the moment it is approved with autoStart', async () => {
+    it('starts the moment it is approved with autoStart — and so with startNow under approval, its window moved to the start', async () => {
       const c = await register({ autoStart: true, maxDurationMinutes: 20 });
       await api(people.alice!).post(`/api/changes/${c.id}/approve`);
       expect((await api(people.bob!).post(`/api/changes/${c.id}/approve`)).json().status).toBe('active');
+      const now = await register({ startNow: true });
+      expect(now).toMatchObject({ status: 'pending_approval', autoStart: true, relativeWindow: true });
+      t.clock.advance(90 * 60_000);
+      owner = await signIn(t, owner.org, owner.user, PASSWORD);
+      for (const n of ['alice', 'bob']) people[n] = await signIn(t, people[n]!.org, people[n]!.user, PASSWORD);
+      await api(people.alice!).post(`/api/changes/${now.id}/approve`);
+      expect((await api(people.bob!).post(`/api/changes/${now.id}/approve`)).json().status).toBe('active');
+      const started = (await api(owner).get(`/api/changes/${now.id}`)).json().change;
+      expect(started.windowStart).toBe(t.clock.now().toISOString());
+      expect(new Date(started.windowEnd).getTime() - new Date(started.windowStart).getTime()).toBe(3_600_000);
     });
   });
 
@@ -327,6 +338,8 @@ describeEachEngine('changes: registration, lifecycle and approvals', (engine) =>
 
   describe('the list and the rest of the lifecycle', () => {
     it('lists newest window first with status, criticality, q and mine filters; a bad value names its field', async () => {
+      // A service nobody has seen yet has no tier: the change waits for classification.
+      expect((await pipe.post('/api/changes', { title: 'Unseen', components: [{ kind: 'service', key: 'svc:never-seen' }] })).json().change.criticalitySource).toBe('pending');
       const all = (await api(owner).get('/api/changes')).json().changes as Json[];
       expect(all.length).toBeGreaterThan(5);
       const starts = all.map((c) => c.windowStart);
@@ -334,6 +347,9 @@ describeEachEngine('changes: registration, lifecycle and approvals', (engine) =>
       expect(((await api(owner).get('/api/changes?criticality=critical')).json().changes as Json[]).every((c) => c.criticality === 'critical')).toBe(true);
       expect(((await api(owner).get('/api/changes?status=rejected,expired')).json().changes as Json[]).every((c) => ['rejected', 'expired'].includes(c.status))).toBe(true);
       expect((await api(owner).get('/api/changes?criticality=urgent')).json()).toMatchObject({ field: 'criticality' });
+      const pending = (await api(owner).get('/api/changes?criticality=pending')).json().changes as Json[];
+      expect(pending.length).toBeGreaterThan(0);
+      expect(pending.every((c) => c.criticalitySource === 'pending')).toBe(true);
       expect((await api(owner).get('/api/changes?status=done')).json()).toMatchObject({ field: 'status' });
       expect((await api(owner).get('/api/changes?mine=1')).json().changes).toEqual([]);
       expect(((await api(people.mia!).get('/api/changes?mine=1')).json().changes as Json[]).length).toBe(all.length);

@@ -6,7 +6,7 @@ import { requestAuditContext } from '../../platform/http/access.js';
 import { errors } from '../../platform/http/schemas.js';
 import { listMembers } from '../auth/auth-store.js';
 import type { Principal } from '../auth/index.js';
-import { SILENCE_MODES } from '../catalogue/blast.js';
+import { scopeBreakdown, scopeLine, SILENCE_MODES } from '../catalogue/blast.js';
 import type { BlastService } from '../catalogue/blast-service.js';
 import { listAuditEvents } from '../ledger/index.js';
 import type { ApprovalService } from './approval-service.js';
@@ -66,7 +66,7 @@ const ChangeBody = Type.Object({
   criticality: Nullable(Tier), criticalitySource: Nullable(Type.Enum(['components', 'blast', 'none', 'pending'])), componentTiers: Type.Record(Str, Nullable(Tier)),
   gated: Type.Boolean(), quorum: Nullable(Type.Integer()), owner: Type.Object({ id: Str, email: Str, name: Str }), viaTokenId: Nullable(Str), viaProxyId: Type.Null(),
   approvalExpiresAt: Nullable(Str), startDeadline: Nullable(Str), decidedAt: Nullable(Str), rejectionReason: Nullable(Str), startedAt: Nullable(Str),
-  finishedAt: Nullable(Str), aborted: Type.Boolean(), notes: Nullable(Str), endReason: Nullable(Str), outcomeBy: Nullable(Type.Enum(['pipeline', 'person', 'window'])), evaluateAt: Nullable(Str), reportedAt: Nullable(Str),
+  finishedAt: Nullable(Str), aborted: Type.Boolean(), notes: Nullable(Str), endReason: Nullable(Str), outcomeBy: Nullable(Type.Enum(['pipeline', 'person', 'window'])), relativeWindow: Type.Boolean(), evaluateAt: Nullable(Str), reportedAt: Nullable(Str),
   blastVersion: Type.Integer(), reportVersion: Type.Integer(), createdAt: Str, updatedAt: Str,
 });
 const Any = Type.Record(Str, Type.Unknown());
@@ -140,7 +140,7 @@ export const changeRoutes: FastifyPluginAsyncTypebox<{ db: Database; changes: Ch
       tags, summary: 'Changes, newest window first (at most 200)',
       querystring: Type.Object({
         status: Type.Optional(Type.String({ maxLength: 300, description: 'Comma-separated statuses' })), q: Type.Optional(Type.String({ maxLength: 200, description: 'Part of the title, or a CHG- id' })),
-        mine: Type.Optional(Type.Literal('1')), criticality: Type.Optional(Type.String({ maxLength: 100, description: 'Comma-separated: critical, important, standard' })),
+        mine: Type.Optional(Type.Literal('1')), criticality: Type.Optional(Type.String({ maxLength: 100, description: 'Comma-separated: critical, important, standard, pending (a tier still to classify)' })),
         limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 200 })),
       }, { additionalProperties: false }),
       response: { 200: Type.Object({ changes: Type.Array(ChangeBody) }), ...errors(400, 401, 403) },
@@ -160,13 +160,17 @@ export const changeRoutes: FastifyPluginAsyncTypebox<{ db: Database; changes: Ch
     schema: {
       tags, summary: 'One change; include=blast,events,reports adds its blast radius (completed from the current graph where it was trimmed), its timeline and its reports',
       params: Params, querystring: Type.Object({ include: Type.Optional(Type.String({ maxLength: 100 })) }, { additionalProperties: false }),
-      response: { 200: Type.Object({ change: ChangeBody, blast: Type.Optional(Nullable(Any)), events: Type.Optional(Type.Array(Any)), reports: Type.Optional(Type.Array(Any)) }), ...errors(400, 401, 403, 404) },
+      response: { 200: Type.Object({ change: ChangeBody, blast: Type.Optional(Nullable(Any)), scopeLine: Type.Optional(Str), scopeBreakdown: Type.Optional(Str), events: Type.Optional(Type.Array(Any)), reports: Type.Optional(Type.Array(Any)) }), ...errors(400, 401, 403, 404) },
     },
   }, async (req) => {
     const c = await changes.get(req.principal!, req.params.id);
     const include = new Set((req.query.include ?? '').split(',').map((s) => s.trim()).filter(Boolean));
-    const out: { change: typeof c; blast?: unknown; events?: unknown[]; reports?: unknown[] } = { change: c };
-    if (include.has('blast')) out.blast = await changes.blastOf(c);
+    const out: { change: typeof c; blast?: unknown; events?: unknown[]; reports?: unknown[]; scopeLine?: string; scopeBreakdown?: string } = { change: c };
+    if (include.has('blast')) {
+      const b = await changes.blastOf(c);
+      out.blast = b;
+      if (b) Object.assign(out, { scopeLine: scopeLine(b.counts), scopeBreakdown: scopeBreakdown(b.counts) });
+    }
     if (include.has('events')) out.events = (await listAuditEvents(db, c.orgId, { targetType: 'change', targetId: c.id }, 500)).items.reverse();
     if (include.has('reports')) out.reports = await store.listReports(db, c.id);
     return out as never;

@@ -67,8 +67,8 @@ export class ChangeService {
     const badStatus = statuses.find((s) => !(CHANGE_STATUSES as readonly string[]).includes(s));
     if (badStatus) throw badRequest(`unknown status "${badStatus}"; statuses are ${CHANGE_STATUSES.join(', ')}`, 'status');
     const crit = split(q.criticality);
-    const badCrit = crit.find((s) => !['critical', 'important', 'standard'].includes(s));
-    if (badCrit) throw badRequest(`unknown criticality "${badCrit}"; use critical, important or standard`, 'criticality');
+    const badCrit = crit.find((s) => !['critical', 'important', 'standard', 'pending'].includes(s));
+    if (badCrit) throw badRequest(`unknown criticality "${badCrit}"; use critical, important, standard or pending`, 'criticality');
     return store.listChanges(this.deps.db, p.org.id, {
       statuses: statuses as ChangeStatus[], q: q.q?.trim() || null, ownerId: q.mine ? p.user.id : null, criticalities: crit as store.ListFilter['criticalities'], limit: q.limit ?? 200,
     });
@@ -139,16 +139,17 @@ export class ChangeService {
       await tx.query(
         `INSERT INTO changes (id, org_id, title, kind, description, ticket_url, status, hops, window_start, window_end, evidence_minutes, max_duration_minutes,
            auto_start, release_held, silence_infra, pipeline, callback_url, callback_secret_sealed, recipients, components, unresolved, criticality,
-           criticality_source, component_tiers, gated, quorum, owner_id, via_token_id, approval_expires_at, started_at, blast_version, created_at, updated_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27, $28, $29, $30, $31, $32, $32)`,
+           criticality_source, component_tiers, gated, quorum, owner_id, via_token_id, approval_expires_at, started_at, blast_version, created_at, updated_at, relative_window)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27, $28, $29, $30, $31, $32, $32, $33)`,
         [
           id, p.org.id, input.title.trim(), input.kind ?? 'other', input.description ?? null, input.ticketUrl ?? null, status, hops,
-          window.start.toISOString(), window.end.toISOString(), evidenceMinutes, input.maxDurationMinutes ?? null, input.autoStart ?? false,
+          // startNow under approval means: start the moment it is approved.
+          window.start.toISOString(), window.end.toISOString(), evidenceMinutes, input.maxDurationMinutes ?? null, (input.autoStart ?? false) || (gated && (input.startNow ?? false)),
           input.releaseHeld ?? true, input.silenceInfra ?? null, input.pipeline ? JSON.stringify(input.pipeline) : null, input.callbackUrl ?? null,
           callbackSecret ? this.deps.sealer.seal(callbackSecret) : null, input.recipients ?? [], JSON.stringify(match.resolved), JSON.stringify(match.unresolved),
           crit.criticality ?? null, crit.criticalitySource ?? null, JSON.stringify(crit.componentTiers ?? {}), gated, gated ? settings.quorum : null,
           p.user.id, viaToken ? p.tokenId : null, waiting ? new Date(now.getTime() + minutes(settings.approvalExpiryMinutes)).toISOString() : null,
-          status === 'active' ? at : null, computed ? 1 : 0, at,
+          status === 'active' ? at : null, computed ? 1 : 0, at, input.startNow === true || input.windowStart === undefined,
         ],
       );
       if (computed) {
@@ -277,8 +278,8 @@ export class ChangeService {
     if (c.maxDurationMinutes) {
       patch.window_start = now.toISOString();
       patch.window_end = new Date(now.getTime() + minutes(c.maxDurationMinutes)).toISOString();
-    } else if (new Date(c.windowStart) > now) {
-      // Started early: the window opens now and keeps its length.
+    } else if (new Date(c.windowStart) > now || c.relativeWindow) {
+      // Started early, or a window given as "from now" that waited for approval: it opens now and keeps its length.
       patch.window_start = now.toISOString();
       patch.window_end = new Date(now.getTime() + (new Date(c.windowEnd).getTime() - new Date(c.windowStart).getTime())).toISOString();
     }

@@ -60,6 +60,8 @@ export type Change = {
   /** Why it expired or was cancelled. */
   endReason: string | null;
   outcomeBy: 'pipeline' | 'person' | 'window' | null;
+  /** The window was given from now (startNow, or no start): it moves with the start. */
+  relativeWindow: boolean;
   evaluateAt: string | null;
   reportedAt: string | null;
   blastVersion: number;
@@ -76,7 +78,7 @@ type ChangeRow = Row & {
   criticality: Tier | null; criticality_source: Change['criticalitySource']; component_tiers: Record<string, Tier | null>; gated: boolean; quorum: number | null;
   owner_id: string; owner_email: string; owner_name: string; via_token_id: string | null;
   approval_expires_at: Date | null; start_deadline: Date | null; decided_at: Date | null; rejection_reason: string | null;
-  started_at: Date | null; finished_at: Date | null; aborted: boolean; notes: string | null; end_reason: string | null; outcome_by: Change['outcomeBy']; evaluate_at: Date | null; reported_at: Date | null;
+  started_at: Date | null; finished_at: Date | null; aborted: boolean; notes: string | null; end_reason: string | null; outcome_by: Change['outcomeBy']; relative_window: boolean; evaluate_at: Date | null; reported_at: Date | null;
   blast_version: number; report_version: number; created_at: Date; updated_at: Date;
 };
 
@@ -96,7 +98,7 @@ export function toChange(r: ChangeRow): Change {
     gated: r.gated, quorum: r.quorum, ownerId: r.owner_id, owner: { id: r.owner_id, email: r.owner_email, name: r.owner_name },
     viaTokenId: r.via_token_id, viaProxyId: null, approvalExpiresAt: isoOrNull(r.approval_expires_at), startDeadline: isoOrNull(r.start_deadline),
     decidedAt: isoOrNull(r.decided_at), rejectionReason: r.rejection_reason, startedAt: isoOrNull(r.started_at), finishedAt: isoOrNull(r.finished_at),
-    aborted: r.aborted, notes: r.notes, endReason: r.end_reason, outcomeBy: r.outcome_by, evaluateAt: isoOrNull(r.evaluate_at), reportedAt: isoOrNull(r.reported_at),
+    aborted: r.aborted, notes: r.notes, endReason: r.end_reason, outcomeBy: r.outcome_by, relativeWindow: r.relative_window, evaluateAt: isoOrNull(r.evaluate_at), reportedAt: isoOrNull(r.reported_at),
     blastVersion: r.blast_version, reportVersion: r.report_version, createdAt: iso(r.created_at), updatedAt: iso(r.updated_at),
   };
 }
@@ -121,7 +123,7 @@ export async function callbackSecretSealed(db: Queryable, id: string): Promise<s
   return r.rows[0]?.s ?? null;
 }
 
-export type ListFilter = { statuses: ChangeStatus[]; q: string | null; ownerId: string | null; criticalities: Tier[]; limit: number };
+export type ListFilter = { statuses: ChangeStatus[]; q: string | null; ownerId: string | null; criticalities: Array<Tier | 'pending'>; limit: number };
 
 export async function listChanges(db: Queryable, orgId: string, f: ListFilter): Promise<Change[]> {
   const r = await db.query<ChangeRow>(
@@ -129,7 +131,7 @@ export async function listChanges(db: Queryable, orgId: string, f: ListFilter): 
        AND (cardinality($2::text[]) = 0 OR c.status = ANY($2::text[]))
        AND ($3::text IS NULL OR c.title ILIKE '%' || $3 || '%' OR upper('CHG-' || substr(c.id, 5, 8)) = upper($3) OR c.id = $3)
        AND ($4::text IS NULL OR c.owner_id = $4)
-       AND (cardinality($5::text[]) = 0 OR c.criticality = ANY($5::text[]))
+       AND (cardinality($5::text[]) = 0 OR c.criticality = ANY($5::text[]) OR ('pending' = ANY($5::text[]) AND c.criticality_source = 'pending'))
      ORDER BY c.window_start DESC, c.id DESC LIMIT $6`,
     [orgId, f.statuses, f.q, f.ownerId, f.criticalities, f.limit],
   );
