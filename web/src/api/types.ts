@@ -569,6 +569,9 @@ export type ChangeReport = {
 export type ChangeDetail = {
   change: Change;
   blast?: StoredBlast | null;
+  // With the blast: the scope line and its per-kind tooltip, worded by the server.
+  scopeLine?: string;
+  scopeBreakdown?: string;
   events?: AuditEvent[];
   reports?: ChangeReport[];
 };

@@ -1,12 +1,12 @@
-import { pipelineFields, type Change, type ChangeReport, type StoredBlast } from '../api/types';
-import { formatWindow, kindLabels, minutesText, outcomeLabels, personName, scopeBreakdownOf, scopeLineOf } from '../lib/change-format';
+import { pipelineFields, type Change, type ChangeReport } from '../api/types';
+import { formatWindow, kindLabels, minutesText, outcomeLabels, personName } from '../lib/change-format';
 import { formatUtc } from '../lib/format';
 import { silenceModeLabels } from '../lib/blast-preview';
 import { KindBadge, TierBadge } from './catalogue-badges';
 import { ChangeStatusChip, CriticalityChip } from './change-badges';
 
 // The head of the change page: its id, status and criticality, then what it touches and when.
-export function ChangeHeader({ change, blast }: { change: Change; blast: StoredBlast | null }) {
+export function ChangeHeader({ change, scope }: { change: Change; scope: { line: string; breakdown: string } | null }) {
   return (
     <section className="card change-header" data-testid="change-header">
       <div className="change-header-badges">
@@ -17,9 +17,9 @@ export function ChangeHeader({ change, blast }: { change: Change; blast: StoredB
         <CriticalityChip change={change} hideUnknown />
         <span className="pill">{kindLabels[change.kind]}</span>
       </div>
-      {blast != null && (
-        <p className="scope-line" title={scopeBreakdownOf(blast.counts)} data-testid="change-scope-line">
-          {scopeLineOf(blast.counts)}
+      {scope !== null && (
+        <p className="scope-line" title={scope.breakdown} data-testid="change-scope-line">
+          {scope.line}
         </p>
       )}
       {change.description !== null && change.description !== '' && <p className="change-description">{change.description}</p>}

@@ -1,4 +1,4 @@
-import type { Change, ChangeKind, ChangeStatus, Outcome, ScopeCounts } from '../api/types';
+import type { Change, ChangeKind, ChangeStatus, Outcome } from '../api/types';
 import { formatUtcMinute } from './format';
 
 // Statuses are the spec's strings; the UI shows them in words, keeping the string in a data
@@ -96,41 +96,6 @@ export function canWrite(change: Change, session: { user: { id: string }; role: 
   return change.owner.id === session.user.id || session.role === 'owner' || session.role === 'admin';
 }
 
-function plural(n: number, one: string, many: string): string {
-  return `${String(n)} ${n === 1 ? one : many}`;
-}
-
-// The scope line of a stored blast radius, worded exactly as the preview's (the change's
-// answer carries the counts, not the line).
-export function scopeLineOf(c: ScopeCounts): string {
-  const parts = [plural(c.services, 'service', 'services')];
-  if (c.databases > 0) parts.push(plural(c.databases, 'database', 'databases'));
-  if (c.schemas > 0) parts.push(plural(c.schemas, 'schema', 'schemas'));
-  const total = c.items + c.shared + c.capped;
-  if (total > 0) {
-    const held = [`${String(c.items)} held`];
-    if (c.shared > 0) held.push(`${String(c.shared)} shared`);
-    if (c.capped > 0) held.push(`${String(c.capped)} over the caps`);
-    parts.push(`+${String(total)} infrastructure (${held.join(', ')})`);
-  }
-  return `Silence scope: ${parts.join(' · ')}`;
-}
-
-export function scopeBreakdownOf(c: ScopeCounts): string {
-  const rows: [number, string, string][] = [
-    [c.workloads, 'workload', 'workloads'],
-    [c.pods, 'pod', 'pods'],
-    [c.nodes, 'Kubernetes node', 'Kubernetes nodes'],
-    [c.vms, 'VM', 'VMs'],
-    [c.hosts, 'host', 'hosts'],
-    [c.datastores, 'datastore', 'datastores'],
-    [c.devices, 'device', 'devices'],
-    [c.volumes, 'volume', 'volumes'],
-    [c.sources, 'monitoring source', 'monitoring sources'],
-  ];
-  const text = rows.filter(([n]) => n > 0).map(([n, one, many]) => plural(n, one, many)).join(' · ');
-  return text === '' ? 'no infrastructure silenced' : text;
-}
 
 // `<input type="datetime-local">` holds no zone; the UI speaks UTC everywhere, so its value
 // is read (and written) as UTC.

@@ -129,7 +129,7 @@ export function ChangePage({ changeId }: { changeId: string }) {
           </button>
         </div>
       )}
-      <ChangeHeader change={change} blast={blast} />
+      <ChangeHeader change={change} scope={blast === null ? null : { line: detail.scopeLine ?? '', breakdown: detail.scopeBreakdown ?? '' }} />
       <div className="change-columns">
         <div className="change-main">
           {change.status === 'pending_mapping' && (
