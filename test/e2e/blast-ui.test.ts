@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { type Browser, type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixtureJson, fixtureText } from '../fixtures/catalogue/fixtures.js';
-import { hasChromium, launchChromium } from '../support/browser.js';
+import { hasChromium, launchChromium, openPage } from '../support/browser.js';
 import { createOwner, startServer } from '../support/spawn-server.js';
 
 // Drives the blast radius preview of the built UI (dist/web, produced by `npm run build`)
@@ -96,13 +96,7 @@ describe('blast radius preview web UI', () => {
     'previews what a change of payments-api would silence, draws its dependency map by layers and lists its contracts',
     async () => {
       if (browser === undefined || server === undefined) throw new Error('setup did not complete');
-      const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-      const page = await context.newPage();
-      page.setDefaultTimeout(15_000);
-      const consoleErrors: string[] = [];
-      page.on('console', (message) => {
-        if (message.type() === 'error') consoleErrors.push(message.text());
-      });
+      const { context, page, consoleErrors } = await openPage(browser);
 
       try {
         await signIn(page, server.url);

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Browser, type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hasChromium, launchChromium } from '../support/browser.js';
+import { hasChromium, launchChromium, openPage } from '../support/browser.js';
 import { createOwner, startServer } from '../support/spawn-server.js';
 
 // Drives the catalogue pages of the built UI (dist/web, produced by `npm run build`)
@@ -156,13 +156,7 @@ describe('catalogue web UI', () => {
     async () => {
       if (browser === undefined || server === undefined) throw new Error('setup did not complete');
       expect(entityCount).toBeGreaterThanOrEqual(30);
-      const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-      const page = await context.newPage();
-      page.setDefaultTimeout(15_000);
-      const consoleErrors: string[] = [];
-      page.on('console', (message) => {
-        if (message.type() === 'error') consoleErrors.push(message.text());
-      });
+      const { context, page, consoleErrors } = await openPage(browser);
 
       try {
         await signIn(page, server.url);
