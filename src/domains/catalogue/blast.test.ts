@@ -50,6 +50,14 @@ describe('the services of a blast radius', () => {
     expect(two.services!.find((s) => s.key === 'svc:ledger')).toMatchObject({ hop: 2, side: 'callee', reason: ['svc:checkout', 'svc:payments', 'svc:ledger'] });
     expect(two.services!.find((s) => s.key === 'svc:web')).toMatchObject({ hop: 1, side: 'caller' });
   });
+  it('walks a service that is both a caller and a callee in both directions', () => {
+    const g = buildGraph([node('svc:a'), node('svc:b'), node('svc:c'), node('svc:d')], [link('svc:a', 'svc:b'), link('svc:b', 'svc:a'), link('svc:a', 'svc:c'), link('svc:d', 'svc:a')]);
+    const b = computeBlast(g, { components: [comp('svc:b')], hops: 2, silenceInfra: 'dedicated' });
+    expect(keys(b.services)).toEqual(['svc:a', 'svc:b', 'svc:c', 'svc:d']);
+    expect(b.services!.find((s) => s.key === 'svc:a')).toMatchObject({ hop: 1, side: 'both' });
+    expect(b.services!.find((s) => s.key === 'svc:c')).toMatchObject({ hop: 2, side: 'callee' });
+    expect(b.services!.find((s) => s.key === 'svc:d')).toMatchObject({ hop: 2, side: 'caller' });
+  });
   it('does not walk a callee’s other callers (reports calls ledger, not the change)', () => {
     expect(keys(blast([comp('svc:checkout')], 2).services)).not.toContain('svc:reports');
   });

@@ -91,7 +91,10 @@ function* links(g: Graph, key: string, dir: 'out' | 'in', via: 'calls' | 'runs-o
 
 type Reached = { key: string; hop: number; side: Side; via: string | null };
 
-/** Components, callers and callees: breadth first per direction, the shortest hop wins. */
+/**
+ * Components, callers and callees: breadth first in each direction on its own (a service that both
+ * calls a component and is called by it is walked both ways), the shortest hop winning.
+ */
 function reachServices(g: Graph, roots: string[], hops: 1 | 2): { services: Map<string, Reached>; externals: Map<string, Reached>; truncated: boolean } {
   const services = new Map<string, Reached>();
   const externals = new Map<string, Reached>();
@@ -99,11 +102,14 @@ function reachServices(g: Graph, roots: string[], hops: 1 | 2): { services: Map<
   let truncated = false;
   for (const dir of ['in', 'out'] as const) {
     const side: Side = dir === 'in' ? 'caller' : 'callee';
+    const walked = new Set(roots);
     let frontier = roots.filter((k) => g.nodes.get(k)?.kind !== 'external');
     for (let hop = 1; hop <= hops && frontier.length; hop++) {
       const next: string[] = [];
       for (const from of frontier) {
         for (const k of links(g, from, dir, 'calls')) {
+          if (walked.has(k)) continue;
+          walked.add(k);
           const kind = g.nodes.get(k)!.kind;
           if (kind === 'external') {
             if (!externals.has(k) && !services.has(k)) externals.set(k, { key: k, hop, side, via: from });
@@ -111,14 +117,14 @@ function reachServices(g: Graph, roots: string[], hops: 1 | 2): { services: Map<
           }
           const seen = services.get(k);
           if (seen) {
-            if (seen.side !== 'component' && seen.side !== side && seen.hop === hop) seen.side = 'both';
-            continue;
-          }
-          if (services.size >= SERVICE_CEILING) {
+            if (seen.side !== 'component' && seen.side !== side) {
+              if (hop < seen.hop) Object.assign(seen, { hop, side, via: from });
+              else if (hop === seen.hop) seen.side = 'both';
+            }
+          } else if (services.size >= SERVICE_CEILING) {
             truncated = true;
             continue;
-          }
-          services.set(k, { key: k, hop, side, via: from });
+          } else services.set(k, { key: k, hop, side, via: from });
           next.push(k);
         }
       }
