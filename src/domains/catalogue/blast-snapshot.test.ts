@@ -14,10 +14,10 @@ const link = (from: string, to: string, via: Via = 'calls') => ({ from, to, via,
  * A hub of `callers` services, each on a pod of its own Deployment on one of `nodes` Kubernetes
  * nodes, the nodes on VMs on hosts; long names make the snapshot heavy.
  */
-function estate(callers: number, nodes = 40) {
+function estate(callers: number, nodes = 40, padding = 60) {
   const ns: GraphNode[] = [node('svc:hub', 'service', { tier: 'critical' }), node('db:pg/orders', 'database'), node('svc:pg', 'instance', { name: 'Prod (10.4.16.71)' })];
   const ls = [link('svc:hub', 'db:pg/orders'), link('db:pg/orders', 'svc:pg', 'runs-on')];
-  const pad = 'x'.repeat(60);
+  const pad = 'x'.repeat(padding);
   for (let n = 0; n < nodes; n++) {
     ns.push(node(`node:k8s-${n}-${pad}`, 'node'), node(`vm:vm-${n}-${pad}`, 'vm'), node(`host:h-${n % 10}-${pad}`, 'host'));
     ls.push(link(`node:k8s-${n}-${pad}`, `vm:vm-${n}-${pad}`, 'runs-on'), link(`vm:vm-${n}-${pad}`, `host:h-${n % 10}-${pad}`, 'runs-on'));
@@ -95,12 +95,22 @@ describe('trimming a snapshot over 512 KB', () => {
       'folded pods into their workloads on the map',
       'dropped the infrastructure cards from the map: they are drawn from the current graph',
       "trimmed the services' reason chains",
-      'dropped the service and infrastructure lists (the counts and the scope are whole)',
+      'dropped the service and infrastructure lists, and all but the first 20 items of each not-silenced group (the counts and the scope are whole)',
       'dropped the call edges: they are drawn from the current call graph',
     ]);
   });
   it('trims a real 512 KB overflow to fit', () => {
-    const b = hubBlast(1_200);
+    // 250 callers on 500 Kubernetes nodes with long names, each node also running a service outside
+    // the change: the nodes, VMs and hosts are shared — in the map and the lists, not in the scope.
+    const g = estate(250, 500, 400);
+    const nodes = [...g.nodes.values()].filter((n) => n.kind === 'node').map((n) => n.key);
+    const outsider = buildGraph(
+      [...g.nodes.values(), node('svc:outsider'), ...nodes.map((k, i) => node(`pod:outsider-${i}`, 'pod'))],
+      [...[...g.out.entries()].flatMap(([from, es]) => es.map((e) => ({ from, to: e.other, via: e.via, stale: e.stale }))),
+        ...nodes.flatMap((k, i) => [link('svc:outsider', `pod:outsider-${i}`, 'runs-on'), link(`pod:outsider-${i}`, k, 'runs-on')])],
+    );
+    const b = computeBlast(outsider, { components: [{ kind: 'service', key: 'svc:hub', name: 'hub', seen: true }], hops: 1, silenceInfra: 'dedicated' });
+    expect(b.refused).toBeNull();
     expect(byteSize(compactBlast(b))).toBeGreaterThan(512 * 1024);
     const r = storeBlast(b);
     expect(r.bytes).toBeLessThanOrEqual(512 * 1024);

@@ -7,6 +7,8 @@ import { BLAST_FORMAT, mapOf, type Blast, type BlastInfra, type BlastService, ty
 import type { Graph } from './inventory.js';
 
 export const STORED_LIMIT_BYTES = 512 * 1024;
+/** Items a trimmed not-silenced group keeps (its count stays whole). */
+export const NOT_SILENCED_KEPT = 20;
 
 const SIDES: Side[] = ['component', 'caller', 'callee', 'both'];
 const ROLES: MapCard['role'][] = ['component', 'caller', 'callee', 'both', 'infra'];
@@ -14,6 +16,7 @@ const ROLES: MapCard['role'][] = ['component', 'caller', 'callee', 'both', 'infr
 /** The stored form. Indexes point into `k` (keys), whose names and kinds sit beside them. */
 export type CompactBlast = {
   v: typeof BLAST_FORMAT;
+  /** Keys; their names ('' = the key without its prefix); the kinds, each once; each key's kind. */
   k: string[]; n: string[]; t: string[]; kt: number[];
   scope: { s: number[]; a: number[]; src: string[]; int: string[] };
   c: ScopeCounts; m: SilenceMode; h: 1 | 2;
@@ -29,6 +32,10 @@ export type CompactBlast = {
   mi?: 'live'; ed?: true;
 };
 
+/** Most names are their key without its prefix (svc:checkout → checkout): those are stored as ''. */
+const suffix = (key: string) => key.slice(key.indexOf(':') + 1);
+const shortName = (key: string, name: string) => (name === suffix(key) ? '' : name);
+
 class Keys {
   readonly k: string[] = [];
   readonly n: string[] = [];
@@ -38,18 +45,18 @@ class Keys {
   readonly #kinds = new Map<string, number>();
 
   /** The index of a key; its kind and name are recorded the first time they are known. */
-  id(key: string, kind = '', name = key): number {
+  id(key: string, kind = '', name = suffix(key)): number {
     const known = this.#at.get(key);
     if (known !== undefined) {
       if (kind && this.t[this.kt[known]!] === '') {
         this.kt[known] = this.kind(kind);
-        this.n[known] = name;
+        this.n[known] = shortName(key, name);
       }
       return known;
     }
     const i = this.k.length;
     this.k.push(key);
-    this.n.push(name);
+    this.n.push(shortName(key, name));
     this.kt.push(this.kind(kind));
     this.#at.set(key, i);
     return i;
@@ -120,7 +127,7 @@ const pairs = (xs: number[], key: (i: number) => string) => {
 
 export function expandBlast(c: CompactBlast): Blast {
   const key = (i: number) => c.k[i]!;
-  const refOf = (i: number) => ({ key: c.k[i]!, kind: c.t[c.kt[i]!]!, name: c.n[i]! });
+  const refOf = (i: number) => ({ key: c.k[i]!, kind: c.t[c.kt[i]!]!, name: c.n[i] || suffix(c.k[i]!) });
   const b: Blast = {
     format: BLAST_FORMAT,
     scope: { serviceKeys: c.scope.s.map(key), assetKeys: c.scope.a.map(key), hvEntityKeys: c.scope.a.map(key), sourceIds: c.scope.src, integrationIds: c.scope.int },
@@ -182,8 +189,8 @@ export const TRIM_STEPS: Array<{ warning: string; apply: (b: Blast) => Blast }> 
     apply: (b) => ({ ...b, services: b.services?.map(({ reason: _r, ...s }) => s) }),
   },
   {
-    warning: 'dropped the service and infrastructure lists (the counts and the scope are whole)',
-    apply: ({ services: _s, infra: _i, ...b }) => b,
+    warning: 'dropped the service and infrastructure lists, and all but the first 20 items of each not-silenced group (the counts and the scope are whole)',
+    apply: ({ services: _s, infra: _i, ...b }) => ({ ...b, notSilenced: b.notSilenced.map((n) => ({ ...n, items: n.items.slice(0, NOT_SILENCED_KEPT) })) }),
   },
   {
     warning: 'dropped the call edges: they are drawn from the current call graph',

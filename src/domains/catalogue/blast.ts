@@ -84,9 +84,13 @@ function capKind(kind: string): CappedKind | null {
 /**
  * Links of one kind out of (or into) a key, as the inventory walks them: a stale call edge does not
  * count, a stale placement does (a pod last seen on a node a week ago may well still be there).
+ * A plain array: this runs in the hottest loops of a preview.
  */
-function* links(g: Graph, key: string, dir: 'out' | 'in', via: 'calls' | 'runs-on'): Generator<string> {
-  for (const e of (dir === 'out' ? g.out : g.in).get(key) ?? []) if (e.via === via && !(via === 'calls' && e.stale)) yield e.other;
+function links(g: Graph, key: string, dir: 'out' | 'in', via: 'calls' | 'runs-on'): string[] {
+  const out: string[] = [];
+  const list = (dir === 'out' ? g.out : g.in).get(key);
+  if (list) for (const e of list) if (e.via === via && !(via === 'calls' && e.stale)) out.push(e.other);
+  return out;
 }
 
 type Reached = { key: string; hop: number; side: Side; via: string | null };
@@ -175,32 +179,26 @@ function walkDown(g: Graph, roots: Array<{ key: string; hop: number }>): Map<str
 /**
  * Is every service above `key` (up its runs-on links) in the change? Stops at the first one that is
  * not. What stands above with no service at all (a node's system pods) does not make it shared, and
- * a database instance is walked through: the databases on it decide.
+ * a database instance is walked through: the databases on it decide. Every entity's answer is
+ * memoised for the one computation, so a VM under many hosts' lookups is judged once.
  */
 function dedicated(g: Graph, key: string, inChange: ReadonlySet<string>, memo: Map<string, boolean>): boolean {
   const known = memo.get(key);
   if (known !== undefined) return known;
-  const seen = new Set([key]);
-  const stack = [key];
+  // A cycle of placements (bad data) must not recurse forever: while being judged, it counts as dedicated.
+  memo.set(key, true);
   let answer = true;
-  while (stack.length && answer) {
-    const at = stack.pop()!;
-    for (const up of links(g, at, 'in', 'runs-on')) {
-      if (seen.has(up)) continue;
-      seen.add(up);
-      const kind = g.nodes.get(up)!.kind;
-      if (inChange.has(up)) continue;
-      // An instance is never a component of its own: what counts is the databases on it.
-      if (SERVICE_KINDS.has(kind) && kind !== 'instance') {
-        answer = false;
-        break;
-      }
-      const m = memo.get(up);
-      if (m === false) {
-        answer = false;
-        break;
-      }
-      if (m === undefined) stack.push(up);
+  for (const e of g.in.get(key) ?? []) {
+    if (e.via !== 'runs-on' || inChange.has(e.other)) continue;
+    const kind = g.nodes.get(e.other)!.kind;
+    // An instance is never a component of its own: what counts is the databases on it.
+    if (SERVICE_KINDS.has(kind) && kind !== 'instance') {
+      answer = false;
+      break;
+    }
+    if (!dedicated(g, e.other, inChange, memo)) {
+      answer = false;
+      break;
     }
   }
   memo.set(key, answer);
@@ -241,17 +239,15 @@ export function computeBlast(g: Graph, input: { components: BlastComponent[]; ho
   const down = walkDown(g, [...services.map((s) => ({ key: s.key, hop: s.hop })), ...[...infraComponents].map((key) => ({ key, hop: 0 }))]);
   const memo = new Map<string, boolean>();
   const infra: BlastInfra[] = [];
-  const workloadOf = (pod: string) => [...links(g, pod, 'out', 'runs-on')].find((k) => g.nodes.get(k)!.kind === 'workload') ?? null;
-  const podsOf = (workload: string) => [...links(g, workload, 'in', 'runs-on')].filter((k) => g.nodes.get(k)!.kind === 'pod');
+  const workloadOf = (pod: string) => links(g, pod, 'out', 'runs-on').find((k) => g.nodes.get(k)!.kind === 'workload') ?? null;
+  const podsOf = (workload: string) => links(g, workload, 'in', 'runs-on').filter((k) => g.nodes.get(k)!.kind === 'pod');
   const items: Array<BlastInfra & { component: boolean }> = [];
   const pushItem = (key: string, hop: number, depth: number, component: boolean) => {
     const n = g.nodes.get(key)!;
     const isDedicated = component || dedicated(g, key, inChange, memo);
     const silenced = component || (mode === 'all' ? true : mode === 'dedicated' ? isDedicated : false);
-    const item: BlastInfra & { component: boolean } = {
-      ...ref(n), silenced, shared: !component && !isDedicated, hop, depth, component,
-      ...(n.kind === 'workload' ? { pods: podsOf(key).length } : {}),
-    };
+    const item: BlastInfra & { component: boolean } = { key: n.key, kind: n.kind, name: n.name, silenced, shared: !component && !isDedicated, hop, depth, component };
+    if (n.kind === 'workload') item.pods = podsOf(key).length;
     items.push(item);
   };
   for (const key of infraComponents) pushItem(key, 0, 0, true);
@@ -277,9 +273,14 @@ export function computeBlast(g: Graph, input: { components: BlastComponent[]; ho
       capped.push(it);
     } else perKind.set(ck, used + 1);
   }
+  // A change refused for its services is not drawn: its chains and map would only cost time.
+  const overServices = counts.services > MAX_SERVICES;
   for (const it of items) {
-    const { component: _c, ...rest } = it;
-    infra.push({ ...rest, reason: chain(it.key, down) });
+    const entry: BlastInfra = { key: it.key, kind: it.kind, name: it.name, silenced: it.silenced, shared: it.shared, hop: it.hop, depth: it.depth };
+    if (it.capped) entry.capped = true;
+    if (it.pods !== undefined) entry.pods = it.pods;
+    if (!overServices) entry.reason = chain(it.key, down);
+    infra.push(entry);
     if (it.silenced) {
       counts.items += 1;
       const field = COUNT_FIELD[it.kind];
@@ -326,11 +327,17 @@ export function computeBlast(g: Graph, input: { components: BlastComponent[]; ho
   if (multi.length) notSilenced.push({ kind: 'multi-service-source', name: `Sources of several services — ${multi.length}`, why: 'they also stand for services outside the change', items: multi, count: multi.length });
   if (anonymous.length) notSilenced.push({ kind: 'monitors', name: `Monitors without a service — ${anonymous.length}`, why: 'they watch the blast radius but name no service, so a change cannot hold them', items: anonymous, count: anonymous.length });
 
-  const serviceList: BlastService[] = services.map((s) => ({ ...ref(g.nodes.get(s.key)!), hop: s.hop, side: s.side, reason: chain(s.key, reach.services) }));
+  const serviceList: BlastService[] = services.map((s) => {
+    const n = g.nodes.get(s.key)!;
+    return { key: n.key, kind: n.kind, name: n.name, hop: s.hop, side: s.side, ...(overServices ? {} : { reason: chain(s.key, reach.services) }) };
+  });
   const edges: Array<{ from: string; to: string }> = [];
   for (const s of services) for (const k of links(g, s.key, 'out', 'calls')) if (inChange.has(k)) edges.push({ from: s.key, to: k });
 
-  const map = mapOf(g, serviceList, infra);
+  const map = overServices
+    ? mapOf(g, serviceList.filter((x) => x.side === 'component'), infra.filter((i) => i.hop === 0 && i.depth === 0))
+    : mapOf(g, serviceList, infra);
+  if (overServices) warnings.push(`the map shows the components only: ${counts.services} services are over the ${MAX_SERVICES} a change may have`);
   const assetKeys = infra.filter((i) => i.silenced).map((i) => i.key);
   // All replicas of a silenced workload are held with it.
   for (const i of infra) if (i.silenced && i.kind === 'workload') for (const p of podsOf(i.key)) assetKeys.push(p);
@@ -368,13 +375,20 @@ export function mapOf(g: Graph, services: BlastService[], infra: BlastInfra[]): 
   for (const s of services) {
     const n = g.nodes.get(s.key);
     if (!n) continue;
-    nodes.push({ ...ref(n), role: s.side, hop: s.hop, silenced: true, ...details(g, n) });
+    const card: MapCard = { key: n.key, kind: n.kind, name: n.name, role: s.side, hop: s.hop, silenced: true };
+    const d = details(g, n);
+    if (d) card.details = d;
+    nodes.push(card);
     onMap.add(s.key);
   }
   for (const i of infra) {
     const n = g.nodes.get(i.key);
     if (!n || onMap.has(i.key)) continue;
-    nodes.push({ ...ref(n), role: 'infra', hop: i.hop, silenced: i.silenced, ...(i.shared && !i.silenced ? { shared: true as const } : {}), ...details(g, n, i.pods) });
+    const card: MapCard = { key: n.key, kind: n.kind, name: n.name, role: 'infra', hop: i.hop, silenced: i.silenced };
+    if (i.shared && !i.silenced) card.shared = true;
+    const d = details(g, n, i.pods);
+    if (d) card.details = d;
+    nodes.push(card);
     onMap.add(i.key);
   }
   // A pod under a workload is drawn too (folded away only when a large snapshot is trimmed).
@@ -383,7 +397,7 @@ export function mapOf(g: Graph, services: BlastService[], infra: BlastInfra[]): 
     for (const p of g.in.get(i.key) ?? []) {
       if (p.via !== 'runs-on' || onMap.has(p.other) || g.nodes.get(p.other)?.kind !== 'pod') continue;
       const pod = g.nodes.get(p.other)!;
-      const placedUnderChange = [...links(g, pod.key, 'in', 'runs-on')].some((k) => onMap.has(k));
+      const placedUnderChange = links(g, pod.key, 'in', 'runs-on').some((k) => onMap.has(k));
       if (!placedUnderChange) continue;
       nodes.push({ ...ref(pod), role: 'infra', hop: i.hop, silenced: i.silenced, ...(i.shared && !i.silenced ? { shared: true as const } : {}) });
       onMap.add(pod.key);
@@ -411,7 +425,7 @@ export function mapOf(g: Graph, services: BlastService[], infra: BlastInfra[]): 
   return { nodes, lineage };
 }
 
-function details(g: Graph, n: GraphNode, pods?: number): { details?: MapCard['details'] } {
+function details(g: Graph, n: GraphNode, pods?: number): MapCard['details'] | undefined {
   const d: NonNullable<MapCard['details']> = {};
   if (n.tier) d.tier = n.tier;
   if (n.engine) d.engine = n.engine;
@@ -419,7 +433,7 @@ function details(g: Graph, n: GraphNode, pods?: number): { details?: MapCard['de
     // schema → database → instance: the card names the instance it lives on.
     let at: string | undefined = n.key;
     for (let i = 0; i < 2 && at; i++) {
-      const below: string[] = [...links(g, at, 'out', 'runs-on')];
+      const below = links(g, at, 'out', 'runs-on');
       const inst = below.find((k) => g.nodes.get(k)!.kind === 'instance');
       if (inst) {
         d.instance = ref(g.nodes.get(inst)!);
@@ -429,7 +443,7 @@ function details(g: Graph, n: GraphNode, pods?: number): { details?: MapCard['de
     }
   }
   if (pods !== undefined) d.pods = pods;
-  return Object.keys(d).length ? { details: d } : {};
+  return Object.keys(d).length ? d : undefined;
 }
 
 /** “Silence scope: 12 services · 2 databases · +54 infrastructure (3 held, 51 shared)”. */
