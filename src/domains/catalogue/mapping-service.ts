@@ -3,7 +3,7 @@ import type { Database, Row } from '../../platform/db/database.js';
 import { badRequest, conflict, forbidden, notFound } from '../../platform/errors.js';
 import { appendAuditEvent, type AuditContext } from '../ledger/index.js';
 import type { CatalogueService } from './catalogue-service.js';
-import { manualKey, matchComponents, matchContext, type ComponentInput, type MatchResult } from './matching.js';
+import { manualKey, matchComponents, matchContext, type ComponentInput, type MatchContext, type MatchResult } from './matching.js';
 
 export type Alias = { alias: string; kind: string; key: string; createdBy: string; createdAt: string; lastUsedAt: string | null };
 export type ManualService = { key: string; name: string; createdBy: string; createdAt: string; merged: boolean; mergedAt: string | null };
@@ -93,11 +93,19 @@ export class MappingService {
     this.deps.catalogue.invalidate(m.org.id);
   }
 
+  /** The catalogue's side of matching, built once per graph snapshot (a preview runs on every keystroke). */
+  readonly #byGraph = new WeakMap<object, MatchContext>();
+
   /** Resolves components as a registration will. */
   async match(orgId: string, input: { components?: ComponentInput[]; lines?: string }): Promise<MatchResult> {
     const snap = await this.deps.catalogue.snapshot(orgId);
-    const entities = [...snap.graph.nodes.values()].filter((n) => !n.stale).map((n) => ({ kind: n.kind, key: n.key, name: n.name }));
+    let base = this.#byGraph.get(snap.graph);
+    if (!base) {
+      base = matchContext([...snap.graph.nodes.values()].filter((n) => !n.stale).map((n) => ({ kind: n.kind, key: n.key, name: n.name })), [], []);
+      this.#byGraph.set(snap.graph, base);
+    }
     const manual = (await this.manualServices(orgId)).map((s) => ({ key: s.key, name: s.name }));
-    return matchComponents(matchContext(entities, await this.aliases(orgId), manual), input);
+    const aliases = await this.aliases(orgId);
+    return matchComponents({ ...base, aliases: new Map(aliases.map((a) => [a.alias, { kind: a.kind, key: a.key }])), manual }, input);
   }
 }
