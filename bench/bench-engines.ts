@@ -7,7 +7,7 @@ import { openDatabase, type Database, type Engine } from '../src/platform/db/dat
 import { migrate } from '../src/platform/db/migrate.js';
 import { packageRoot } from '../src/platform/paths.js';
 import { findPostgresBin, startCluster } from '../test/support/postgres-cluster.js';
-import type { Cleanup } from './bench-support.js';
+import { Cleanup, say } from './bench-support.js';
 
 export type BenchEngine = {
   name: Engine;
@@ -97,4 +97,27 @@ export async function openPostgresEngine(cleanup: Cleanup): Promise<BenchEngine 
       ['shared_buffers', 'fsync', 'synchronous_commit', 'work_mem', 'random_page_cost', 'jit'].map((n) => `${n}=${setting(n)}`).join(' '),
     ],
   };
+}
+
+/**
+ * Runs a benchmark on each engine in turn. Each engine is torn down before the next starts, so one's
+ * memory and page cache (a million-row PGlite) do not weigh on the other's figures.
+ */
+export async function onEachEngine<T>(names: readonly Engine[], bench: (engine: BenchEngine) => Promise<T>): Promise<Array<T | Skipped>> {
+  const outcomes: Array<T | Skipped> = [];
+  for (const name of names) {
+    const cleanup = new Cleanup();
+    try {
+      const engine = name === 'pglite' ? await openPgliteEngine(cleanup) : await openPostgresEngine(cleanup);
+      if ('skipped' in engine) {
+        say(`\n== ${name}: SKIPPED - ${engine.skipped} ==`);
+        outcomes.push(engine);
+        continue;
+      }
+      outcomes.push(await bench(engine));
+    } finally {
+      await cleanup.run();
+    }
+  }
+  return outcomes;
 }

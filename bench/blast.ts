@@ -8,8 +8,8 @@
 import { cpus, loadavg, platform, release, totalmem } from 'node:os';
 import { SERVICE_CEILING } from '../src/domains/catalogue/blast.js';
 import type { Engine } from '../src/platform/db/database.js';
-import { Cleanup, int, ms, parseOptions, positiveInt, say, seconds, table, UsageError } from './bench-support.js';
-import { openPgliteEngine, openPostgresEngine, type BenchEngine, type Skipped } from './bench-engines.js';
+import { int, ms, parseOptions, positiveInt, say, seconds, table, UsageError } from './bench-support.js';
+import { onEachEngine, type BenchEngine, type Skipped } from './bench-engines.js';
 import { FULL_SIZE, loadEstate, sizeAt, STALE_SHARE, type EstateLoad, type EstateSummary } from './blast-estate.js';
 import { benchBlast, PAGE_LIMIT, PREVIEW_HOPS, type BlastResult, type Check, type PreviewGroup } from './blast-queries.js';
 
@@ -184,22 +184,7 @@ function report(outcomes: Outcome[], opts: Options): void {
 export async function run(args: string[]): Promise<void> {
   const opts = options(args);
   for (const line of machine()) say(line);
-  const outcomes: Outcome[] = [];
-  for (const name of opts.engines) {
-    // Each engine is torn down before the next starts, so one's memory and cache do not weigh on the other.
-    const cleanup = new Cleanup();
-    try {
-      const engine = name === 'pglite' ? await openPgliteEngine(cleanup) : await openPostgresEngine(cleanup);
-      if ('skipped' in engine) {
-        say(`\n== ${name}: SKIPPED - ${engine.skipped} ==`);
-        outcomes.push(engine);
-        continue;
-      }
-      outcomes.push(await benchEngine(engine, opts));
-    } finally {
-      await cleanup.run();
-    }
-  }
+  const outcomes: Outcome[] = await onEachEngine(opts.engines, (engine) => benchEngine(engine, opts));
   report(outcomes, opts);
 
   // Ours and the SQL must agree on every compared scope and page: a difference fails the run, after the figures.

@@ -6,8 +6,8 @@
 import { cpus, loadavg, platform, release, totalmem } from 'node:os';
 import { systemClock } from '../src/platform/clock.js';
 import type { Engine } from '../src/platform/db/database.js';
-import { Cleanup, int, ms, parseOptions, positiveInt, say, seconds, table, UsageError } from './bench-support.js';
-import { openPgliteEngine, openPostgresEngine, type BenchEngine, type Skipped } from './bench-engines.js';
+import { int, ms, parseOptions, positiveInt, say, seconds, table, UsageError } from './bench-support.js';
+import { onEachEngine, type BenchEngine, type Skipped } from './bench-engines.js';
 import { benchWrites, WRITE_FLAGS, WRITE_VARIANTS, type WriteResult } from './flags-writes.js';
 import { ACTOR_COUNT, bulkLoadFlagRecords, NAMESPACES, SPAN_DAYS, UNINDEXED_TABLE, type FlagLoad } from './flags-bulk-load.js';
 import { benchFlagQueries, explainSql, FLAG_QUERY_KINDS, FLAG_QUERY_LABELS, PAGE, type FlagQueryResult, type Slowest } from './flags-queries.js';
@@ -189,22 +189,6 @@ function report(outcomes: Outcome[], opts: Options): void {
 export async function run(args: string[]): Promise<void> {
   const opts = options(args);
   for (const line of machine()) say(line);
-  const outcomes: Outcome[] = [];
-  for (const name of opts.engines) {
-    // Each engine is torn down before the next starts: the million-row PGlite would otherwise hold
-    // memory and a core's page cache while PostgreSQL is measured.
-    const cleanup = new Cleanup();
-    try {
-      const engine = name === 'pglite' ? await openPgliteEngine(cleanup) : await openPostgresEngine(cleanup);
-      if ('skipped' in engine) {
-        say(`\n== ${name}: SKIPPED - ${engine.skipped} ==`);
-        outcomes.push(engine);
-        continue;
-      }
-      outcomes.push(await benchEngine(engine, opts));
-    } finally {
-      await cleanup.run();
-    }
-  }
+  const outcomes: Outcome[] = await onEachEngine(opts.engines, (engine) => benchEngine(engine, opts));
   report(outcomes, opts);
 }

@@ -5,8 +5,8 @@
  */
 import { cpus, loadavg, platform, release, totalmem } from 'node:os';
 import type { Engine } from '../src/platform/db/database.js';
-import { Cleanup, int, ms, parseOptions, positiveInt, say, seconds, table, UsageError } from './bench-support.js';
-import { openPgliteEngine, openPostgresEngine, type BenchEngine, type Skipped } from './bench-engines.js';
+import { int, ms, parseOptions, positiveInt, say, seconds, table, UsageError } from './bench-support.js';
+import { onEachEngine, type BenchEngine, type Skipped } from './bench-engines.js';
 import { benchAppends, VARIANTS, type AppendResult } from './ledger-appends.js';
 import { bulkLoadEvents, type LoadResult } from './ledger-bulk-load.js';
 import { benchQueries, explain, QUERY_LABELS, type QueryKind, type QueryResult } from './ledger-query-latency.js';
@@ -180,22 +180,6 @@ function report(outcomes: Outcome[], opts: Options): void {
 export async function run(args: string[]): Promise<void> {
   const opts = options(args);
   for (const line of machine()) say(line);
-  const outcomes: Outcome[] = [];
-  for (const name of opts.engines) {
-    // Each engine is torn down before the next starts: the 1M-row PGlite would otherwise hold
-    // memory and a core's page cache while PostgreSQL is measured.
-    const cleanup = new Cleanup();
-    try {
-      const engine = name === 'pglite' ? await openPgliteEngine(cleanup) : await openPostgresEngine(cleanup);
-      if ('skipped' in engine) {
-        say(`\n== ${name}: SKIPPED - ${engine.skipped} ==`);
-        outcomes.push(engine);
-        continue;
-      }
-      outcomes.push(await benchEngine(engine, opts));
-    } finally {
-      await cleanup.run();
-    }
-  }
+  const outcomes: Outcome[] = await onEachEngine(opts.engines, (engine) => benchEngine(engine, opts));
   report(outcomes, opts);
 }
