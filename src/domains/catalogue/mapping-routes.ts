@@ -1,8 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import { notFound, unauthorized } from '../../platform/errors.js';
-import { requestAuditContext } from '../../platform/http/access.js';
+import { ownOrganization, requestAuditContext } from '../../platform/http/access.js';
 import { errors } from '../../platform/http/schemas.js';
 import type { MappingService } from './mapping-service.js';
 
@@ -20,14 +18,6 @@ const ComponentInput = Type.Object(
 );
 const OrgParams = Type.Object({ id: Type.String({ maxLength: 100 }) });
 
-/** The organisation in the path must be the caller's: any other is not found. */
-function ownOrg(req: FastifyRequest, id: string) {
-  const p = req.principal;
-  if (!p) throw unauthorized();
-  if (p.org.id !== id && p.org.slug !== id) throw notFound(`no organisation ${id}`);
-  return p;
-}
-
 export const mappingRoutes: FastifyPluginAsyncTypebox<{ mappings: MappingService }> = async (app, { mappings }) => {
   const tags = ['catalogue'];
   const read = { access: { scope: 'catalogue:read' as const } };
@@ -42,30 +32,30 @@ export const mappingRoutes: FastifyPluginAsyncTypebox<{ mappings: MappingService
   }, async (req) => mappings.match(req.principal!.org.id, req.body));
 
   app.get('/api/organizations/:id/component-aliases', { config: read, schema: { tags, summary: 'Remembered names (alias → {kind, key})', params: OrgParams, response: { 200: Type.Object({ items: Type.Array(AliasBody) }), ...errors(401, 403, 404) } } },
-    async (req) => ({ items: await mappings.aliases(ownOrg(req, req.params.id).org.id) }));
+    async (req) => ({ items: await mappings.aliases(ownOrganization(req, req.params.id).org.id) }));
   app.put('/api/organizations/:id/component-aliases/:alias', {
     config: { access: 'session' },
     schema: { tags, summary: 'Remember a name for an entity (owners and admins)', params: Type.Object({ id: Type.String({ maxLength: 100 }), alias: Type.String({ minLength: 1, maxLength: 200 }) }), body: Type.Object({ kind: Type.String({ minLength: 1, maxLength: 40 }), key: Type.String({ minLength: 1, maxLength: 500 }) }, { additionalProperties: false }), response: { 200: AliasBody, ...errors(400, 401, 403, 404) } },
-  }, async (req) => mappings.setAlias(requestAuditContext(req), ownOrg(req, req.params.id), req.params.alias, req.body));
+  }, async (req) => mappings.setAlias(requestAuditContext(req), ownOrganization(req, req.params.id), req.params.alias, req.body));
   app.delete('/api/organizations/:id/component-aliases/:alias', {
     config: { access: 'session' },
     schema: { tags, summary: 'Forget a name', params: Type.Object({ id: Type.String({ maxLength: 100 }), alias: Type.String({ minLength: 1, maxLength: 200 }) }), response: { 200: Type.Object({ ok: Type.Boolean() }), ...errors(401, 403, 404) } },
   }, async (req) => {
-    await mappings.deleteAlias(requestAuditContext(req), ownOrg(req, req.params.id), req.params.alias);
+    await mappings.deleteAlias(requestAuditContext(req), ownOrganization(req, req.params.id), req.params.alias);
     return { ok: true };
   });
 
   app.get('/api/organizations/:id/manual-services', { config: read, schema: { tags, summary: 'Services added by hand (merged once discovery reports them)', params: OrgParams, response: { 200: Type.Object({ items: Type.Array(ManualBody) }), ...errors(401, 403, 404) } } },
-    async (req) => ({ items: await mappings.manualServices(ownOrg(req, req.params.id).org.id) }));
+    async (req) => ({ items: await mappings.manualServices(ownOrganization(req, req.params.id).org.id) }));
   app.post('/api/organizations/:id/manual-services', {
     config: { access: 'session' },
     schema: { tags, summary: 'Create {name} → svc:<slug> (owners and admins)', params: OrgParams, body: Type.Object({ name: Type.String({ minLength: 1, maxLength: 200 }) }, { additionalProperties: false }), response: { 200: ManualBody, ...errors(400, 401, 403, 404, 409) } },
-  }, async (req) => mappings.createManual(requestAuditContext(req), ownOrg(req, req.params.id), req.body.name));
+  }, async (req) => mappings.createManual(requestAuditContext(req), ownOrganization(req, req.params.id), req.body.name));
   app.delete('/api/organizations/:id/manual-services/:key', {
     config: { access: 'session' },
     schema: { tags, summary: 'Remove a manual service', params: Type.Object({ id: Type.String({ maxLength: 100 }), key: Type.String({ minLength: 1, maxLength: 200 }) }), response: { 200: Type.Object({ ok: Type.Boolean() }), ...errors(401, 403, 404) } },
   }, async (req) => {
-    await mappings.deleteManual(requestAuditContext(req), ownOrg(req, req.params.id), req.params.key);
+    await mappings.deleteManual(requestAuditContext(req), ownOrganization(req, req.params.id), req.params.key);
     return { ok: true };
   });
 };

@@ -1,11 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import { forbidden, notFound, unauthorized } from '../../platform/errors.js';
-import { requestAuditContext } from '../../platform/http/access.js';
+import { forbidden, notFound } from '../../platform/errors.js';
+import { ownOrganization, requestAuditContext } from '../../platform/http/access.js';
 import { errors } from '../../platform/http/schemas.js';
 import { listMembers } from '../auth/auth-store.js';
-import type { Principal } from '../auth/index.js';
 import { scopeBreakdown, scopeLine, SILENCE_MODES } from '../catalogue/blast.js';
 import type { BlastService } from '../catalogue/blast-service.js';
 import { listAuditEvents } from '../ledger/index.js';
@@ -114,13 +112,6 @@ const SettingsPatch = Type.Object({
   silenceInfra: Type.Optional(Type.Enum(SILENCE_MODES)),
 }, { additionalProperties: false });
 
-function ownOrg(req: FastifyRequest, id: string): Principal {
-  const p = req.principal;
-  if (!p) throw unauthorized();
-  if (p.org.id !== id && p.org.slug !== id) throw notFound(`no organisation ${id}`);
-  return p;
-}
-
 export const changeRoutes: FastifyPluginAsyncTypebox<{ db: Database; changes: ChangeService; approvals: ApprovalService; settings: ChangeSettingsService; blast: BlastService }> = async (app, deps) => {
   const { db, changes, approvals, settings, blast } = deps;
   const tags = ['changes'];
@@ -132,7 +123,7 @@ export const changeRoutes: FastifyPluginAsyncTypebox<{ db: Database; changes: Ch
   app.addHook('preValidation', async (req) => {
     if (req.method === 'POST' && (req.body === undefined || req.body === null)) req.body = {};
   });
-  const links = (id: string) => ({ change: changes.link({ id } as never), approve: changes.link({ id } as never, true) });
+  const links = (id: string) => ({ change: changes.link({ id }), approve: changes.link({ id }, true) });
 
   app.get('/api/changes', {
     config: read,
@@ -254,18 +245,18 @@ export const changeRoutes: FastifyPluginAsyncTypebox<{ db: Database; changes: Ch
   const OrgParams = Type.Object({ id: Type.String({ maxLength: 100 }) });
   app.get('/api/organizations/:id/change-settings', {
     config: session, schema: { tags, summary: 'The organisation’s change settings and approvers (owners and admins)', params: OrgParams, response: { 200: SettingsBody, ...errors(401, 403, 404) } },
-  }, async (req) => settings.get(ownOrg(req, req.params.id)));
+  }, async (req) => settings.get(ownOrganization(req, req.params.id)));
   app.put('/api/organizations/:id/change-settings', {
     config: session, schema: { tags, summary: 'Change some settings (left out: kept); audited', params: OrgParams, body: SettingsPatch, response: { 200: SettingsBody, ...errors(400, 401, 403, 404) } },
-  }, async (req) => settings.update(ctx(req), ownOrg(req, req.params.id), req.body));
+  }, async (req) => settings.update(ctx(req), ownOrganization(req, req.params.id), req.body));
   app.put('/api/organizations/:id/change-approvers', {
     config: session,
     schema: { tags, summary: 'The whole approver list {userIds, criticalUserIds?}: active members, at most 50; not below the quorum while approval is required', params: OrgParams, body: Type.Object({ userIds: Type.Array(Type.String({ maxLength: 100 }), { maxItems: 50 }), criticalUserIds: Type.Optional(Type.Array(Type.String({ maxLength: 100 }), { maxItems: 50 })) }, { additionalProperties: false }), response: { 200: SettingsBody, ...errors(400, 401, 403, 404) } },
-  }, async (req) => settings.setApprovers(ctx(req), ownOrg(req, req.params.id), req.body.userIds, req.body.criticalUserIds));
+  }, async (req) => settings.setApprovers(ctx(req), ownOrganization(req, req.params.id), req.body.userIds, req.body.criticalUserIds));
   app.get('/api/organizations/:id/members', {
     config: session, schema: { tags: ['accounts'], summary: 'The members of the organisation', params: OrgParams, response: { 200: Type.Object({ members: Type.Array(Type.Object({ userId: Str, email: Str, name: Str, role: Str })) }), ...errors(401, 403, 404) } },
   }, async (req) => {
-    const p = ownOrg(req, req.params.id);
+    const p = ownOrganization(req, req.params.id);
     if (p.kind !== 'session') throw forbidden('for people, signed in');
     return { members: (await listMembers(db, p.org.id)).map((m) => ({ userId: m.id, email: m.email, name: m.displayName, role: m.role })) };
   });

@@ -199,7 +199,7 @@ export class ChangeService {
     return out;
   }
 
-  link(c: Change, approve = false): string {
+  link(c: Pick<Change, 'id'>, approve = false): string {
     return `${this.deps.baseUrl()}/?view=changes&change=${c.id}${approve ? '&approve=1' : ''}`;
   }
 

@@ -1,4 +1,5 @@
 import type { Principal, Scope } from '../../domains/auth/index.js';
+import { notFound, unauthorized } from '../errors.js';
 import type { AuditContext } from '../../domains/ledger/index.js';
 
 /**
@@ -39,4 +40,12 @@ export function requestAuditContext(req: {
     };
   }
   return { actor: { kind: 'user', id: p.user.id, name: p.user.email }, source: 'ui', requestId: req.id, correlationId };
+}
+
+/** The caller, when the organisation in the path (id or slug) is theirs; any other is not found. */
+export function ownOrganization(req: { principal: Principal | null }, idOrSlug: string): Principal {
+  const p = req.principal;
+  if (!p) throw unauthorized();
+  if (p.org.id !== idOrSlug && p.org.slug !== idOrSlug) throw notFound(`no organisation ${idOrSlug}`);
+  return p;
 }
