@@ -1,6 +1,7 @@
 import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.js';
+import type { MailConfig } from '../../src/platform/mail/mailer.js';
 import { compose, type Services } from '../../src/compose.js';
 import type { Organization, User } from '../../src/domains/auth/index.js';
 import type { AuditContext } from '../../src/domains/ledger/index.js';
@@ -23,7 +24,7 @@ export type TestApp = {
 export const testCtx: AuditContext = { actor: { kind: 'system', id: null, name: 'test setup' }, source: 'cli' };
 
 /** Both listeners of a real app on the given database, for `inject()`; logs captured in memory. */
-export async function testApp(db: Database, opts: { clock?: SettableClock } = {}): Promise<TestApp> {
+export async function testApp(db: Database, opts: { clock?: SettableClock; publicUrl?: string; mail?: MailConfig | null } = {}): Promise<TestApp> {
   const clock = opts.clock ?? new SettableClock(new Date());
   const logs: string[] = [];
   const destination = new Writable({
@@ -34,7 +35,7 @@ export async function testApp(db: Database, opts: { clock?: SettableClock } = {}
   });
   const logger = createLogger({ level: 'info', destination });
   // Tests post to receivers on loopback, so private addresses are allowed here.
-  const services = compose({ db, clock, logger, sealer: createSealer(randomBytes(32)), outbound: { allowPrivate: true } });
+  const services = compose({ db, clock, logger, sealer: createSealer(randomBytes(32)), outbound: { allowPrivate: true }, publicUrl: opts.publicUrl, mail: opts.mail });
   const deps = { ...services, secureCookies: false, version: 'test', webDir: null };
   const main = await buildApp(deps, 'main');
   const pipeline = await buildApp(deps, 'pipeline');
@@ -43,6 +44,7 @@ export async function testApp(db: Database, opts: { clock?: SettableClock } = {}
     async close() {
       await main.close();
       await pipeline.close();
+      services.mailer.close();
     },
   };
 }

@@ -1,19 +1,11 @@
-import { randomBytes } from 'node:crypto';
-import { Writable } from 'node:stream';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeEachEngine } from '../../../test/support/engines.js';
 import { startSmtpCapture, type Captured, type SmtpCapture } from '../../../test/support/smtp-capture.js';
-import { createToken, PASSWORD, signIn, testCtx, type SignedIn, type TestApp } from '../../../test/support/test-app.js';
-import { buildApp } from '../../app.js';
-import { compose } from '../../compose.js';
+import { createToken, PASSWORD, signIn, testApp, testCtx, type SignedIn, type TestApp } from '../../../test/support/test-app.js';
 import { SettableClock } from '../../platform/clock.js';
-import { createSealer } from '../../platform/crypto/sealed.js';
-import type { Database } from '../../platform/db/database.js';
 import { findJob } from '../../platform/jobs/job-queue.js';
 import { retryDelayMs } from '../../platform/jobs/job.js';
-import { createLogger } from '../../platform/logger.js';
 import { MAIL_JOB } from '../../platform/mail/mail-outbox.js';
-import type { MailConfig } from '../../platform/mail/mailer.js';
 import { ChangeMail } from './change-mail.js';
 import { findChange } from './change-store.js';
 
@@ -29,30 +21,6 @@ links:
 const PUBLIC_URL = 'https://changes.acme.dev';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
-
-/** The real app as test-app.ts builds it, with e-mail configured (or not) and its links on PUBLIC_URL. */
-async function appWithMail(db: Database, clock: SettableClock, mail: MailConfig | null): Promise<TestApp> {
-  const logs: string[] = [];
-  const destination = new Writable({
-    write(chunk: Buffer, _enc, cb) {
-      logs.push(chunk.toString('utf8'));
-      cb();
-    },
-  });
-  const logger = createLogger({ level: 'info', destination });
-  const services = compose({ db, clock, logger, sealer: createSealer(randomBytes(32)), outbound: { allowPrivate: true }, publicUrl: PUBLIC_URL, mail });
-  const deps = { ...services, secureCookies: false, version: 'test', webDir: null };
-  const main = await buildApp(deps, 'main');
-  const pipeline = await buildApp(deps, 'pipeline');
-  return {
-    services, clock, main, pipeline, logs,
-    async close() {
-      await main.close();
-      await pipeline.close();
-      services.mailer.close();
-    },
-  };
-}
 
 describeEachEngine('change e-mails through a real SMTP server', (engine) => {
   const clock = new SettableClock(new Date());
@@ -92,7 +60,7 @@ describeEachEngine('change e-mails through a real SMTP server', (engine) => {
 
   beforeAll(async () => {
     smtp = await startSmtpCapture({ auth: { user: 'changeledger', pass: 'smtp-pass' } });
-    t = await appWithMail(engine.db(), clock, { smtpUrl: smtp.url, from: `changeledger <changes@${domain}>` });
+    t = await testApp(engine.db(), { clock, publicUrl: PUBLIC_URL, mail: { smtpUrl: smtp.url, from: `changeledger <changes@${domain}>` } });
     const created = await t.services.auth.createOrganizationWithOwner(testCtx, { name: 'Mail', email: at('olivia'), password: PASSWORD });
     owner = await signIn(t, created.org, created.owner, PASSWORD);
     const members: Array<[string, string, 'member' | 'admin']> = [
@@ -232,7 +200,7 @@ describeEachEngine('change e-mails through a real SMTP server', (engine) => {
   });
 
   it('sends nothing without SMTP configured, and logs a line for each message it skips', async () => {
-    const silent = await appWithMail(engine.db(), clock, null);
+    const silent = await testApp(engine.db(), { clock, publicUrl: PUBLIC_URL, mail: null });
     try {
       const sent = smtp.messages.length;
       const r = await silent.pipeline.inject({ method: 'POST', url: '/api/changes', headers: { authorization: `Bearer ${token}` }, payload: { title: 'No SMTP here', components: [{ query: 'web' }] } });
