@@ -12,10 +12,16 @@ import {
 const api = (s: AsanaTicketing) => `${withoutTrailingSlash(s.apiUrl)}/api/1.0`;
 const auth = (s: AsanaTicketing) => `Bearer ${s.token}`;
 
-/** `{errors: [{message, help?, phrase?}]}`; the help link is the same on every error and says nothing. */
+/**
+ * `{errors: [{message, help?, phrase?}]}`. The help link is the same on every error; the phrase of
+ * a 500 is what Asana support looks the incident up by, so it stays.
+ */
 function asanaErrors(json: unknown): string[] {
   if (!isRecord(json) || !Array.isArray(json.errors)) return [];
-  return json.errors.flatMap((e) => (isRecord(e) && typeof e.message === 'string' ? [e.message] : []));
+  return json.errors.flatMap((e) => {
+    if (!isRecord(e) || typeof e.message !== 'string') return [];
+    return [typeof e.phrase === 'string' ? `${e.message} (error phrase "${e.phrase}")` : e.message];
+  });
 }
 
 function failed(status: number, body: string, calls: number): StepAnswer {
