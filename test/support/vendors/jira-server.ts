@@ -20,6 +20,11 @@ export type JiraServerOptions = {
   token: string;
   displayName?: string;
   projects?: JiraProject[];
+  /**
+   * Serve refused credentials as an anonymous user, as Jira does on endpoints anonymous users may
+   * call (only /myself insists on a login); every answer then carries X-Seraph-LoginReason.
+   */
+  anonymousOnBadCredentials?: boolean;
 };
 
 const errors = (status: number, errorMessages: string[], fieldErrors: Record<string, string> = {}): Reply => json(status, { errorMessages, errors: fieldErrors });
@@ -47,6 +52,10 @@ export async function startJiraServer(o: JiraServerOptions): Promise<JiraServer>
   };
 
   const handle = (r: RecordedRequest): Reply => {
+    if (!authenticated(r) && o.anonymousOnBadCredentials && !r.path.endsWith('/myself')) {
+      const reply = anonymous(r);
+      return { ...reply, headers: { ...(reply.headers ?? {}), 'x-seraph-loginreason': 'AUTHENTICATED_FAILED' } };
+    }
     if (!authenticated(r)) {
       // Cloud answers a plain-text sentence; Data Center wraps the same sentence in JSON.
       return o.deployment === 'cloud'
@@ -109,6 +118,14 @@ export async function startJiraServer(o: JiraServerOptions): Promise<JiraServer>
     }
 
     return errors(404, [`null for uri: ${base}${r.path}`]);
+  };
+
+  /** An anonymous user sees no project: reads 404, a create is refused over its project. */
+  const anonymous = (r: RecordedRequest): Reply => {
+    if (r.method === 'POST' && r.path === `${prefix}/issue`) return errors(400, [], { project: 'valid project is required' });
+    if (/\/issue\/[^/]+\/comment$/.test(r.path)) return errors(404, ['Issue does not exist or you do not have permission to see it.']);
+    const key = /\/project\/([^/]+)$/.exec(r.path)?.[1];
+    return key ? errors(404, [`No project could be found with key '${decodeURIComponent(key)}'.`]) : errors(401, ['You are not authenticated. Authentication required to perform this operation.']);
   };
 
   const server = await startVendorServer(handle, (status) => (status === 429

@@ -124,7 +124,9 @@ export async function startServiceNowServer(o: { username: string; password: str
 
   const server = await startVendorServer(handle, (status) => (status === 429
     ? json(429, { error: { message: 'Rate limit exceeded', detail: 'Too many requests for this user; retry after the interval in Retry-After' }, status: 'failure' }, { 'retry-after': '60' })
-    : json(status, { error: { message: 'Instance unavailable', detail: 'The instance is hibernating or under maintenance' }, status: 'failure' })));
+    : status >= 500
+      ? json(status, { error: { message: 'Instance unavailable', detail: 'The instance is hibernating or under maintenance' }, status: 'failure' })
+      : failure(status, 'Operation Failed', null)));
 
   return Object.assign(server, {
     records,

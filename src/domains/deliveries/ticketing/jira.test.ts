@@ -88,6 +88,15 @@ describe('Jira Cloud (REST v3, ADF)', () => {
     expect(answer).toEqual({ status: 401, error: 'Jira answered 401: Client must be authenticated to access this resource.', calls: 1 });
   });
 
+  it('says when Jira answered a wrong token as to an anonymous user', async () => {
+    server = await startJiraServer({ deployment: 'cloud', email: 'jane@example.com', token: 'atl-token-1', anonymousOnBadCredentials: true });
+    const settings: JiraTicketing = { kind: 'jira', baseUrl: server.url, deployment: 'cloud', email: 'jane@example.com', apiToken: 'revoked', projectKey: 'OPS', issueType: 'Change', labels: [] };
+    const answer = await jiraAdapter.send(ctx, settings, aTicketStep());
+    expect(answer).toEqual({ status: 400, calls: 1, error: 'Jira answered 400: project: valid project is required (Jira did not accept the credentials and answered as to an anonymous user)' });
+    const test = await jiraAdapter.probe(ctx, settings);
+    expect(test.message).toBe('authenticate failed: Jira answered 401: Client must be authenticated to access this resource.');
+  });
+
   it('reports an unknown project with Jira’s field error', async () => {
     const { settings } = await cloud({ projectKey: 'NOPE' });
     const answer = await jiraAdapter.send(ctx, settings, aTicketStep());

@@ -1,3 +1,4 @@
+import type { OutboundResponse } from '../../../platform/net/outbound.js';
 import type { AdapterContext, JiraTicketing, ProbeStep, StepAnswer, TicketAdapter, TicketStep } from './ticket-types.js';
 import {
   NO_TICKET_TO_UPDATE, asText, basicAuth, callVendor, clip, isRecord, isSuccess, parseJson, probeCall, probeResult, unanswered, vendorError,
@@ -47,8 +48,18 @@ function jiraErrors(json: unknown): string[] {
   return out;
 }
 
-function failed(status: number, body: string, calls: number): StepAnswer {
-  return { status, error: vendorError('Jira', { status, body }, jiraErrors), calls };
+/**
+ * Jira serves a request with refused credentials anonymously where it can, so a wrong token may
+ * come back as "valid project is required": the login header is what says so.
+ */
+function jiraError(res: OutboundResponse): string {
+  const said = vendorError('Jira', res, jiraErrors);
+  const reason = String(res.headers['x-seraph-loginreason'] ?? '');
+  return res.status !== 401 && reason.includes('AUTHENTICATED_FAILED') ? `${said} (Jira did not accept the credentials and answered as to an anonymous user)` : said;
+}
+
+function failed(res: OutboundResponse, calls: number): StepAnswer {
+  return { status: res.status, error: jiraError(res), calls };
 }
 
 async function create(ctx: AdapterContext, s: JiraTicketing, step: TicketStep): Promise<StepAnswer> {
@@ -62,7 +73,7 @@ async function create(ctx: AdapterContext, s: JiraTicketing, step: TicketStep): 
     description: s.deployment === 'cloud' ? adfDoc(lines, link) : lines.join('\n'),
   };
   const res = await callVendor(ctx, 'POST', `${api(s)}/issue`, auth(s), { fields });
-  if (!isSuccess(res.status)) return failed(res.status, res.body, 1);
+  if (!isSuccess(res.status)) return failed(res, 1);
   const answer = parseJson(res.body);
   const key = isRecord(answer) ? asText(answer.key) : null;
   if (!key) return { status: res.status, note: `Jira answered ${res.status} without an issue key: updates cannot reach the issue`, calls: 1 };
@@ -74,7 +85,7 @@ async function comment(ctx: AdapterContext, s: JiraTicketing, step: TicketStep):
   if (!step.ticket) return NO_TICKET_TO_UPDATE;
   const body = s.deployment === 'cloud' ? adfDoc(step.text.split('\n'), step.change.links.change) : step.text;
   const res = await callVendor(ctx, 'POST', `${api(s)}/issue/${encodeURIComponent(step.ticket.key)}/comment`, auth(s), { body });
-  return isSuccess(res.status) ? { status: res.status, calls: 1 } : failed(res.status, res.body, 1);
+  return isSuccess(res.status) ? { status: res.status, calls: 1 } : failed(res, 1);
 }
 
 export const jiraAdapter: TicketAdapter<JiraTicketing> = {
@@ -84,7 +95,7 @@ export const jiraAdapter: TicketAdapter<JiraTicketing> = {
     const steps: ProbeStep[] = [];
     const me = await probeCall(() => callVendor(ctx, 'GET', `${api(s)}/myself`, auth(s)));
     if (me instanceof Error) steps.push(unanswered('authenticate', me));
-    else if (!isSuccess(me.status)) steps.push({ name: 'authenticate', ok: false, status: me.status, detail: vendorError('Jira', me, jiraErrors) });
+    else if (!isSuccess(me.status)) steps.push({ name: 'authenticate', ok: false, status: me.status, detail: jiraError(me) });
     else {
       const user = parseJson(me.body);
       const who = isRecord(user) ? (asText(user.displayName) ?? asText(user.name) ?? asText(user.emailAddress)) : null;
@@ -95,7 +106,7 @@ export const jiraAdapter: TicketAdapter<JiraTicketing> = {
       const name = `project ${s.projectKey}`;
       const res = await probeCall(() => callVendor(ctx, 'GET', `${api(s)}/project/${encodeURIComponent(s.projectKey)}`, auth(s)));
       if (res instanceof Error) steps.push(unanswered(name, res));
-      else if (!isSuccess(res.status)) steps.push({ name, ok: false, status: res.status, detail: vendorError('Jira', res, jiraErrors) });
+      else if (!isSuccess(res.status)) steps.push({ name, ok: false, status: res.status, detail: jiraError(res) });
       else {
         const project = parseJson(res.body);
         const title = isRecord(project) ? asText(project.name) : null;

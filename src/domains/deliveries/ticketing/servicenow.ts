@@ -9,36 +9,44 @@ import {
 /**
  * ServiceNow: one change_request per change through the Table API, one work note per step.
  *
- * Our steps on the out-of-the-box change model (state values of the change_request table):
+ * Our steps on the out-of-the-box change model (state values of change_request):
  *
- * | step (event)                        | call  | state sent                                                  | also sent                         |
- * |-------------------------------------|-------|-------------------------------------------------------------|-----------------------------------|
- * | create at change.approved           | POST  | standard: Scheduled (-2) · normal: none (ServiceNow's New)  | the record's fields, work note    |
- * | create at change.started (no approval needed) | POST | standard: Implement (-1) · normal: none           | the record's fields, work note    |
- * | change.started                      | PATCH | Implement (-1)                                              | work note                         |
- * | change.completed                    | PATCH | Review (0)                                                  | work note                         |
- * | change.aborted                      | PATCH | Review (0) — the close code says how it went                | work note                         |
- * | change.reported, closeOnReport      | PATCH | Closed (3)                                                  | close_code, close_notes, work note|
- * | change.reported, no closeOnReport   | PATCH | none                                                        | work note                         |
- * | change.cancelled / change.expired   | PATCH | Canceled (4)                                                | close_notes, work note            |
+ * | step                                   | call  | state asked for                      | also sent                          |
+ * |----------------------------------------|-------|--------------------------------------|------------------------------------|
+ * | create at change.approved              | POST  | standard: Scheduled (-2)             | the record's fields, work note     |
+ * |                                        |       | normal: none (ServiceNow opens New)  |                                    |
+ * | create at change.started (no approval) | POST  | standard: Implement (-1)             | the record's fields, work note     |
+ * |                                        |       | normal: none (ServiceNow opens New)  |                                    |
+ * | change.started                         | PATCH | Implement (-1)                       | work note                          |
+ * | change.completed                       | PATCH | Review (0)                           | work note                          |
+ * | change.aborted                         | PATCH | Review (0)                           | work note                          |
+ * | change.reported, closeOnReport         | PATCH | Closed (3)                           | close_code, close_notes, work note |
+ * | change.reported, closeOnReport off     | PATCH | none                                 | work note                          |
+ * | change.cancelled, change.expired       | PATCH | Canceled (4)                         | close_notes, work note             |
  *
  * close_code: `unsuccessful` when the outcome is rolled_back (or failed); `successful_issues` when
- * it is partial or surveillance found any impact other than none / unknown; else `successful`.
+ * it is partial or surveillance found an impact other than none / unknown; else `successful`.
  *
- * Why: a standard change is pre-approved, so ServiceNow lets it move freely and we keep it in step
- * with ours. A normal change carries ServiceNow's own assessment and CAB authorisation: we open it
- * without a state and let that process run; our later steps still ask for Implement / Review /
- * Closed, which the state model grants once CAB has authorised it. Until then the business rule
- * "Change Model: Check State Transition" aborts the update — the Table API answers 403
- * `{"error": {"message": "Operation Failed", "detail": "Operation against file 'change_request'
- * was aborted by Business Rule '…'"}}` and nothing of that update is saved — so the step writes
- * its work note alone in a second PATCH and records "state not changed". An instance may instead
- * keep the state silently and answer 2xx; the work note of that same update was saved then, so
- * no second call is made. The step never fails over the state alone. Aborted maps to Review, not
- * Canceled: the work was carried out and rolled back, which ServiceNow records with a close code.
+ * Why this way:
+ * - A standard change is pre-approved: ServiceNow's model runs it New → Scheduled → Implement →
+ *   Review → Closed without assessment, so we keep it in step with ours from the start.
+ * - A normal change carries ServiceNow's own assessment and CAB authorisation. We open it without
+ *   a state and let that process run; later steps still ask for Implement / Review / Closed, which
+ *   the model grants once CAB has authorised it (Scheduled). Until then the business rule
+ *   "Change Model: Check State Transition" aborts the update: the Table API answers 403
+ *   `{"error": {"message": "Operation Failed", "detail": "Operation against file 'change_request'
+ *   was aborted by Business Rule '…^<sys_id>'. …"}, "status": "failure"}` and saves nothing of it.
+ *   Any 403 to an update that asks for a state (a data policy refuses the same way) is therefore
+ *   followed by a second PATCH with the work note alone, and the answer notes "state not changed".
+ *   An instance that keeps the state silently answers 2xx with the old state: the work note of
+ *   that update was saved, so there is no second call, only the note. The step never fails over
+ *   the state alone.
+ * - Aborted is Review, not Canceled: the work happened and was rolled back, which ServiceNow
+ *   records at closure with `unsuccessful`. Canceled is for changes that never started; ServiceNow
+ *   refuses to cancel from Review or Closed, which our cancelled / expired steps never ask for.
  *
- * Values are sent as actual values (`sysparm_input_display_value=false`): states as numbers,
- * dates as "YYYY-MM-DD HH:MM:SS" in UTC, assignment_group as the group's sys_id.
+ * Values go in as actual values (`sysparm_input_display_value=false`): states as numbers, dates as
+ * "YYYY-MM-DD HH:MM:SS" in UTC, assignment_group as the group's sys_id.
  */
 
 export const SN_STATES = { new: '-5', assess: '-4', authorize: '-3', scheduled: '-2', implement: '-1', review: '0', closed: '3', canceled: '4' } as const;
