@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createOutboundClient, OutboundRefused } from '../../../platform/net/outbound.js';
 import { startAsanaServer } from '../../../../test/support/vendors/asana-server.js';
 import type { VendorControls } from '../../../../test/support/vendors/vendor-server.js';
-import { startWebhookReceiver } from '../../../../test/support/vendors/webhook-receiver.js';
+import { startWebhookServer } from '../../../../test/support/vendors/webhook-server.js';
 import { aTicketStep } from '../../../../test/support/vendors/ticket-steps.js';
 import { adapterFor, probe, sendStep } from './adapters.js';
 import { asanaAdapter } from './asana.js';
@@ -23,7 +23,7 @@ describe('ticket adapter registry', () => {
   });
 
   it('sends a step to the destination the settings name', async () => {
-    const receiver = await startWebhookReceiver();
+    const receiver = await startWebhookServer();
     const asana = await startAsanaServer({ token: 't' });
     servers.push(receiver, asana);
 

@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createOutboundClient } from '../../../platform/net/outbound.js';
-import { startWebhookReceiver, type WebhookReceiver } from '../../../../test/support/vendors/webhook-receiver.js';
+import { startWebhookServer, type WebhookServer } from '../../../../test/support/vendors/webhook-server.js';
 import type { RecordedRequest } from '../../../../test/support/vendors/vendor-server.js';
 import { aTicketChange, aTicketStep } from '../../../../test/support/vendors/ticket-steps.js';
 import type { AdapterContext, TicketRef, WebhookTicketing } from './ticket-types.js';
@@ -11,14 +11,14 @@ const ctx: AdapterContext = { client: createOutboundClient({ testOnlyAllowLoopba
 const SECRET = 'whook-secret-0123456789abcdef';
 const CHANGE_REF: TicketRef = { kind: 'webhook', id: aTicketChange().id, key: 'CHG-1a2b3c4d', url: null };
 
-let receiver: WebhookReceiver | null = null;
+let receiver: WebhookServer | null = null;
 afterEach(async () => {
   await receiver?.close();
   receiver = null;
 });
 
-async function bridge(): Promise<{ receiver: WebhookReceiver; settings: WebhookTicketing }> {
-  receiver = await startWebhookReceiver();
+async function bridge(): Promise<{ receiver: WebhookServer; settings: WebhookTicketing }> {
+  receiver = await startWebhookServer();
   return { receiver, settings: { kind: 'webhook', url: `${receiver.url}/hooks/changeledger?team=ops`, secret: SECRET } };
 }
 

@@ -4,12 +4,12 @@ import { json, startVendorServer, text, type Reply, type VendorControls } from '
  * A ticket bridge of someone's own: records what it receives (the raw body too, for checking
  * signatures) and answers 200 `{}` unless told otherwise.
  */
-export type WebhookReceiver = VendorControls & {
+export type WebhookServer = VendorControls & {
   /** Every later request gets this answer (a status, and a JSON body or a text). */
   answerWith(status: number, body?: unknown): void;
 };
 
-export async function startWebhookReceiver(): Promise<WebhookReceiver> {
+export async function startWebhookServer(): Promise<WebhookServer> {
   let answer: Reply = json(200, {});
   const server = await startVendorServer(() => answer, (status) => (status === 429
     ? text(429, 'Too Many Requests', 'text/plain')
