@@ -13,6 +13,7 @@ import type { Clock } from '../src/platform/clock.js';
 import { createSealer } from '../src/platform/crypto/sealed.js';
 import type { Database, Queryable, Row } from '../src/platform/db/database.js';
 import { createLogger } from '../src/platform/logger.js';
+import { createOutboundClient } from '../src/platform/net/outbound.js';
 import type { AuditContext } from '../src/domains/ledger/audit-event.js';
 import { appendAuditEvent } from '../src/domains/ledger/ledger-store.js';
 import { verifyLedger } from '../src/domains/ledger/ledger-queries.js';
@@ -44,7 +45,7 @@ export type WriteResult = {
 /** The real services on the bench database: silent logs, a throw-away sealing key, no private egress. */
 export function benchServices(db: Database, clock: Clock): Services {
   const discard = new Writable({ write: (_chunk, _enc, cb) => cb() });
-  return compose({ db, clock, logger: createLogger({ level: 'silent', destination: discard }), sealer: createSealer(randomBytes(32)), outbound: { allowPrivate: false } });
+  return compose({ db, clock, logger: createLogger({ level: 'silent', destination: discard }), sealer: createSealer(randomBytes(32)), outbound: { client: createOutboundClient(), allowPrivate: false } });
 }
 
 /** Counts statements (BEGIN/COMMIT included) sent through a database, to say what one write costs in round trips. */

@@ -5,6 +5,8 @@ import { MappingService } from './domains/catalogue/mapping-service.js';
 import { BlastService } from './domains/catalogue/blast-service.js';
 import { ApprovalService } from './domains/changes/approval-service.js';
 import { ChangeMail } from './domains/changes/change-mail.js';
+import { readStatus } from './domains/changes/change-view.js';
+import { DeliveryService } from './domains/deliveries/delivery-service.js';
 import { ChangeService, type ChangeNotifier } from './domains/changes/change-service.js';
 import { ChangeSettingsService } from './domains/changes/change-settings.js';
 import { FlagRequestService } from './domains/flags/flag-request-service.js';
@@ -12,7 +14,7 @@ import { FlagService } from './domains/flags/flag-service.js';
 import { SdkKeyService } from './domains/flags/sdk-key-service.js';
 import { IncidentService } from './domains/incidents/incident-service.js';
 import type { Sealer } from './platform/crypto/sealed.js';
-import type { OutboundPolicy } from './platform/net/outbound.js';
+import type { OutboundSettings } from './platform/net/outbound.js';
 import type { Clock } from './platform/clock.js';
 import type { Database } from './platform/db/database.js';
 import type { JobHandler } from './platform/jobs/job.js';
@@ -37,6 +39,7 @@ export type Services = {
   changes: ChangeService;
   approvals: ApprovalService;
   changeSettings: ChangeSettingsService;
+  deliveries: DeliveryService;
   /** Sends what the outbox holds; close it on shutdown (it pools SMTP connections). */
   mailer: Mailer;
   worker: JobWorker;
@@ -49,7 +52,7 @@ export type ComposeOptions = {
   logger: Logger;
   /** Seals secrets kept for later use (webhook URLs, signing secrets). */
   sealer: Sealer;
-  outbound: OutboundPolicy;
+  outbound: OutboundSettings;
   workerPollMs?: number;
   /** Where people reach the UI, for links in e-mails and /status (default http://localhost:8080). */
   publicUrl?: string | null | (() => string);
@@ -72,15 +75,19 @@ export function compose(o: ComposeOptions): Services {
   const mailer = createMailer(o.mail ?? null, o.logger);
   // The e-mails link to the change page exactly as ChangeService builds it (it exists by the first event).
   const changeMail = new ChangeMail({ clock: o.clock, link: (c, approve) => changes.link(c, approve) });
-  const notifier = fanOut([changeMail, ...(o.notifier ? [o.notifier] : [])]);
+  // Callbacks and ticket steps: written with the event, sent by the worker through the one outbound client.
+  const deliveries: DeliveryService = new DeliveryService({
+    db: o.db, clock: o.clock, sealer: o.sealer, client: o.outbound.client, logger: o.logger,
+    statusBody: (db, c) => readStatus(db, c, { change: changes.link(c), approve: changes.link(c, true) }),
+  });
+  const notifier = fanOut([changeMail, deliveries, ...(o.notifier ? [o.notifier] : [])]);
   const changes: ChangeService = new ChangeService({ db: o.db, clock: o.clock, sealer: o.sealer, blast, mappings, notifier, baseUrl: () => (typeof o.publicUrl === 'function' ? o.publicUrl() : o.publicUrl ?? 'http://localhost:8080') });
   const approvals = new ApprovalService({ db: o.db, clock: o.clock, changes, blast, mappings, catalogue, notifier });
-  const changeSettings = new ChangeSettingsService({ db: o.db, clock: o.clock });
+  const changeSettings = new ChangeSettingsService({ db: o.db, clock: o.clock, sealer: o.sealer });
   const incidents = new IncidentService({ db: o.db, clock: o.clock, flags, sealer: o.sealer, outbound: o.outbound });
-  // Later capabilities (expiry, window ends, deliveries) add their handlers here.
-  const handlers: Record<string, JobHandler<unknown>> = { ...flagRequests.jobHandlers(), ...incidents.jobHandlers(), ...catalogue.jobHandlers(), ...changes.jobHandlers(), ...mailJobHandlers(mailer), ...(o.extraHandlers ?? {}) };
+  const handlers: Record<string, JobHandler<unknown>> = { ...flagRequests.jobHandlers(), ...incidents.jobHandlers(), ...catalogue.jobHandlers(), ...changes.jobHandlers(), ...deliveries.jobHandlers(), ...mailJobHandlers(mailer), ...(o.extraHandlers ?? {}) };
   const worker = new JobWorker({ db: o.db, clock: o.clock, logger: o.logger, metrics, handlers, pollMs: o.workerPollMs ?? 1_000 });
-  return { db: o.db, clock: o.clock, logger: o.logger, metrics, auth, flags, flagRequests, sdkKeys, incidents, catalogue, mappings, blast, changes, approvals, changeSettings, mailer, worker };
+  return { db: o.db, clock: o.clock, logger: o.logger, metrics, auth, flags, flagRequests, sdkKeys, incidents, catalogue, mappings, blast, changes, approvals, changeSettings, deliveries, mailer, worker };
 }
 
 /** Every notifier hears every event, in order, inside the same transaction. */

@@ -5,6 +5,7 @@ import { compose, type Services } from './compose.js';
 import { version, type ServeConfig } from './config.js';
 import { systemClock, type Clock } from './platform/clock.js';
 import { openStore } from './platform/db/open-store.js';
+import { createOutboundClient } from './platform/net/outbound.js';
 import { createLogger } from './platform/logger.js';
 import { createSealer, loadDataKey } from './platform/crypto/sealed.js';
 import { join } from 'node:path';
@@ -32,7 +33,7 @@ export async function startServer(cfg: ServeConfig, opts: { clock?: Clock; say?:
   // Links in e-mails and /status: the public URL, else where the main listener really listens.
   let listening: string | null = null;
   const publicUrl = () => cfg.publicUrl ?? listening ?? `http://localhost:${cfg.port}`;
-  const services = compose({ db, clock: opts.clock ?? systemClock, logger, sealer, outbound: { allowPrivate: cfg.outboundAllowPrivate }, workerPollMs: cfg.workerPollMs, publicUrl, mail: cfg.mail });
+  const services = compose({ db, clock: opts.clock ?? systemClock, logger, sealer, outbound: { client: createOutboundClient(), allowPrivate: cfg.outboundAllowPrivate }, workerPollMs: cfg.workerPollMs, publicUrl, mail: cfg.mail });
   let main: FastifyInstance | null = null;
   let pipeline: FastifyInstance | null = null;
   try {

@@ -9,6 +9,7 @@ import { lazySealer, loadDataKey } from '../platform/crypto/sealed.js';
 import { DataDirBusyError } from '../platform/db/data-dir-lock.js';
 import type { Database } from '../platform/db/database.js';
 import { openStore } from '../platform/db/open-store.js';
+import { createOutboundClient } from '../platform/net/outbound.js';
 import { AppError } from '../platform/errors.js';
 import type { AuditContext } from '../domains/ledger/index.js';
 
@@ -54,7 +55,7 @@ export function cliServices(db: Database, opts: StoreOpts): Services {
   return compose({
     db, clock: systemClock, logger: pino({ level: 'silent' }),
     sealer: lazySealer(() => loadDataKey(process.env, join(dataDir, 'secret.key'))),
-    outbound: { allowPrivate: false },
+    outbound: { client: createOutboundClient(), allowPrivate: false },
   });
 }
 

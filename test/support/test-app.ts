@@ -10,6 +10,7 @@ import type { Database } from '../../src/platform/db/database.js';
 import { createLogger } from '../../src/platform/logger.js';
 import { randomBytes } from 'node:crypto';
 import { createSealer } from '../../src/platform/crypto/sealed.js';
+import { createOutboundClient } from '../../src/platform/net/outbound.js';
 
 export type TestApp = {
   services: Services;
@@ -18,14 +19,17 @@ export type TestApp = {
   pipeline: FastifyInstance;
   /** Every log line the app wrote. */
   logs: string[];
+  dataKey: Buffer;
   close(): Promise<void>;
 };
 
 export const testCtx: AuditContext = { actor: { kind: 'system', id: null, name: 'test setup' }, source: 'cli' };
 
 /** Both listeners of a real app on the given database, for `inject()`; logs captured in memory. */
-export async function testApp(db: Database, opts: { clock?: SettableClock; publicUrl?: string; mail?: MailConfig | null } = {}): Promise<TestApp> {
+export async function testApp(db: Database, opts: { clock?: SettableClock; publicUrl?: string; mail?: MailConfig | null; outboundTimeoutMs?: number; webDir?: string | null; dataKey?: Buffer } = {}): Promise<TestApp> {
   const clock = opts.clock ?? new SettableClock(new Date());
+  // The key that seals secrets: a restarted app on the same database needs the same one.
+  const dataKey = opts.dataKey ?? randomBytes(32);
   const logs: string[] = [];
   const destination = new Writable({
     write(chunk: Buffer, _enc, cb) {
@@ -34,13 +38,13 @@ export async function testApp(db: Database, opts: { clock?: SettableClock; publi
     },
   });
   const logger = createLogger({ level: 'info', destination });
-  // Tests post to receivers on loopback, so private addresses are allowed here.
-  const services = compose({ db, clock, logger, sealer: createSealer(randomBytes(32)), outbound: { allowPrivate: true }, publicUrl: opts.publicUrl, mail: opts.mail });
-  const deps = { ...services, secureCookies: false, version: 'test', webDir: null };
+  // Test receivers listen on loopback: the client's test-only switch lets it through, no other class.
+  const services = compose({ db, clock, logger, sealer: createSealer(dataKey), outbound: { client: createOutboundClient({ testOnlyAllowLoopback: true, timeoutMs: opts.outboundTimeoutMs }), allowPrivate: false }, publicUrl: opts.publicUrl, mail: opts.mail });
+  const deps = { ...services, secureCookies: false, version: 'test', webDir: opts.webDir ?? null };
   const main = await buildApp(deps, 'main');
   const pipeline = await buildApp(deps, 'pipeline');
   return {
-    services, clock, main, pipeline, logs,
+    services, clock, main, pipeline, logs, dataKey,
     async close() {
       await main.close();
       await pipeline.close();

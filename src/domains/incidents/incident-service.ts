@@ -5,7 +5,7 @@ import { badRequest, forbidden, unauthorized } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import type { Job, JobHandler } from '../../platform/jobs/job.js';
 import { scheduleJob } from '../../platform/jobs/job-queue.js';
-import { OutboundRefused, postJson, type OutboundPolicy } from '../../platform/net/outbound.js';
+import { OutboundRefused, postJson, type OutboundSettings } from '../../platform/net/outbound.js';
 import { appendAuditEvent, type AuditContext } from '../ledger/index.js';
 import type { FlagRecord, FlagService } from '../flags/index.js';
 import { formatMessage, pagerDutySignatureValid, parseGeneric, parsePagerDuty, type IncidentNotice } from './incident-notice.js';
@@ -25,7 +25,7 @@ export type Received = {
 type SettingsRow = Row & { channel_url_sealed: string | null; channel_host: string | null; pagerduty_secret_sealed: string | null };
 
 export class IncidentService {
-  constructor(private readonly deps: { db: Database; clock: Clock; flags: FlagService; sealer: Sealer; outbound: OutboundPolicy }) {}
+  constructor(private readonly deps: { db: Database; clock: Clock; flags: FlagService; sealer: Sealer; outbound: OutboundSettings }) {}
 
   private async settingsRow(db: Database | Tx, orgId: string): Promise<SettingsRow | null> {
     return (await db.query<SettingsRow>('SELECT * FROM incident_settings WHERE org_id = $1', [orgId])).rows[0] ?? null;
@@ -123,7 +123,7 @@ export class IncidentService {
           const row = job.orgId ? await this.settingsRow(this.deps.db, job.orgId) : null;
           if (!row?.channel_url_sealed) return { status: 0, skipped: 'the channel was removed' };
           try {
-            const res = await postJson(this.deps.sealer.open(row.channel_url_sealed), { text: job.payload.text }, this.deps.outbound);
+            const res = await postJson(this.deps.outbound.client, this.deps.sealer.open(row.channel_url_sealed), { text: job.payload.text }, this.deps.outbound.allowPrivate);
             if (res.status < 200 || res.status >= 300) throw new Error(`channel answered ${res.status}`);
             return { status: res.status, host: row.channel_host };
           } catch (err) {

@@ -51,13 +51,14 @@ export class JobWorker {
            SELECT id FROM jobs
            WHERE kind = ANY($4::text[])
              AND ((status = 'pending' AND run_at <= $3) OR (status = 'running' AND locked_until <= $3))
-           ORDER BY run_at
+           ORDER BY run_at, id
            LIMIT $5
            FOR UPDATE SKIP LOCKED)
          RETURNING *`,
         [this.id, until, now.toISOString(), kinds, limit],
       );
-      return r.rows.map((row) => toJob(row as Parameters<typeof toJob>[0]));
+      // RETURNING follows no ORDER BY: due jobs run in the order they were due, then made (UUIDv7 ids).
+      return r.rows.map((row) => toJob(row as Parameters<typeof toJob>[0])).sort((a, b) => a.runAt.localeCompare(b.runAt) || a.id.localeCompare(b.id));
     });
   }
 

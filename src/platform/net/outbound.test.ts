@@ -122,9 +122,8 @@ describe('the outbound client (SSRF guard)', () => {
     expect(classifyAddress(address)).toBe(cls);
   });
 
-  // KNOWN DEFECT (it.fails until outbound.ts is fixed, then turn into `it`): the 6to4 pattern needs
-  // the second 16-bit group written out, so the canonical form of 2002:7f00:0::1 is judged public.
-  it.fails('judges a 6to4 address whose IPv4 ends in .0.0 as the IPv4 address it carries', async () => {
+  // The short form drops the zero group: 2002:7f00::1 still carries 127.0.0.0.
+  it('judges a 6to4 address whose IPv4 ends in .0.0 as the IPv4 address it carries', async () => {
     expect(classifyAddress('2002:a00::1')).toBe('private');
     expect((await strictViaDns.check('http://[2002:7f00::1]/', true))?.reason).toBe('loopback');
   });
@@ -283,9 +282,8 @@ describe('the outbound client (SSRF guard)', () => {
     expect(receiver.hits).toHaveLength(1);
   });
 
-  // KNOWN DEFECT (it.fails until outbound.ts is fixed, then turn into `it`): the deadline starts
-  // after name resolution, so a slow DNS answer holds the request past timeoutMs.
-  it.fails('gives up within the timeout when the DNS answer is slow', async () => {
+  // The deadline covers name resolution: a slow DNS server cannot hold a request past it.
+  it('gives up within the timeout when the DNS answer is slow', async () => {
     const client = createOutboundClient({ resolve: resolveWith(dns), testOnlyAllowLoopback: true, timeoutMs: 300 });
     const failed = await failure(client.request({ url: at('slow.test') }));
     expect(failed.kind).toBe('timeout');

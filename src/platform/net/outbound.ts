@@ -1,83 +1,289 @@
-import { lookup } from 'node:dns/promises';
-import http from 'node:http';
+import { lookup as dnsLookup } from 'node:dns/promises';
+import http, { type IncomingHttpHeaders } from 'node:http';
 import https from 'node:https';
 import { BlockList, isIP } from 'node:net';
 
-/** Addresses a request to a user-supplied URL must not reach unless the operator allows it. */
-const PRIVATE = new BlockList();
-for (const [net, bits] of [['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12], ['192.0.0.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['224.0.0.0', 4], ['240.0.0.0', 4]] as const) {
-  PRIVATE.addSubnet(net, bits, 'ipv4');
-}
-for (const [net, bits] of [['::', 128], ['::1', 128], ['fc00::', 7], ['fe80::', 10], ['ff00::', 8], ['64:ff9b::', 96]] as const) {
-  PRIVATE.addSubnet(net, bits, 'ipv6');
+/**
+ * Where an address leads, for the one judgement every outbound request passes:
+ * `public` goes anywhere; `private` (RFC 1918, CGNAT, unique-local) only where the organisation
+ * allows it; everything else never.
+ */
+export type AddressClass = 'public' | 'private' | 'loopback' | 'link-local' | 'metadata' | 'multicast' | 'unspecified' | 'reserved';
+
+const RANGES: Array<[Exclude<AddressClass, 'public'>, 'ipv4' | 'ipv6', string, number]> = [
+  // Cloud metadata first: these sit inside ranges judged below and must win.
+  ['metadata', 'ipv4', '169.254.169.254', 32], ['metadata', 'ipv4', '169.254.170.2', 32], ['metadata', 'ipv4', '100.100.100.200', 32],
+  ['metadata', 'ipv6', 'fd00:ec2::254', 128],
+  ['unspecified', 'ipv4', '0.0.0.0', 8], ['unspecified', 'ipv6', '::', 128],
+  ['loopback', 'ipv4', '127.0.0.0', 8], ['loopback', 'ipv6', '::1', 128],
+  ['link-local', 'ipv4', '169.254.0.0', 16], ['link-local', 'ipv6', 'fe80::', 10],
+  ['multicast', 'ipv4', '224.0.0.0', 4], ['multicast', 'ipv6', 'ff00::', 8],
+  ['private', 'ipv4', '10.0.0.0', 8], ['private', 'ipv4', '172.16.0.0', 12], ['private', 'ipv4', '192.168.0.0', 16],
+  ['private', 'ipv4', '100.64.0.0', 10], ['private', 'ipv6', 'fc00::', 7],
+  // Protocol assignments, documentation, benchmarking, the old class E and broadcast: nothing to call.
+  ['reserved', 'ipv4', '192.0.0.0', 24], ['reserved', 'ipv4', '192.0.2.0', 24], ['reserved', 'ipv4', '198.18.0.0', 15],
+  ['reserved', 'ipv4', '198.51.100.0', 24], ['reserved', 'ipv4', '203.0.113.0', 24], ['reserved', 'ipv4', '240.0.0.0', 4],
+  ['reserved', 'ipv6', '2001:db8::', 32], ['reserved', 'ipv6', '64:ff9b:1::', 48], ['reserved', 'ipv6', '100::', 64], ['reserved', 'ipv6', '::', 96],
+];
+const LISTS = new Map<Exclude<AddressClass, 'public'>, BlockList>();
+for (const [cls, family, net, bits] of RANGES) {
+  const list = LISTS.get(cls) ?? new BlockList();
+  list.addSubnet(net, bits, family);
+  LISTS.set(cls, list);
 }
 
-export type OutboundPolicy = {
-  /** Allow loopback and private networks (an on-premises Mattermost; tests). Off by default. */
-  allowPrivate: boolean;
-  timeoutMs?: number;
-  maxResponseBytes?: number;
-};
-
-export class OutboundRefused extends Error {}
-
-export function isPrivateAddress(address: string): boolean {
-  // An IPv4-mapped IPv6 address is judged as the IPv4 address it carries.
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (mapped) return isPrivateAddress(mapped[1]!);
-  const family = isIP(address);
-  if (family === 0) return true;
-  return PRIVATE.check(address, family === 4 ? 'ipv4' : 'ipv6');
+/** The eight 16-bit groups of an IPv6 address (a dotted IPv4 tail counts as two). */
+function ipv6Groups(address: string): number[] | null {
+  let a = address.toLowerCase();
+  const tail = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(a);
+  if (tail) {
+    const [b0, b1, b2, b3] = tail.slice(1).map(Number) as [number, number, number, number];
+    a = `${a.slice(0, tail.index)}${((b0 << 8) | b1).toString(16)}:${((b2 << 8) | b3).toString(16)}`;
+  }
+  const halves = a.split('::');
+  if (halves.length > 2) return null;
+  const head = halves[0] ? halves[0].split(':') : [];
+  const rest = halves.length === 2 && halves[1] ? halves[1].split(':') : [];
+  const missing = 8 - head.length - rest.length;
+  if (halves.length === 1 ? missing !== 0 : missing < 1) return null;
+  const groups = [...head, ...Array<string>(halves.length === 2 ? missing : 0).fill('0'), ...rest].map((g) => parseInt(g, 16));
+  return groups.length === 8 && groups.every((g) => Number.isInteger(g) && g >= 0 && g <= 0xffff) ? groups : null;
 }
+
+const dotted = (hi: number, lo: number) => [hi >> 8, hi & 255, lo >> 8, lo & 255].join('.');
 
 /**
- * The one way out: resolve the host, judge every address, pin the socket to the judged one (no
- * DNS rebinding between check and connect), follow no redirects, stop after 10 s, read at most
- * 64 KiB of the answer.
+ * IPv4 reached through an IPv6 address: mapped (::ffff:0:0/96), NAT64 (64:ff9b::/96) and 6to4
+ * (2002::/16) are judged as the IPv4 address they carry.
  */
-export async function postJson(url: string, body: unknown, policy: OutboundPolicy): Promise<{ status: number; body: string }> {
-  let u: URL;
-  try {
-    u = new URL(url);
-  } catch {
-    throw new OutboundRefused('not a URL');
-  }
-  if (u.protocol !== 'https:' && u.protocol !== 'http:') throw new OutboundRefused('only http and https URLs are allowed');
-  const host = u.hostname.replace(/^\[|\]$/g, '');
-  const addresses = isIP(host) ? [{ address: host, family: isIP(host) }] : await lookup(host, { all: true });
-  if (addresses.length === 0) throw new OutboundRefused(`${host} does not resolve`);
-  if (!policy.allowPrivate) {
-    const bad = addresses.find((a) => isPrivateAddress(a.address));
-    if (bad) throw new OutboundRefused(`${host} resolves to ${bad.address}, a private or local address`);
-  }
-  const pinned = addresses[0]!;
-  const payload = Buffer.from(JSON.stringify(body));
-  const maxBytes = policy.maxResponseBytes ?? 64 * 1024;
-  return new Promise((resolve, reject) => {
-    const req = (u.protocol === 'https:' ? https : http).request(
-      u,
-      {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'content-length': payload.length, 'user-agent': 'changeledger' },
-        timeout: policy.timeoutMs ?? 10_000,
-        // Node asks for one address or, with autoSelectFamily, for all: answer the pinned one either way.
-        lookup: ((_h: string, o: { all?: boolean }, cb: (...a: unknown[]) => void) =>
-          o.all ? cb(null, [{ address: pinned.address, family: pinned.family }]) : cb(null, pinned.address, pinned.family)) as never,
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        let size = 0;
-        res.on('data', (c: Buffer) => {
-          size += c.length;
-          if (size <= maxBytes) chunks.push(c);
-          else res.destroy();
-        });
-        res.on('close', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
-        res.on('error', reject);
-      },
-    );
-    req.on('timeout', () => req.destroy(new Error(`no answer from ${u.host} within ${policy.timeoutMs ?? 10_000} ms`)));
-    req.on('error', reject);
-    req.end(payload);
-  });
+function embeddedIpv4(address: string): string | null {
+  if (isIP(address) !== 6) return null;
+  const g = ipv6Groups(address);
+  if (!g) return null;
+  if (g.slice(0, 5).every((x) => x === 0) && g[5] === 0xffff) return dotted(g[6]!, g[7]!);
+  if (g[0] === 0x64 && g[1] === 0xff9b && g.slice(2, 6).every((x) => x === 0)) return dotted(g[6]!, g[7]!);
+  if (g[0] === 0x2002) return dotted(g[1]!, g[2]!);
+  return null;
 }
+
+export function classifyAddress(address: string): AddressClass {
+  const inner = embeddedIpv4(address);
+  if (inner) return classifyAddress(inner);
+  const family = isIP(address);
+  if (family === 0) return 'reserved';
+  const type = family === 4 ? 'ipv4' : 'ipv6';
+  for (const [cls, list] of LISTS) if (list.check(address, type)) return cls;
+  return 'public';
+}
+
+const DESCRIBED: Record<Exclude<AddressClass, 'public'>, string> = {
+  private: 'a private address (RFC 1918, CGNAT or unique-local)', loopback: 'a loopback address', 'link-local': 'a link-local address',
+  metadata: 'a cloud metadata address', multicast: 'a multicast address', unspecified: 'an unspecified address', reserved: 'a reserved address',
+};
+
+/** The request was not sent: the URL or the address it leads to is not allowed. Never retried. */
+export class OutboundRefused extends Error {
+  constructor(message: string, readonly reason: AddressClass | 'url' | 'unresolved') {
+    super(message);
+  }
+}
+
+/** The request left but no answer came: a timeout, a refused connection, a reset. Worth retrying. */
+export class OutboundFailed extends Error {
+  constructor(message: string, readonly kind: 'timeout' | 'unreachable', readonly durationMs: number, readonly address: string) {
+    super(message);
+  }
+}
+
+export type ResolvedAddress = { address: string; family: 4 | 6 };
+export type Resolve = (host: string) => Promise<ResolvedAddress[]>;
+
+export type OutboundClientOptions = {
+  /** How a host name becomes addresses; the system resolver unless a test brings its own DNS. */
+  resolve?: Resolve;
+  timeoutMs?: number;
+  maxResponseBytes?: number;
+  userAgent?: string;
+  /**
+   * Tests only: lets requests reach 127.0.0.0/8 and ::1, where test receivers listen. Nothing in
+   * the server's configuration sets it; every other class stays refused.
+   */
+  testOnlyAllowLoopback?: boolean;
+};
+
+export type OutboundRequest = {
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  url: string;
+  headers?: Record<string, string>;
+  body?: string;
+  /** The organisation allows RFC 1918 / CGNAT / unique-local addresses (allowPrivateCallbacks). */
+  allowPrivate?: boolean;
+};
+
+export type OutboundResponse = {
+  status: number; headers: IncomingHttpHeaders; body: string; truncated: boolean; address: string; durationMs: number;
+};
+
+export type OutboundClient = {
+  request(r: OutboundRequest): Promise<OutboundResponse>;
+  /** Judges a URL without sending anything: the refusal a request would meet, or null. */
+  check(url: string, allowPrivate: boolean): Promise<OutboundRefused | null>;
+};
+
+export const OUTBOUND_TIMEOUT_MS = 10_000;
+export const OUTBOUND_MAX_RESPONSE_BYTES = 256 * 1024;
+
+const systemResolve: Resolve = async (host) => (await dnsLookup(host, { all: true, verbatim: true })).map((a) => ({ address: a.address, family: a.family === 6 ? 6 : 4 }));
+
+/**
+ * The only way out of the server to an address someone typed in: resolve once, judge every
+ * address of the answer, connect to the judged one (a second DNS answer is never asked for),
+ * follow no redirect, give up after 10 s, keep at most 256 KiB of the answer.
+ */
+export function createOutboundClient(o: OutboundClientOptions = {}): OutboundClient {
+  const resolve = o.resolve ?? systemResolve;
+  const timeoutMs = o.timeoutMs ?? OUTBOUND_TIMEOUT_MS;
+  const maxBytes = o.maxResponseBytes ?? OUTBOUND_MAX_RESPONSE_BYTES;
+
+  const judge = (address: string, allowPrivate: boolean, host: string | null): OutboundRefused | null => {
+    const cls = classifyAddress(address);
+    if (cls === 'public') return null;
+    if (cls === 'private' && allowPrivate) return null;
+    if (cls === 'loopback' && o.testOnlyAllowLoopback) return null;
+    const hint = cls === 'private' ? ' — the organisation’s change settings can allow private addresses (allowPrivateCallbacks)' : '';
+    const what = host ? `${host} resolves to ${address}, ${DESCRIBED[cls]}` : `${address} is ${DESCRIBED[cls]}`;
+    return new OutboundRefused(`refused: ${what}${hint}`, cls);
+  };
+
+  /** DNS answers that may be different next time: the request is worth retrying. */
+  const TRANSIENT_DNS = new Set(['ETIMEOUT', 'ESERVFAIL', 'EAI_AGAIN', 'ECONNREFUSED', 'EREFUSED', 'ECANCELLED', 'ETIMEDOUT']);
+
+  async function lookupWithin(host: string, ms: number): Promise<ResolvedAddress[]> {
+    const started = performance.now();
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<never>((_r, reject) => {
+      timer = setTimeout(() => reject(new OutboundFailed(`no DNS answer for ${host} within ${ms / 1000} s`, 'timeout', ms, '')), ms);
+    });
+    try {
+      return await Promise.race([resolve(host), deadline]);
+    } catch (err) {
+      if (err instanceof OutboundFailed) throw err;
+      const code = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
+      if (TRANSIENT_DNS.has(code)) throw new OutboundFailed(`${host} could not be resolved just now (${code})`, 'unreachable', Math.round(performance.now() - started), '');
+      throw new OutboundRefused(`refused: ${host} does not resolve (${code})`, 'unresolved');
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  async function target(url: string, allowPrivate: boolean, resolveWithinMs = timeoutMs): Promise<{ u: URL; pinned: ResolvedAddress }> {
+    let u: URL;
+    try {
+      u = new URL(url);
+    } catch {
+      throw new OutboundRefused('refused: not a URL', 'url');
+    }
+    if (u.protocol !== 'https:' && u.protocol !== 'http:') throw new OutboundRefused(`refused: ${u.protocol} URLs are not allowed, only http and https`, 'url');
+    if (u.username || u.password) throw new OutboundRefused('refused: credentials in the URL are not sent', 'url');
+    const host = u.hostname.replace(/^\[|\]$/g, '');
+    const family = isIP(host);
+    let addresses: ResolvedAddress[];
+    if (family) addresses = [{ address: host, family: family === 6 ? 6 : 4 }];
+    else addresses = await lookupWithin(host, resolveWithinMs);
+    if (addresses.length === 0) throw new OutboundRefused(`refused: ${host} does not resolve`, 'unresolved');
+    // Every address must pass: a name with one public and one private answer is refused.
+    for (const a of addresses) {
+      const refused = judge(a.address, allowPrivate, family ? null : host);
+      if (refused) throw refused;
+    }
+    return { u, pinned: addresses[0]! };
+  }
+
+  return {
+    async check(url, allowPrivate) {
+      try {
+        await target(url, allowPrivate);
+        return null;
+      } catch (err) {
+        if (err instanceof OutboundRefused) return err;
+        throw err;
+      }
+    },
+
+    async request(r) {
+      // One deadline for the whole exchange: name resolution, connection and answer.
+      const started = performance.now();
+      const elapsed = () => Math.round(performance.now() - started);
+      const { u, pinned } = await target(r.url, r.allowPrivate ?? false);
+      const remaining = Math.max(1, timeoutMs - elapsed());
+      const body = r.body === undefined ? undefined : Buffer.from(r.body, 'utf8');
+      const headers: Record<string, string | number> = { 'user-agent': o.userAgent ?? 'changeledger/1', ...(r.headers ?? {}) };
+      if (body) headers['content-length'] = body.length;
+      return new Promise<OutboundResponse>((resolveResponse, reject) => {
+        let settled = false;
+        const fail = (err: Error) => {
+          if (settled) return;
+          settled = true;
+          reject(err);
+        };
+        const req = (u.protocol === 'https:' ? https : http).request(u, {
+          method: r.method ?? 'GET', headers, agent: false,
+          // Node asks for one address or, with autoSelectFamily, for all: answer the judged one either way.
+          lookup: ((_h: string, opts: { all?: boolean }, cb: (...a: unknown[]) => void) =>
+            opts.all ? cb(null, [{ address: pinned.address, family: pinned.family }]) : cb(null, pinned.address, pinned.family)) as never,
+        }, (res) => {
+          const chunks: Buffer[] = [];
+          let size = 0;
+          let truncated = false;
+          res.on('data', (c: Buffer) => {
+            if (truncated) return;
+            if (size + c.length > maxBytes) {
+              chunks.push(c.subarray(0, maxBytes - size));
+              truncated = true;
+              res.destroy();
+              return;
+            }
+            size += c.length;
+            chunks.push(c);
+          });
+          const done = () => {
+            if (settled) return;
+            if (!res.complete && !truncated) {
+              clearTimeout(timer);
+              fail(new OutboundFailed(`${u.host} closed the connection before the answer was complete`, 'unreachable', elapsed(), pinned.address));
+              return;
+            }
+            settled = true;
+            clearTimeout(timer);
+            resolveResponse({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8'), truncated, address: pinned.address, durationMs: elapsed() });
+          };
+          res.on('end', done);
+          res.on('close', done);
+          res.on('error', () => done());
+        });
+        // The answer counts too: a receiver that trickles bytes runs out of time like a silent one.
+        const timer = setTimeout(() => {
+          req.destroy();
+          fail(new OutboundFailed(`no answer from ${u.host} within ${timeoutMs / 1000} s`, 'timeout', elapsed(), pinned.address));
+        }, remaining);
+        req.on('error', (err: NodeJS.ErrnoException) => {
+          clearTimeout(timer);
+          fail(new OutboundFailed(`${u.host} unreachable (${err.code ?? err.message})`, 'unreachable', elapsed(), pinned.address));
+        });
+        req.end(body);
+      });
+    },
+  };
+}
+
+/** Posts JSON through the client: the shape channel posts use. */
+export async function postJson(client: OutboundClient, url: string, payload: unknown, allowPrivate: boolean): Promise<OutboundResponse> {
+  return client.request({ method: 'POST', url, headers: { 'content-type': 'application/json' }, body: JSON.stringify(payload), allowPrivate });
+}
+
+/** What compose hands the services: the one client, and whether chat channels may be private. */
+export type OutboundSettings = {
+  client: OutboundClient;
+  /** CHANGELEDGER_OUTBOUND_ALLOW_PRIVATE: a chat server on the operator's own network (never loopback). */
+  allowPrivate: boolean;
+};
