@@ -11,6 +11,7 @@ import { catalogueRoutes } from './domains/catalogue/catalogue-routes.js';
 import { mappingRoutes } from './domains/catalogue/mapping-routes.js';
 import { blastRoutes } from './domains/catalogue/blast-routes.js';
 import { changeRoutes } from './domains/changes/change-routes.js';
+import { deliveryRoutes } from './domains/deliveries/delivery-routes.js';
 import { flagRoutes } from './domains/flags/flag-routes.js';
 import { ofrepRoutes } from './domains/flags/ofrep-routes.js';
 import { sdkKeyRoutes } from './domains/flags/sdk-key-routes.js';
@@ -121,6 +122,7 @@ export async function buildApp(deps: AppDeps, listener: Listener): Promise<Fasti
   await app.register(mappingRoutes, { mappings: deps.mappings });
   await app.register(blastRoutes, { blast: deps.blast });
   await app.register(changeRoutes, { db: deps.db, changes: deps.changes, approvals: deps.approvals, settings: deps.changeSettings, blast: deps.blast });
+  await app.register(deliveryRoutes, { deliveries: deps.deliveries, changes: deps.changes });
   await app.register(ofrepRoutes, { db: deps.db, clock: deps.clock, sdkKeys: deps.sdkKeys });
 
   const webDir = listener === 'main' ? (deps.webDir === undefined ? webDistDir : deps.webDir) : null;

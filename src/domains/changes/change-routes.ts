@@ -13,7 +13,8 @@ import type { Database } from '../../platform/db/database.js';
 import { APPROVAL_MODES, type ChangeSettingsService } from './change-settings.js';
 import * as store from './change-store.js';
 import { CHANGE_KINDS, OUTCOMES, PIPELINE_FIELDS } from './change-store.js';
-import { statusOf } from './change-view.js';
+import { readStatus } from './change-view.js';
+import { TICKET_KINDS } from '../deliveries/ticketing/ticket-types.js';
 import { CHANGE_STATUSES } from './change-lifecycle.js';
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
@@ -55,6 +56,15 @@ const ChangePatch = Type.Partial(ChangeInput, { additionalProperties: false });
 
 const Resolved = Type.Object({ kind: Str, key: Str, name: Str, match: Str, query: Type.Optional(Str), seen: Type.Boolean() });
 const Candidate = Type.Object({ kind: Str, key: Str, name: Str });
+export const TicketRefBody = Type.Object({ kind: Type.Enum(TICKET_KINDS), id: Str, key: Str, url: Nullable(Str) }, { description: 'The ticket opened for the change' });
+export const Step = Type.Object({
+  deliveryId: Str, event: Str, action: Nullable(Type.Enum(['create', 'update', 'test'])), state: Type.Enum(['pending', 'retrying', 'delivered', 'failed']),
+  attempts: Type.Integer(), httpStatus: Nullable(Type.Integer()), error: Nullable(Str), note: Nullable(Str),
+  via: Type.Enum(['server']), at: Str, nextAttemptAt: Nullable(Str),
+}, { description: 'One delivery: delivered / retrying (next attempt at) / failed, with the last HTTP status and error' });
+export const TicketStatus = Type.Object({
+  kind: Nullable(Type.Enum(TICKET_KINDS)), id: Nullable(Str), key: Nullable(Str), url: Nullable(Str), steps: Type.Array(Step),
+}, { description: 'The ticket (id, key and link once opened) and each of its steps; null without a ticket destination' });
 const ChangeBody = Type.Object({
   id: Str, displayId: Str, title: Str, kind: Type.Enum(CHANGE_KINDS), description: Nullable(Str), ticketUrl: Nullable(Str),
   status: Type.Enum(CHANGE_STATUSES), outcome: Nullable(Type.Enum(OUTCOMES)), impact: Nullable(Str), hops: Type.Integer(),
@@ -65,7 +75,7 @@ const ChangeBody = Type.Object({
   gated: Type.Boolean(), quorum: Nullable(Type.Integer()), owner: Type.Object({ id: Str, email: Str, name: Str }), viaTokenId: Nullable(Str), viaProxyId: Type.Null(),
   approvalExpiresAt: Nullable(Str), startDeadline: Nullable(Str), decidedAt: Nullable(Str), rejectionReason: Nullable(Str), startedAt: Nullable(Str),
   finishedAt: Nullable(Str), aborted: Type.Boolean(), notes: Nullable(Str), endReason: Nullable(Str), outcomeBy: Nullable(Type.Enum(['pipeline', 'person', 'window'])), relativeWindow: Type.Boolean(), evaluateAt: Nullable(Str), reportedAt: Nullable(Str),
-  blastVersion: Type.Integer(), reportVersion: Type.Integer(), createdAt: Str, updatedAt: Str,
+  blastVersion: Type.Integer(), reportVersion: Type.Integer(), ticket: Nullable(TicketRefBody), createdAt: Str, updatedAt: Str,
 });
 const Any = Type.Record(Str, Type.Unknown());
 const Registered = Type.Object({
@@ -88,13 +98,37 @@ const Status = Type.Object({
   mapping: Type.Optional(Type.Object({ unresolved: Type.Array(Str), url: Str })),
   deployment: Type.Object({ startedAt: Nullable(Str), finishedAt: Nullable(Str), windowStart: Str, windowEnd: Str, outcome: Nullable(Str), autoStart: Type.Boolean() }),
   surveillance: Type.Object({ minutes: Type.Integer(), evaluateAt: Nullable(Str), reportedAt: Nullable(Str), impact: Nullable(Str), aiImpact: Type.Null() }),
-  ticket: Type.Null(), pipeline: Nullable(Type.Record(Str, Str)), links: Type.Object({ change: Str, approve: Str }),
+  ticket: Nullable(TicketStatus), callback: Nullable(Step),
+  pipeline: Nullable(Type.Record(Str, Str)), links: Type.Object({ change: Str, approve: Str }),
 }, { description: 'What a pipeline polls, and what every callback carries' });
 const Outcome = Type.Object({ outcome: Type.Optional(Type.Enum(OUTCOMES)), notes: Type.Optional(Type.String({ maxLength: 5000 })) }, { additionalProperties: false });
+export const TicketingInput = Type.Object({
+  kind: Type.Enum(['none', ...TICKET_KINDS]),
+  baseUrl: Type.Optional(Type.String({ maxLength: 1000, description: 'jira: https://acme.atlassian.net' })),
+  deployment: Type.Optional(Type.Enum(['cloud', 'datacenter'], { description: 'jira: cloud = e-mail + API token, REST v3; datacenter = personal access token, REST v2' })),
+  email: Type.Optional(Type.String({ maxLength: 320, description: 'jira cloud: the account the API token belongs to' })),
+  apiToken: Type.Optional(Type.String({ maxLength: 2000, writeOnly: true, description: 'jira: blank or •••• keeps the stored one' })),
+  projectKey: Type.Optional(Type.String({ maxLength: 50 })), issueType: Type.Optional(Type.String({ maxLength: 100, description: 'jira: default Task' })),
+  labels: Type.Optional(Type.Array(Type.String({ maxLength: 255 }), { maxItems: 10 })),
+  apiUrl: Type.Optional(Type.String({ maxLength: 1000, description: 'asana: default https://app.asana.com' })),
+  token: Type.Optional(Type.String({ maxLength: 2000, writeOnly: true, description: 'asana: a personal access token' })),
+  workspaceGid: Type.Optional(Type.String({ maxLength: 40 })), projectGid: Type.Optional(Type.String({ maxLength: 40 })),
+  completeOnReport: Type.Optional(Type.Boolean({ description: 'asana: complete the task when the report is in (default true)' })),
+  instanceUrl: Type.Optional(Type.String({ maxLength: 1000, description: 'servicenow: https://acme.service-now.com' })),
+  username: Type.Optional(Type.String({ maxLength: 200 })), password: Type.Optional(Type.String({ maxLength: 2000, writeOnly: true })),
+  changeType: Type.Optional(Type.Enum(['normal', 'standard'])), assignmentGroup: Type.Optional(Nullable(Type.String({ maxLength: 200 }))),
+  closeOnReport: Type.Optional(Type.Boolean({ description: 'servicenow: close the change request when the report is in (default true)' })),
+  url: Type.Optional(Type.String({ maxLength: 1000, description: 'webhook: where change.ticket.* is POSTed' })),
+  secret: Type.Optional(Type.String({ maxLength: 2000, writeOnly: true, description: 'webhook: at least 16 characters; signs every delivery' })),
+  hasSecret: Type.Optional(Type.Boolean({ description: 'ignored (what GET answers)' })),
+}, { additionalProperties: false, description: 'One destination: jira {baseUrl, deployment, email, apiToken, projectKey, issueType, labels}, asana {apiUrl, token, workspaceGid, projectGid, completeOnReport}, servicenow {instanceUrl, username, password, changeType, assignmentGroup, closeOnReport}, webhook {url, secret}; {kind: none} or null clears it. The secret sent blank or as •••• keeps the stored one (same kind only).' });
 const SettingsBody = Type.Object({
   settings: Type.Object({
     approvalRequired: Type.Enum(APPROVAL_MODES), quorum: Type.Integer(), approvalExpiryMinutes: Type.Integer(), startTimeoutMinutes: Type.Integer(),
     surveillanceMinutes: Type.Integer(), completionRecipients: Type.Array(Str), allowPrivateCallbacks: Type.Boolean(), silenceInfra: Type.Enum(SILENCE_MODES), updatedAt: Nullable(Str),
+    ticketing: Nullable(Type.Record(Str, Type.Unknown(), { description: 'The one ticket destination, its secret shown as •••• with hasSecret' })),
+    ticketingKind: Type.Enum(['none', ...TICKET_KINDS]),
+    ticketingUnreadable: Type.Boolean({ description: 'the stored secret cannot be opened with this server’s data key: enter it again' }),
   }),
   approvers: Type.Array(Type.Object({ userId: Str, email: Str, name: Str, critical: Type.Boolean() })),
   criticalApprovers: Type.Array(Type.Object({ userId: Str, name: Str })),
@@ -110,6 +144,7 @@ const SettingsPatch = Type.Object({
   completionRecipients: Type.Optional(Type.Array(Type.String({ maxLength: 320 }), { maxItems: 25 })),
   allowPrivateCallbacks: Type.Optional(Type.Boolean()),
   silenceInfra: Type.Optional(Type.Enum(SILENCE_MODES)),
+  ticketing: Type.Optional(Nullable(TicketingInput)),
 }, { additionalProperties: false });
 
 export const changeRoutes: FastifyPluginAsyncTypebox<{ db: Database; changes: ChangeService; approvals: ApprovalService; settings: ChangeSettingsService; blast: BlastService }> = async (app, deps) => {
@@ -177,7 +212,7 @@ export const changeRoutes: FastifyPluginAsyncTypebox<{ db: Database; changes: Ch
     schema: { tags, summary: 'The compact status a pipeline polls', params: Params, response: { 200: Status, ...errors(401, 403, 404) } },
   }, async (req) => {
     const c = await changes.get(req.principal!, req.params.id);
-    return statusOf(c, await store.listDecisions(db, c.id), links(c.id));
+    return readStatus(db, c, links(c.id));
   });
 
   app.post('/api/changes/:id/start', { config: write, schema: { tags, summary: 'Start a scheduled or approved change now (409 while it waits for approval or mapping)', params: Params, response: { 200: OneChange, ...errors(401, 403, 404, 409) } } },
@@ -239,7 +274,7 @@ export const changeRoutes: FastifyPluginAsyncTypebox<{ db: Database; changes: Ch
     const reports = await store.listReports(db, c.id);
     const r = req.query.version ? reports.find((x) => x.version === req.query.version) : reports.at(-1);
     if (!r) throw notFound(req.query.version ? `no report version ${req.query.version}` : 'no report yet');
-    return { change: c, version: r.version, report: r, evidence: r.body };
+    return { change: c, version: r.version, report: r, evidence: r.body, ticket: c.ticket };
   });
 
   const OrgParams = Type.Object({ id: Type.String({ maxLength: 100 }) });

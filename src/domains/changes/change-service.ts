@@ -248,9 +248,11 @@ export class ChangeService {
       [c.id, m.to, ...Object.values(patch), this.deps.clock.now().toISOString()]);
     const next = (await store.findChange(tx, c.orgId, c.id))!;
     await appendAuditEvent(tx, this.deps.clock, ctx, { orgId: c.orgId, action: `change.${EVENT_OF[action]}`, target: { type: 'change', id: c.id }, data: { from: c.status, to: m.to, ...data } });
-    await this.afterEntering(tx, next);
+    // News of the move first, then what the new status brings: an approval that starts the change
+    // at once is told as approved, then started (a ticket opens before it is updated).
     const news = NEWS_OF[action];
     if (news) await this.deps.notifier.notify(tx, next, news);
+    await this.afterEntering(tx, next);
     return next;
   }
 

@@ -1,5 +1,8 @@
 import type { Clock } from '../../platform/clock.js';
-import type { Database, Queryable, Row } from '../../platform/db/database.js';
+import type { Sealer } from '../../platform/crypto/sealed.js';
+import { destinationHost, parseTicketing, splitSecret, viewTicketing, type StoredTicketing, type TicketingInput, type TicketingView } from '../deliveries/ticketing/ticketing-settings.js';
+import type { TicketKind } from '../deliveries/ticketing/ticket-types.js';
+import type { Database, Queryable, Row, Tx } from '../../platform/db/database.js';
 import { badRequest, forbidden } from '../../platform/errors.js';
 import type { SilenceMode } from '../catalogue/blast.js';
 import { appendAuditEvent, type AuditContext } from '../ledger/index.js';
@@ -20,9 +23,12 @@ export type ChangeSettings = {
   silenceInfra: SilenceMode;
   updatedAt: string | null;
 };
+/** The settings as a manager reads them: with the ticket destination, its secret masked. */
+export type SettingsWithTicketing = ChangeSettings & { ticketing: TicketingView | null; ticketingKind: TicketKind | 'none'; ticketingUnreadable: boolean };
+export type SettingsPatch = Partial<Omit<ChangeSettings, 'updatedAt'>> & { ticketing?: TicketingInput | null };
 export type Approver = { userId: string; email: string; name: string; critical: boolean };
 export type SettingsView = {
-  settings: ChangeSettings;
+  settings: SettingsWithTicketing;
   approvers: Approver[];
   criticalApprovers: Array<{ userId: string; name: string }>;
   limits: Record<string, { min?: number; max: number }>;
@@ -43,6 +49,7 @@ type Manager = { org: { id: string }; role: string; user: { id: string } };
 type SettingsRow = Row & {
   approval_required: ApprovalMode; quorum: number; approval_expiry_minutes: number; start_timeout_minutes: number; surveillance_minutes: number;
   completion_recipients: string[]; allow_private_callbacks: boolean; silence_infra: SilenceMode; updated_at: Date;
+  ticketing: StoredTicketing | null; ticketing_secret_sealed: string | null;
 };
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -69,7 +76,12 @@ export async function readApprovers(db: Queryable, orgId: string): Promise<Appro
   return r.rows.map((x) => ({ userId: x.user_id, email: x.email, name: x.display_name, critical: x.critical }));
 }
 
-function view(settings: ChangeSettings, approvers: Approver[]): SettingsView {
+async function readTicketingRow(db: Queryable, orgId: string): Promise<{ ticketing: StoredTicketing | null; sealed: string | null }> {
+  const r = await db.query<SettingsRow>('SELECT ticketing, ticketing_secret_sealed FROM change_settings WHERE org_id = $1', [orgId]);
+  return { ticketing: r.rows[0]?.ticketing ?? null, sealed: r.rows[0]?.ticketing_secret_sealed ?? null };
+}
+
+function view(settings: SettingsWithTicketing, approvers: Approver[]): SettingsView {
   const gated = settings.approvalRequired !== 'none';
   const critical = approvers.filter((a) => a.critical);
   return {
@@ -83,15 +95,31 @@ function view(settings: ChangeSettings, approvers: Approver[]): SettingsView {
 
 /** The organisation's change settings and approvers; owners and admins change them, each change audited. */
 export class ChangeSettingsService {
-  constructor(private readonly deps: { db: Database; clock: Clock }) {}
+  constructor(private readonly deps: { db: Database; clock: Clock; sealer: Sealer }) {}
 
   async get(m: Manager): Promise<SettingsView> {
     manage(m);
-    return view(await readSettings(this.deps.db, m.org.id), await readApprovers(this.deps.db, m.org.id));
+    return view(await this.withTicketing(this.deps.db, m.org.id, await readSettings(this.deps.db, m.org.id)), await readApprovers(this.deps.db, m.org.id));
   }
 
-  async update(ctx: AuditContext, m: Manager, patch: Partial<Omit<ChangeSettings, 'updatedAt'>>): Promise<SettingsView> {
+  private openOrNull(sealed: string | null): string | null {
+    if (!sealed) return null;
+    try {
+      return this.deps.sealer.open(sealed);
+    } catch {
+      return null;
+    }
+  }
+
+  private async withTicketing(db: Queryable, orgId: string, settings: ChangeSettings): Promise<SettingsWithTicketing> {
+    const t = await readTicketingRow(db, orgId);
+    const readable = t.sealed !== null && this.openOrNull(t.sealed) !== null;
+    return { ...settings, ticketing: viewTicketing(t.ticketing, readable), ticketingKind: t.ticketing?.kind ?? 'none', ticketingUnreadable: t.ticketing !== null && !readable };
+  }
+
+  async update(ctx: AuditContext, m: Manager, full: SettingsPatch): Promise<SettingsView> {
     manage(m);
+    const { ticketing, ...patch } = full;
     const recipients = patch.completionRecipients;
     if (recipients) {
       if (recipients.length > MAX_COMPLETION_RECIPIENTS) throw badRequest(`at most ${MAX_COMPLETION_RECIPIENTS} completion recipients`, 'completionRecipients');
@@ -116,8 +144,32 @@ export class ChangeSettingsService {
         [m.org.id, next.silenceInfra, next.approvalRequired, next.quorum, next.approvalExpiryMinutes, next.startTimeoutMinutes, next.surveillanceMinutes, next.completionRecipients, next.allowPrivateCallbacks, at],
       );
       const changed = Object.fromEntries(Object.keys(next).filter((k) => JSON.stringify(next[k as keyof typeof next]) !== JSON.stringify(was[k as keyof typeof was])).map((k) => [k, { from: was[k as keyof typeof was], to: next[k as keyof typeof next] }]));
-      await appendAuditEvent(tx, this.deps.clock, ctx, { orgId: m.org.id, action: 'settings.changes_updated', target: { type: 'settings', id: 'changes' }, data: { changed } });
-      return view({ ...next, updatedAt: at }, approvers);
+      if (Object.keys(changed).length || ticketing === undefined) {
+        await appendAuditEvent(tx, this.deps.clock, ctx, { orgId: m.org.id, action: 'settings.changes_updated', target: { type: 'settings', id: 'changes' }, data: { changed } });
+      }
+      if (ticketing !== undefined) await this.saveTicketing(tx, ctx, m.org.id, ticketing, at);
+      return view(await this.withTicketing(tx, m.org.id, { ...next, updatedAt: at }), approvers);
+    });
+  }
+
+  /**
+   * The one ticket destination. The secret sent blank or as •••• keeps the stored one (same kind
+   * only); it is sealed with the data key and never answered. Audited org_change.ticketing.
+   */
+  private async saveTicketing(tx: Tx, ctx: AuditContext, orgId: string, input: TicketingInput | null, at: string): Promise<void> {
+    const before = await readTicketingRow(tx, orgId);
+    const storedSecret = this.openOrNull(before.sealed);
+    const parsed = parseTicketing(input, before.ticketing ? { kind: before.ticketing.kind, secret: storedSecret } : null);
+    const split = parsed ? splitSecret(parsed) : null;
+    const secretChanged = (split?.secret ?? null) !== storedSecret;
+    await tx.query('UPDATE change_settings SET ticketing = $2, ticketing_secret_sealed = $3 WHERE org_id = $1',
+      [orgId, split ? JSON.stringify(split.stored) : null, split ? (secretChanged ? this.deps.sealer.seal(split.secret) : before.sealed) : null]);
+    await appendAuditEvent(tx, this.deps.clock, ctx, {
+      orgId, action: 'org_change.ticketing', target: { type: 'settings', id: 'change-ticketing' },
+      data: {
+        from: before.ticketing?.kind ?? 'none', to: split?.stored.kind ?? 'none', host: split ? destinationHost(split.stored) : null, secretChanged, at,
+        fields: split ? Object.keys(split.stored).filter((k) => JSON.stringify((split.stored as Record<string, unknown>)[k]) !== JSON.stringify((before.ticketing as Record<string, unknown> | null)?.[k])) : [],
+      },
     });
   }
 
@@ -163,7 +215,7 @@ export class ChangeSettingsService {
           criticalAdded: [...nowCritical].filter((id) => !wasCritical.has(id)), criticalRemoved: [...wasCritical].filter((id) => !nowCritical.has(id)),
         },
       });
-      return view(settings, await readApprovers(tx, m.org.id));
+      return view(await this.withTicketing(tx, m.org.id, settings), await readApprovers(tx, m.org.id));
     });
   }
 }

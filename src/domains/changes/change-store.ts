@@ -1,4 +1,5 @@
 /** Rows of the changes tables and their mapping to the domain shape. */
+import type { TicketRef } from '../deliveries/ticketing/ticket-types.js';
 import type { Queryable, Row, Tx } from '../../platform/db/database.js';
 import type { SilenceMode } from '../catalogue/blast.js';
 import type { CompactBlast } from '../catalogue/blast-snapshot.js';
@@ -66,6 +67,8 @@ export type Change = {
   reportedAt: string | null;
   blastVersion: number;
   reportVersion: number;
+  /** The ticket opened for it in the organisation's ticket destination. */
+  ticket: TicketRef | null;
   createdAt: string;
   updatedAt: string;
 };
@@ -79,7 +82,7 @@ type ChangeRow = Row & {
   owner_id: string; owner_email: string; owner_name: string; via_token_id: string | null;
   approval_expires_at: Date | null; start_deadline: Date | null; decided_at: Date | null; rejection_reason: string | null;
   started_at: Date | null; finished_at: Date | null; aborted: boolean; notes: string | null; end_reason: string | null; outcome_by: Change['outcomeBy']; relative_window: boolean; evaluate_at: Date | null; reported_at: Date | null;
-  blast_version: number; report_version: number; created_at: Date; updated_at: Date;
+  blast_version: number; report_version: number; ticket: TicketRef | null; created_at: Date; updated_at: Date;
 };
 
 const iso = (d: Date | string) => new Date(d).toISOString();
@@ -99,7 +102,7 @@ export function toChange(r: ChangeRow): Change {
     viaTokenId: r.via_token_id, viaProxyId: null, approvalExpiresAt: isoOrNull(r.approval_expires_at), startDeadline: isoOrNull(r.start_deadline),
     decidedAt: isoOrNull(r.decided_at), rejectionReason: r.rejection_reason, startedAt: isoOrNull(r.started_at), finishedAt: isoOrNull(r.finished_at),
     aborted: r.aborted, notes: r.notes, endReason: r.end_reason, outcomeBy: r.outcome_by, relativeWindow: r.relative_window, evaluateAt: isoOrNull(r.evaluate_at), reportedAt: isoOrNull(r.reported_at),
-    blastVersion: r.blast_version, reportVersion: r.report_version, createdAt: iso(r.created_at), updatedAt: iso(r.updated_at),
+    blastVersion: r.blast_version, reportVersion: r.report_version, ticket: r.ticket, createdAt: iso(r.created_at), updatedAt: iso(r.updated_at),
   };
 }
 

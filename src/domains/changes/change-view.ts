@@ -2,6 +2,9 @@
 import type { Change } from './change-store.js';
 import { unknownTier } from './change-service.js';
 import type { Decision } from './change-store.js';
+import * as store from './change-store.js';
+import type { Queryable } from '../../platform/db/database.js';
+import { readDeliveriesView, type DeliveriesView } from '../deliveries/delivery-store.js';
 
 export type ApprovalState = 'not_required' | 'mapping' | 'pending' | 'approved' | 'rejected' | 'expired';
 
@@ -15,7 +18,7 @@ export function approvalState(c: Change, decisions: Decision[]): ApprovalState {
   return 'approved';
 }
 
-export function statusOf(c: Change, decisions: Decision[], links: { change: string; approve: string }) {
+export function statusOf(c: Change, decisions: Decision[], links: { change: string; approve: string }, deliveries: DeliveriesView = { callback: null, ticket: null }) {
   const approvals = decisions.filter((d) => d.decision === 'approved');
   const unknown = unknownTier(c);
   const critical = c.criticality === 'critical';
@@ -35,6 +38,11 @@ export function statusOf(c: Change, decisions: Decision[], links: { change: stri
     ...(c.status === 'pending_mapping' ? { mapping: { unresolved: c.unresolved.map((u) => u.query), url: links.change } } : {}),
     deployment: { startedAt: c.startedAt, finishedAt: c.finishedAt, windowStart: c.windowStart, windowEnd: c.windowEnd, outcome: c.outcome, autoStart: c.autoStart },
     surveillance: { minutes: c.evidenceMinutes, evaluateAt: c.evaluateAt, reportedAt: c.reportedAt, impact: c.impact, aiImpact: null },
-    ticket: null, pipeline: c.pipeline, links,
+    ticket: deliveries.ticket, callback: deliveries.callback, pipeline: c.pipeline, links,
   };
+}
+
+/** The /status body as stored now: the change, its decisions and its deliveries. */
+export async function readStatus(db: Queryable, c: Change, links: { change: string; approve: string }) {
+  return statusOf(c, await store.listDecisions(db, c.id), links, await readDeliveriesView(db, c.id, c.ticket));
 }

@@ -1,0 +1,151 @@
+/**
+ * The organisation's ticket destination as stored and as shown: the fields in clear, the one
+ * secret of each kind sealed apart and shown as `••••` with `hasSecret`. Pure: validation
+ * answers the field it refuses.
+ */
+import { badRequest } from '../../../platform/errors.js';
+import { TICKET_KINDS, type Ticketing, type TicketKind } from './ticket-types.js';
+
+export const MASK = '••••';
+export const SECRET_FIELD: Record<TicketKind, 'apiToken' | 'token' | 'password' | 'secret'> = {
+  jira: 'apiToken', asana: 'token', servicenow: 'password', webhook: 'secret',
+};
+
+/** What arrives in PUT change-settings / ticketing-test: every field optional, checked here. */
+export type TicketingInput = { kind: TicketKind | 'none'; [field: string]: unknown };
+
+type WithoutSecret<T> = T extends unknown ? Omit<T, 'apiToken' | 'token' | 'password' | 'secret'> : never;
+/** Stored without its secret. */
+export type StoredTicketing = WithoutSecret<Ticketing>;
+
+/** As GET answers it. */
+export type TicketingView = Record<string, unknown> & { kind: TicketKind; hasSecret: boolean };
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const FIELDS: Record<TicketKind, readonly string[]> = {
+  jira: ['kind', 'baseUrl', 'deployment', 'email', 'apiToken', 'projectKey', 'issueType', 'labels'],
+  asana: ['kind', 'apiUrl', 'token', 'workspaceGid', 'projectGid', 'completeOnReport'],
+  servicenow: ['kind', 'instanceUrl', 'username', 'password', 'changeType', 'assignmentGroup', 'closeOnReport'],
+  webhook: ['kind', 'url', 'secret'],
+};
+
+const f = (name: string) => `ticketing.${name}`;
+
+function text(x: TicketingInput, name: string, o: { required?: boolean; max?: number; pattern?: RegExp; hint?: string } = {}): string | undefined {
+  const v = x[name];
+  if (v === undefined || v === null || (typeof v === 'string' && v.trim() === '')) {
+    if (o.required) throw badRequest(`${f(name)} is required for ${x.kind}`, f(name));
+    return undefined;
+  }
+  if (typeof v !== 'string') throw badRequest(`${f(name)} must be a string`, f(name));
+  const s = v.trim();
+  if (s.length > (o.max ?? 200)) throw badRequest(`${f(name)} is over ${o.max ?? 200} characters`, f(name));
+  if (o.pattern && !o.pattern.test(s)) throw badRequest(`${f(name)} ${o.hint ?? 'is not valid'}`, f(name));
+  return s;
+}
+
+function httpUrl(x: TicketingInput, name: string, required: boolean): string | undefined {
+  const s = text(x, name, { required, max: 1000 });
+  if (s === undefined) return undefined;
+  let u: URL;
+  try {
+    u = new URL(s);
+  } catch {
+    throw badRequest(`${f(name)} is not a URL`, f(name));
+  }
+  if (u.protocol !== 'https:' && u.protocol !== 'http:') throw badRequest(`${f(name)} must be an http(s) URL`, f(name));
+  if (u.username || u.password) throw badRequest(`${f(name)} must not carry credentials; use the fields for them`, f(name));
+  return s.replace(/\/+$/, '');
+}
+
+function bool(x: TicketingInput, name: string, fallback: boolean): boolean {
+  const v = x[name];
+  if (v === undefined || v === null) return fallback;
+  if (typeof v !== 'boolean') throw badRequest(`${f(name)} must be true or false`, f(name));
+  return v;
+}
+
+/**
+ * Validates a destination sent by a manager. The secret may be left blank or sent as `••••` to
+ * keep the stored one, but only when the stored destination has the same kind.
+ * Answers null for `{kind: none}` / null (the destination is cleared).
+ */
+export function parseTicketing(x: TicketingInput | null, stored: { kind: TicketKind; secret: string | null } | null): Ticketing | null {
+  if (x === null || x.kind === 'none') return null;
+  if (typeof x !== 'object' || !TICKET_KINDS.includes(x.kind)) throw badRequest(`ticketing.kind must be one of ${[...TICKET_KINDS, 'none'].join(', ')}`, f('kind'));
+  const stray = Object.keys(x).find((k) => !FIELDS[x.kind as TicketKind].includes(k) && k !== 'hasSecret');
+  if (stray) throw badRequest(`${f(stray)} is not a field of a ${x.kind} destination (fields: ${FIELDS[x.kind as TicketKind].join(', ')})`, f(stray));
+  const secretName = SECRET_FIELD[x.kind];
+  const sent = x[secretName];
+  let secret: string;
+  if (sent === undefined || sent === null || sent === '' || sent === MASK) {
+    if (!stored || stored.kind !== x.kind || !stored.secret) throw badRequest(`${f(secretName)} is required: no ${x.kind} ${secretName} is stored to keep`, f(secretName));
+    secret = stored.secret;
+  } else {
+    if (typeof sent !== 'string') throw badRequest(`${f(secretName)} must be a string`, f(secretName));
+    secret = sent.trim();
+    if (secret.length > 2000) throw badRequest(`${f(secretName)} is over 2000 characters`, f(secretName));
+  }
+  switch (x.kind) {
+    case 'jira': {
+      const deployment = (text(x, 'deployment') ?? 'cloud') as 'cloud' | 'datacenter';
+      if (deployment !== 'cloud' && deployment !== 'datacenter') throw badRequest(`${f('deployment')} must be cloud or datacenter`, f('deployment'));
+      const email = text(x, 'email', { required: deployment === 'cloud', max: 320, pattern: EMAIL, hint: 'is not an e-mail address' }) ?? null;
+      const labels = x.labels ?? [];
+      if (!Array.isArray(labels) || labels.length > 10) throw badRequest(`${f('labels')} must be a list of at most 10 labels`, f('labels'));
+      labels.forEach((l, i) => {
+        if (typeof l !== 'string' || !/^\S{1,255}$/.test(l)) throw badRequest(`${f(`labels.${i}`)} must be a label without spaces`, f(`labels.${i}`));
+      });
+      return {
+        kind: 'jira', baseUrl: httpUrl(x, 'baseUrl', true)!, deployment, email, apiToken: secret,
+        projectKey: text(x, 'projectKey', { required: true, max: 50, pattern: /^[A-Z][A-Z0-9_]+$/, hint: 'must be a Jira project key such as OPS (capital letters, digits, _)' })!,
+        issueType: text(x, 'issueType', { max: 100 }) ?? 'Task', labels: labels as string[],
+      };
+    }
+    case 'asana':
+      return {
+        kind: 'asana', apiUrl: httpUrl(x, 'apiUrl', false) ?? 'https://app.asana.com', token: secret,
+        workspaceGid: text(x, 'workspaceGid', { required: true, max: 40, pattern: /^[0-9]+$/, hint: 'must be digits (a gid)' })!,
+        projectGid: text(x, 'projectGid', { required: true, max: 40, pattern: /^[0-9]+$/, hint: 'must be digits (a gid)' })!,
+        completeOnReport: bool(x, 'completeOnReport', true),
+      };
+    case 'servicenow': {
+      const changeType = (text(x, 'changeType') ?? 'normal') as 'normal' | 'standard';
+      if (changeType !== 'normal' && changeType !== 'standard') throw badRequest(`${f('changeType')} must be normal or standard`, f('changeType'));
+      return {
+        kind: 'servicenow', instanceUrl: httpUrl(x, 'instanceUrl', true)!, username: text(x, 'username', { required: true })!, password: secret,
+        changeType, assignmentGroup: text(x, 'assignmentGroup') ?? null, closeOnReport: bool(x, 'closeOnReport', true),
+      };
+    }
+    case 'webhook':
+      if (secret.length < 16) throw badRequest(`${f('secret')} must be at least 16 characters`, f('secret'));
+      return { kind: 'webhook', url: httpUrl(x, 'url', true)!, secret };
+  }
+}
+
+/** Splits a destination into what is stored in clear and its secret. */
+export function splitSecret(t: Ticketing): { stored: StoredTicketing; secret: string } {
+  const name = SECRET_FIELD[t.kind];
+  const { [name]: secret, ...rest } = t as Ticketing & Record<string, string>;
+  return { stored: rest as StoredTicketing, secret: secret as string };
+}
+
+export function joinSecret(stored: StoredTicketing, secret: string): Ticketing {
+  return { ...stored, [SECRET_FIELD[stored.kind]]: secret } as Ticketing;
+}
+
+/** The destination as a manager sees it: the secret masked. */
+export function viewTicketing(stored: StoredTicketing | null, hasSecret: boolean): TicketingView | null {
+  if (!stored) return null;
+  return { ...stored, [SECRET_FIELD[stored.kind]]: hasSecret ? MASK : '', hasSecret };
+}
+
+/** Where a destination sends to, for the audit trail (never a secret, never a path with tokens). */
+export function destinationHost(t: StoredTicketing): string {
+  const url = t.kind === 'jira' ? t.baseUrl : t.kind === 'asana' ? t.apiUrl : t.kind === 'servicenow' ? t.instanceUrl : t.url;
+  try {
+    return new URL(url).host;
+  } catch {
+    return '';
+  }
+}
