@@ -7,6 +7,8 @@ import { createToken, PASSWORD, signIn, testApp, testCtx, type SignedIn, type Te
 import { SettableClock } from '../../platform/clock.js';
 import { JobWorker } from '../../platform/jobs/job-worker.js';
 import { MAX_ATTEMPTS, RETRY_AFTER_MS } from './delivery-rule.js';
+import { startJiraServer } from '../../../test/support/vendors/jira-server.js';
+import { startServiceNowServer } from '../../../test/support/vendors/servicenow-server.js';
 
 const ESTATE = `
 entities:
@@ -333,6 +335,68 @@ describeEachEngine('deliveries: signed callbacks and ticket steps through one ou
     } finally {
       expect((await inject(owner, 'PUT', `/api/organizations/${owner.org.id}/change-settings`, { approvalRequired: 'all' })).statusCode).toBe(200);
       await setTicketing(null);
+    }
+  });
+
+  it('opens a ServiceNow change at approval; a normal change awaiting CAB keeps its state and the step says so', async () => {
+    const sn = await startServiceNowServer({ username: 'svc.changeledger', password: 'sn-pass' });
+    try {
+      await setTicketing({ kind: 'servicenow', instanceUrl: sn.url, username: 'svc.changeledger', password: 'sn-pass', changeType: 'normal' });
+      const { change } = await register();
+      await approve(change.id);
+      await drain();
+      expect(sn.records).toHaveLength(1);
+      const rec = sn.records[0]!;
+      expect(rec).toMatchObject({ correlation_id: change.id, type: 'normal', impact: '2', state: '-5' });
+      expect((await pipe('POST', `/api/changes/${change.id}/start`)).statusCode).toBe(200);
+      await drain();
+      // ServiceNow's model refused Implement: the work note went in alone and the change went on.
+      expect(rec.state).toBe('-5');
+      expect(rec.workNotes.at(-1)).toMatch(/^Started /);
+      const s = await status(change.id);
+      expect(s.status).toBe('active');
+      expect(s.ticket).toMatchObject({ kind: 'servicenow', id: rec.sys_id, key: rec.number, url: `${sn.url}/nav_to.do?uri=change_request.do?sys_id=${rec.sys_id}` });
+      expect(s.ticket.steps.map((x: Json) => [x.event, x.state, x.httpStatus])).toEqual([['change.approved', 'delivered', 201], ['change.started', 'delivered', 200]]);
+      expect(s.ticket.steps[1].note).toMatch(/^state not changed: ServiceNow kept New/);
+      // Once CAB has scheduled it in ServiceNow, the next steps move it.
+      sn.setState(rec.sys_id, '-2');
+      expect((await pipe('POST', `/api/changes/${change.id}/complete`, { outcome: 'success' })).statusCode).toBe(200);
+      clock.advance(16 * MINUTE);
+      await drain();
+      expect(rec).toMatchObject({ state: '3', close_code: 'successful' });
+    } finally {
+      await setTicketing(null);
+      await sn.close();
+    }
+  });
+
+  it('fails a Jira step for good on bad credentials, and opens the ticket with the right token', async () => {
+    const jira = await startJiraServer({ deployment: 'cloud', email: 'ops@acme.dev', token: 'right-token', projects: [{ key: 'OPS', name: 'Operations', issueTypes: ['Task'] }] });
+    try {
+      await setTicketing({ kind: 'jira', baseUrl: jira.url, email: 'ops@acme.dev', apiToken: 'wrong-token', projectKey: 'OPS' });
+      const refused = await register();
+      await approve(refused.change.id);
+      await drain();
+      clock.advance(5 * MINUTE);
+      await drain();
+      const failed = (await status(refused.change.id)).ticket;
+      expect(failed.steps).toMatchObject([{ event: 'change.approved', state: 'failed', httpStatus: 401, attempts: 1 }]);
+      expect(failed.steps[0].error).toMatch(/^Jira answered 401/);
+      expect(failed.key).toBeNull();
+
+      await setTicketing({ kind: 'jira', baseUrl: jira.url, email: 'ops@acme.dev', apiToken: 'right-token', projectKey: 'OPS' });
+      const { change } = await register();
+      await approve(change.id);
+      expect((await pipe('POST', `/api/changes/${change.id}/start`)).statusCode).toBe(200);
+      await drain();
+      expect(jira.issues).toHaveLength(1);
+      const issue = jira.issues[0]!;
+      expect(issue.fields).toMatchObject({ project: { key: 'OPS' }, summary: `[${change.displayId}] ${change.title}`, issuetype: { name: 'Task' } });
+      expect(issue.comments).toHaveLength(1);
+      expect((await status(change.id)).ticket).toMatchObject({ kind: 'jira', key: issue.key, url: `${jira.url}/browse/${issue.key}` });
+    } finally {
+      await setTicketing(null);
+      await jira.close();
     }
   });
 
