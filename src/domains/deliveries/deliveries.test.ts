@@ -140,6 +140,15 @@ describeEachEngine('deliveries: signed callbacks and ticket steps through one ou
     expect(forChange(hook, expired.change.id).map((r) => [r.json.event, r.json.change.approval.state])).toEqual([['change.expired', 'expired']]);
   });
 
+  it('tells a pipeline when the names it sent have been mapped', async () => {
+    const { change } = await register({ components: [{ query: 'checkout' }], callbackUrl: `${hook.url}/ci` });
+    expect(change.status).toBe('pending_mapping');
+    const mapped = await inject(owner, 'POST', `/api/changes/${change.id}/mappings`, { entries: [{ input: 'checkout', kind: 'service', key: 'svc:checkout-api' }] });
+    expect(mapped.statusCode, mapped.body).toBe(200);
+    await drain();
+    expect(forChange(hook, change.id).map((r) => [r.json.event, r.json.change.status])).toEqual([['change.mapped', 'pending_approval']]);
+  });
+
   it('retries 408, 429, 5xx and no answer after 1, 5 and 15 minutes, 1 hour, then every 4 hours, with the same delivery id, and gives up after 8 attempts', async () => {
     const { change } = await register({ callbackUrl: `${hook.url}/flaky` });
     hook.answers.push({ status: 503 }, { status: 429 }, { status: 408 }, 'hang', { status: 500 }, { status: 502 }, { status: 504 }, { status: 503 });
