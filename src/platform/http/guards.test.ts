@@ -85,7 +85,7 @@ describeEachEngine('the two listeners', (engine) => {
     expect(metrics.body).toMatch(/changeledger_http_requests_total\{listener="main"/);
     const doc = (await t.main.inject({ url: '/api/openapi.json' })).json() as { openapi: string; paths: Record<string, unknown> };
     expect(doc.openapi).toBe('3.1.0');
-    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/api/audit', '/api/audit/export', '/api/tokens', '/api/tokens/{id}', '/api/session']));
+    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/api/audit', '/api/audit/export', '/api/tokens', '/api/tokens/{id}', '/api/session', '/api/changes/{id}/callback-test', '/api/changes/{id}/deliveries', '/api/organizations/{id}/change-settings/ticketing-test']));
     expect((await t.main.inject({ url: '/api/docs/' })).statusCode).toBe(200);
   });
 });
