@@ -269,8 +269,12 @@ export class DeliveryService implements ChangeNotifier {
     if (draft.ticketing !== undefined) {
       const storedSecret = stored?.sealed ? this.openOrNull(stored.sealed) : null;
       settings = parseTicketing(draft.ticketing, stored ? { kind: stored.ticketing.kind, secret: storedSecret } : null);
+    } else if (stored) {
+      const secret = stored.sealed ? this.openOrNull(stored.sealed) : null;
+      if (secret === null) throw badRequest('the stored destination’s secret cannot be opened with this server’s data key: enter it again', 'ticketing');
+      settings = joinSecret(stored.ticketing, secret);
     } else {
-      settings = stored?.sealed ? joinSecret(stored.ticketing, this.deps.sealer.open(stored.sealed)) : null;
+      settings = null;
     }
     if (!settings) throw badRequest('no ticket destination is set: save one, or send a draft in `ticketing`', 'ticketing');
     const allowPrivate = draft.allowPrivateCallbacks ?? (await readAllowPrivate(this.deps.db, orgId));
