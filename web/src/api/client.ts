@@ -16,8 +16,10 @@ import type {
   ChangeListFilters,
   ChangeRequest,
   ChangeRequestStatus,
-  ChangeSettings,
+  ChangeDeliveries,
+  ChangeSettingsPatch,
   ChangeSettingsView,
+  Delivery,
   CreatedToken,
   Environment,
   Flag,
@@ -34,6 +36,8 @@ import type {
   Outcome,
   RegisteredChange,
   Session,
+  TicketTest,
+  TicketingInput,
   Tier,
   Token,
 } from './types';
@@ -380,8 +384,15 @@ export const api = {
   },
   changeSettings: (orgId: string, signal?: AbortSignal): Promise<ChangeSettingsView> =>
     request<ChangeSettingsView>('GET', orgPath(orgId, 'change-settings'), withSignal(signal)),
-  updateChangeSettings: (orgId: string, patch: Partial<Omit<ChangeSettings, 'updatedAt'>>): Promise<ChangeSettingsView> =>
+  updateChangeSettings: (orgId: string, patch: ChangeSettingsPatch): Promise<ChangeSettingsView> =>
     request<ChangeSettingsView>('PUT', orgPath(orgId, 'change-settings'), { body: patch }),
+  // Probes a draft destination (nothing is saved); a blank or •••• secret is the stored one.
+  testTicketing: (orgId: string, draft: { ticketing: TicketingInput; allowPrivateCallbacks: boolean }): Promise<TicketTest> =>
+    request<TicketTest>('POST', orgPath(orgId, 'change-settings/ticketing-test'), { body: draft }),
+  changeDeliveries: (id: string, signal?: AbortSignal): Promise<ChangeDeliveries> =>
+    request<ChangeDeliveries>('GET', changePath(id, '/deliveries'), withSignal(signal)),
+  sendTestCallback: (id: string): Promise<{ delivery: Delivery }> =>
+    request<{ delivery: Delivery }>('POST', changePath(id, '/callback-test'), { body: {} }),
   setChangeApprovers: (orgId: string, userIds: string[], criticalUserIds: string[]): Promise<ChangeSettingsView> =>
     request<ChangeSettingsView>('PUT', orgPath(orgId, 'change-approvers'), { body: { userIds, criticalUserIds } }),
   listMembers: (orgId: string, signal?: AbortSignal): Promise<{ members: Member[] }> =>

@@ -523,6 +523,8 @@ export type Change = {
   reportedAt: string | null;
   blastVersion: number;
   reportVersion: number;
+  // The ticket opened for it in the organisation's ticket destination.
+  ticket?: TicketRef | null;
   createdAt: string;
   updatedAt: string;
 };
@@ -624,6 +626,15 @@ export type ChangeSettings = {
   allowPrivateCallbacks: boolean;
   silenceInfra: SilenceMode;
   updatedAt: string | null;
+  // The one ticket destination, its secret shown as •••• with hasSecret.
+  ticketing: TicketingView | null;
+  ticketingKind: TicketKind | 'none';
+  // The stored secret cannot be opened with the server's data key: it must be entered again.
+  ticketingUnreadable: boolean;
+};
+
+export type ChangeSettingsPatch = Partial<Omit<ChangeSettings, 'updatedAt' | 'ticketing' | 'ticketingKind' | 'ticketingUnreadable'>> & {
+  ticketing?: TicketingInput;
 };
 
 export type ChangeSettingsView = {
@@ -638,3 +649,58 @@ export type ChangeSettingsView = {
 export type Member = { userId: string; email: string; name: string; role: Role };
 
 export type ChangeListFilters = { status: ChangeStatus[]; criticality: Tier[]; mine: boolean; q: string };
+
+// ---------- Deliveries (GET /api/changes/{id}/deliveries, callback-test, ticketing-test) ----------
+
+export const ticketKinds = ['jira', 'asana', 'servicenow', 'webhook'] as const;
+export type TicketKind = (typeof ticketKinds)[number];
+
+export type TicketRef = { kind: TicketKind; id: string; key: string; url: string | null };
+
+// As GET change-settings answers it: the kind's fields, its secret masked.
+export type TicketingView = { kind: TicketKind; hasSecret: boolean } & Record<string, unknown>;
+
+// What PUT change-settings and ticketing-test take: the fields of one kind, or {kind: none}.
+export type TicketingInput =
+  | { kind: 'none' }
+  | { kind: 'jira'; baseUrl: string; deployment: 'cloud' | 'datacenter'; email?: string; apiToken: string; projectKey: string; issueType: string; labels: string[] }
+  | { kind: 'asana'; apiUrl: string; token: string; workspaceGid: string; projectGid: string; completeOnReport: boolean }
+  | { kind: 'servicenow'; instanceUrl: string; username: string; password: string; changeType: 'normal' | 'standard'; assignmentGroup: string | null; closeOnReport: boolean }
+  | { kind: 'webhook'; url: string; secret: string };
+
+export type TicketTestStep = { name: string; ok: boolean; status: number | null; detail: string | null };
+export type TicketTest = { kind: TicketKind; ok: boolean; message: string; steps: TicketTestStep[] };
+
+export type DeliveryState = 'pending' | 'retrying' | 'delivered' | 'failed';
+
+export type DeliveryAttempt = {
+  attempt: number;
+  at: string;
+  httpStatus: number | null;
+  durationMs: number;
+  error: string | null;
+  via: 'server';
+  address: string | null;
+};
+
+export type Delivery = {
+  deliveryId: string;
+  event: string;
+  action: 'create' | 'update' | 'test' | null;
+  state: DeliveryState;
+  attempts: number;
+  httpStatus: number | null;
+  error: string | null;
+  // Something the step went through with but a person should know (ServiceNow: "state not changed …").
+  note: string | null;
+  via: 'server';
+  at: string;
+  nextAttemptAt: string | null;
+  attemptLog: DeliveryAttempt[];
+};
+
+export type ChangeDeliveries = {
+  callbackUrl: string | null;
+  ticket: TicketRef | null;
+  deliveries: (Delivery & { channel: 'callback' | 'ticket' })[];
+};

@@ -1,6 +1,6 @@
 import { useEffect, useState, type SubmitEvent } from 'react';
 import { api } from '../api/client';
-import { approvalModes, silenceModes, type ApprovalMode, type ChangeSettings, type ChangeSettingsView, type SilenceMode } from '../api/types';
+import { approvalModes, silenceModes, type ApprovalMode, type ChangeSettings, type ChangeSettingsPatch, type ChangeSettingsView, type SilenceMode } from '../api/types';
 import { silenceModeHints, silenceModeLabels } from '../lib/blast-preview';
 import { errorField, errorMessage, fieldMatches } from '../lib/errors';
 import { formatUtc } from '../lib/format';
@@ -20,7 +20,6 @@ type Draft = {
   startTimeoutMinutes: string;
   surveillanceMinutes: string;
   completionRecipients: string;
-  allowPrivateCallbacks: boolean;
   silenceInfra: SilenceMode;
 };
 
@@ -32,7 +31,6 @@ function draftOf(s: ChangeSettings): Draft {
     startTimeoutMinutes: String(s.startTimeoutMinutes),
     surveillanceMinutes: String(s.surveillanceMinutes),
     completionRecipients: s.completionRecipients.join('\n'),
-    allowPrivateCallbacks: s.allowPrivateCallbacks,
     silenceInfra: s.silenceInfra,
   };
 }
@@ -58,7 +56,10 @@ export function ChangeSettingsForm({ orgId, view, onSaved }: Props) {
   const [field, setField] = useState<string | null>(null);
   const [saved, setSaved] = useState(false);
 
-  useEffect(() => { setDraft(draftOf(view.settings)); }, [view.settings]);
+  // Reset to what is stored only when these fields changed there: saving the ticket destination
+  // or the approvers answers new settings too, and must not wipe what is being typed here.
+  const stored = JSON.stringify(draftOf(view.settings));
+  useEffect(() => { setDraft(JSON.parse(stored) as Draft); }, [stored]);
 
   const set = (patch: Partial<Draft>): void => {
     setDraft((d) => ({ ...d, ...patch }));
@@ -67,10 +68,10 @@ export function ChangeSettingsForm({ orgId, view, onSaved }: Props) {
 
   const submit = async (event: SubmitEvent<HTMLFormElement>): Promise<void> => {
     event.preventDefault();
-    const patch: Partial<Omit<ChangeSettings, 'updatedAt'>> = {
+    // allowPrivateCallbacks is saved with the ticket destination, on its own card.
+    const patch: ChangeSettingsPatch = {
       approvalRequired: draft.approvalRequired,
       completionRecipients: draft.completionRecipients.split(/[\s,;]+/).map((a) => a.trim()).filter((a) => a !== ''),
-      allowPrivateCallbacks: draft.allowPrivateCallbacks,
       silenceInfra: draft.silenceInfra,
     };
     for (const name of numberFields) {
@@ -97,7 +98,7 @@ export function ChangeSettingsForm({ orgId, view, onSaved }: Props) {
   };
 
   const invalid = (name: string): true | undefined => (fieldMatches(field, name) ? true : undefined);
-  const placed = [...numberFields, 'approvalRequired', 'completionRecipients', 'allowPrivateCallbacks', 'silenceInfra'];
+  const placed = [...numberFields, 'approvalRequired', 'completionRecipients', 'silenceInfra'];
   const loose = error !== null && !placed.some((n) => fieldMatches(field, n)) ? error : null;
 
   return (
@@ -179,11 +180,6 @@ export function ChangeSettingsForm({ orgId, view, onSaved }: Props) {
           </select>
           <span className="muted small">{silenceModeHints[draft.silenceInfra]}</span>
           <FieldError field={field} name="silenceInfra" message={error} />
-          <span className="check">
-            <input id="settings-private-callbacks" type="checkbox" checked={draft.allowPrivateCallbacks} onChange={(e) => { set({ allowPrivateCallbacks: e.target.checked }); }} data-testid="settings-private-callbacks" />
-            <label htmlFor="settings-private-callbacks">Allow callbacks and tickets to private addresses</label>
-          </span>
-          <FieldError field={field} name="allowPrivateCallbacks" message={error} />
         </div>
       </div>
       <div className="form-actions">

@@ -1,4 +1,4 @@
-import { pipelineFields, type Change, type ChangeReport } from '../api/types';
+import type { Change, ChangeReport } from '../api/types';
 import { formatWindow, kindLabels, minutesText, outcomeLabels, personName } from '../lib/change-format';
 import { formatUtc } from '../lib/format';
 import { silenceModeLabels } from '../lib/blast-preview';
@@ -109,63 +109,6 @@ export function ChangeHeader({ change, scope }: { change: Change; scope: { line:
               </a>
             </dd>
           </>
-        )}
-      </dl>
-    </section>
-  );
-}
-
-const pipelineLabels: Record<string, string> = {
-  pipeline: 'Pipeline',
-  run: 'Run',
-  runUrl: 'Run link',
-  commit: 'Commit',
-  version: 'Version',
-  environment: 'Environment',
-  repo: 'Repository',
-};
-
-export function PipelineCard({ change }: { change: Change }) {
-  const given = change.pipeline ?? {};
-  const order = (k: string): number => {
-    const at = (pipelineFields as readonly string[]).indexOf(k);
-    return at === -1 ? pipelineFields.length : at;
-  };
-  const entries = Object.entries(given)
-    .filter((e): e is [string, string] => typeof e[1] === 'string' && e[1] !== '')
-    .sort(([a], [b]) => order(a) - order(b));
-  if (entries.length === 0 && change.callbackUrl === null && change.viaTokenId === null) return null;
-  return (
-    <section className="card" data-testid="change-pipeline-card">
-      <h2>Pipeline</h2>
-      <dl className="kv kv-wide">
-        {entries.map(([k, v]) => (
-          <div key={k} className="kv-row">
-            <dt>{pipelineLabels[k] ?? k}</dt>
-            <dd className="mono break">
-              {k === 'runUrl' && /^https?:\/\//.test(v) ? (
-                <a href={v} target="_blank" rel="noreferrer noopener">
-                  {v}
-                </a>
-              ) : (
-                v
-              )}
-            </dd>
-          </div>
-        ))}
-        {change.callbackUrl !== null && (
-          <div className="kv-row">
-            <dt>Callbacks</dt>
-            <dd className="mono break">{change.callbackUrl}</dd>
-          </div>
-        )}
-        {change.viaTokenId !== null && (
-          <div className="kv-row">
-            <dt>Registered by</dt>
-            <dd>
-              an API token of {personName(change.owner)} <span className="mono muted small">{change.viaTokenId}</span>
-            </dd>
-          </div>
         )}
       </dl>
     </section>

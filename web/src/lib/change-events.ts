@@ -69,8 +69,31 @@ function registered(data: Data): EventLine {
   return { what: `registered the change${to === null ? '' : ` — ${status(to)}`}`, details, tone: 'step' };
 }
 
+// What the outbox did with a callback or a ticket step: one line, the event it carried, the
+// HTTP status, and only what a reader needs besides (the error, the note, the ticket opened).
+function delivery(action: string, data: Data): EventLine | null {
+  const m = /^change\.(callback|ticket_step)_(delivered|retrying|failed)$/.exec(action);
+  if (m === null) return null;
+  const http = num(data, 'httpStatus');
+  const attempts = num(data, 'attempts');
+  const ticket = data['ticket'];
+  const key = typeof ticket === 'object' && ticket !== null ? str(ticket as Data, 'key') : null;
+  return {
+    what: `${m[1] === 'callback' ? 'callback' : 'ticket step'} ${str(data, 'event') ?? ''} ${m[2] ?? ''}${http === null ? '' : ` (HTTP ${String(http)})`}`,
+    details: [
+      ...(key === null ? [] : [`ticket ${key}`]),
+      ...(attempts !== null && attempts > 1 ? [`after ${String(attempts)} attempts`] : []),
+      ...(str(data, 'error') === null ? [] : [str(data, 'error') ?? '']),
+      ...(str(data, 'note') === null ? [] : [str(data, 'note') ?? '']),
+    ],
+    tone: m[2] === 'failed' ? 'refusal' : 'system',
+  };
+}
+
 export function describeEvent(event: AuditEvent): EventLine {
   const data = event.data;
+  const sent = delivery(event.action, data);
+  if (sent !== null) return sent;
   const move = typeof data['from'] === 'string' && typeof data['to'] === 'string' ? [`${status(data['from'])} → ${status(data['to'])}`] : [];
   switch (event.action) {
     case 'change.registered':
@@ -155,6 +178,8 @@ export function describeEvent(event: AuditEvent): EventLine {
         tone: 'decision',
       };
     }
+    case 'change.callback_test':
+      return { what: 'sent a test callback to the pipeline', details: str(data, 'deliveryId') === null ? [] : [`delivery ${str(data, 'deliveryId') ?? ''}`], tone: 'step' };
     default:
       return {
         what: event.action,

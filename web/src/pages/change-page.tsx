@@ -3,13 +3,14 @@ import { ApiError, api } from '../api/client';
 import type { ApprovalView, BlastContracts, ChangeDetail } from '../api/types';
 import { ApprovalPanel } from '../components/approval-panel';
 import { ChangeActions } from '../components/change-actions';
-import { ChangeHeader, PipelineCard, ReportCard } from '../components/change-summary';
+import { ChangeHeader, ReportCard } from '../components/change-summary';
 import { ChangeTimeline } from '../components/change-timeline';
 import { ContractsCard, type ContractsState } from '../components/contracts-card';
 import { DependencyMap } from '../components/dependency-map';
 import { ErrorBanner } from '../components/error-banner';
 import { Layout } from '../components/layout';
 import { MappingPanel } from '../components/mapping-panel';
+import { PipelineCard } from '../components/pipeline-card';
 import { Link, useSearchParams } from '../components/router';
 import { useSession } from '../components/session';
 import { canWrite } from '../lib/change-format';
@@ -21,7 +22,8 @@ const liveCaption = 'infrastructure and call edges from the current graph';
 
 // One change: what it is and touches, where approval stands (the approve link from the
 // e-mails lands here with ?approve=1, the approval panel focused), what can be done with it
-// now, its dependency map and contracts, its timeline, its pipeline and its report.
+// now, its report, its pipeline (callbacks and ticket), its timeline, its dependency map and
+// contracts.
 export function ChangePage({ changeId }: { changeId: string }) {
   const { session } = useSession();
   const params = useSearchParams();
@@ -138,10 +140,10 @@ export function ChangePage({ changeId }: { changeId: string }) {
           <ApprovalPanel change={change} view={approvals} focus={focusApproval} onDecided={reload} />
           <ChangeActions change={change} canWrite={writer} onDone={reload} />
           <ReportCard change={change} reports={detail.reports ?? []} />
+          <PipelineCard change={change} canWrite={writer} refresh={reloads} onTested={() => { setReloads((n) => n + 1); }} />
         </div>
         <div className="change-side">
           <ChangeTimeline events={detail.events ?? []} names={names} />
-          <PipelineCard change={change} />
         </div>
       </div>
       {blast !== null && blast.nodes.length > 0 && (

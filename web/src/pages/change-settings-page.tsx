@@ -6,10 +6,12 @@ import { ChangeSettingsForm } from '../components/change-settings-form';
 import { ErrorBanner } from '../components/error-banner';
 import { Layout } from '../components/layout';
 import { useSession } from '../components/session';
+import { TicketingCard } from '../components/ticketing-card';
 import { errorMessage, isAbort } from '../lib/errors';
 
-// Settings → Change approvals: whether changes wait for approval and for how many, and who
-// approves (critical approvers marked). Owners and admins only.
+// Settings → Change approvals: whether changes wait for approval and for how many, who
+// approves (critical approvers marked), and where each change's ticket goes. Owners and
+// admins only.
 export function ChangeSettingsPage() {
   const { session } = useSession();
   const orgId = session.organization.id;
@@ -52,7 +54,10 @@ export function ChangeSettingsPage() {
       {view === null && error === null && <p className="muted">Loading the settings…</p>}
       {view !== null && (
         <div className="settings-columns">
-          <ChangeSettingsForm orgId={orgId} view={view} onSaved={setView} />
+          <div>
+            <ChangeSettingsForm orgId={orgId} view={view} onSaved={setView} />
+            <TicketingCard orgId={orgId} view={view} onSaved={setView} />
+          </div>
           <ApproverList orgId={orgId} members={members} view={view} onSaved={setView} />
         </div>
       )}
