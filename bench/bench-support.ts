@@ -1,4 +1,46 @@
 /** Small shared pieces of the benchmarks: options, a seeded random source, statistics, tables, cleanup. */
+import { cpus, loadavg, platform, release, totalmem } from 'node:os';
+import type { Database, Queryable, Row } from '../src/platform/db/database.js';
+
+/** What the figures ran on, for the summary. */
+export function machine(): string[] {
+  const cpu = cpus();
+  return [
+    `machine: ${cpu[0]?.model ?? 'unknown CPU'}, ${cpu.length} cores, ${(totalmem() / 2 ** 30).toFixed(0)} GiB RAM, ${platform()} ${release()}`,
+    `node ${process.version}`,
+  ];
+}
+
+/** Other work on the machine shows up as noise in every figure (p99 most of all): say how busy it was. */
+export function busy(): string {
+  return loadavg().map((l) => l.toFixed(2)).join(' ');
+}
+
+/** Counts statements (BEGIN and COMMIT included) sent through a database, to say what a step costs in round trips. */
+export function counting(db: Database): { db: Database; count: () => number; reset: () => void } {
+  let n = 0;
+  const wrapQ = (q: Queryable): Queryable => ({
+    query<R extends Row = Row>(text: string, params?: readonly unknown[]) {
+      n++;
+      return q.query<R>(text, params);
+    },
+    exec(text: string) {
+      n++;
+      return q.exec(text);
+    },
+  });
+  const wrapped: Database = {
+    engine: db.engine,
+    location: db.location,
+    ...wrapQ(db),
+    transaction: (fn) => {
+      n += 2;
+      return db.transaction((tx) => fn({ ...wrapQ(tx), transactional: true }));
+    },
+    close: () => db.close(),
+  };
+  return { db: wrapped, count: () => n, reset: () => (n = 0) };
+}
 
 /** A bad command line: run.ts prints it with the usage and exits 2 rather than 1. */
 export class UsageError extends Error {}

@@ -5,10 +5,10 @@
  * each side by side with a straightforward recursive-CTE computation of the same answer in SQL on
  * the same tables, which must agree with ours.
  */
-import { cpus, loadavg, platform, release, totalmem } from 'node:os';
+import { cpus } from 'node:os';
 import { SERVICE_CEILING } from '../src/domains/catalogue/blast.js';
 import type { Engine } from '../src/platform/db/database.js';
-import { int, ms, parseOptions, positiveInt, say, seconds, table, UsageError } from './bench-support.js';
+import { int, ms, parseOptions, positiveInt, say, seconds, table, UsageError, machine, busy } from './bench-support.js';
 import { onEachEngine, type BenchEngine, type Skipped } from './bench-engines.js';
 import { FULL_SIZE, loadEstate, sizeAt, STALE_SHARE, type EstateLoad, type EstateSummary } from './blast-estate.js';
 import { benchBlast, PAGE_LIMIT, PREVIEW_HOPS, type BlastResult, type Check, type PreviewGroup } from './blast-queries.js';
@@ -55,17 +55,7 @@ function options(args: string[]): Options {
 type Done = { name: Engine; version: string; notes: string[]; load: EstateLoad; result: BlastResult; loadAvg: string };
 type Outcome = Done | Skipped;
 
-function machine(): string[] {
-  const cpu = cpus();
-  return [
-    `machine: ${cpu[0]?.model ?? 'unknown CPU'}, ${cpu.length} cores, ${(totalmem() / 2 ** 30).toFixed(0)} GiB RAM, ${platform()} ${release()}`,
-    `node ${process.version}`,
-  ];
-}
 
-function busy(): string {
-  return loadavg().map((l) => l.toFixed(2)).join(' ');
-}
 
 async function benchEngine(engine: BenchEngine, opts: Options): Promise<Done> {
   const loadBefore = busy();

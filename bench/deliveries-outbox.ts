@@ -21,10 +21,10 @@ import { CALLBACK_USER_AGENT, signedHeaders } from '../src/domains/deliveries/si
 import type { AuditContext } from '../src/domains/ledger/index.js';
 import { systemClock } from '../src/platform/clock.js';
 import { createSealer } from '../src/platform/crypto/sealed.js';
-import type { Database, Queryable, Row } from '../src/platform/db/database.js';
+import type { Database, Row } from '../src/platform/db/database.js';
 import { createLogger } from '../src/platform/logger.js';
 import { createOutboundClient, type OutboundClient } from '../src/platform/net/outbound.js';
-import { latencyStats, say, type LatencyStats } from './bench-support.js';
+import { latencyStats, say, type LatencyStats, counting } from './bench-support.js';
 
 const ESTATE = `
 entities:
@@ -67,31 +67,6 @@ async function startReceiver(): Promise<{ url: string; seen: Seen[]; byId: Map<s
 
 // ── statements, counted ──────────────────────────────────────────────────────────────────────
 
-/** Counts statements (BEGIN and COMMIT included) sent through the database, to say what each step costs in round trips. */
-function counting(db: Database): { db: Database; count: () => number } {
-  let n = 0;
-  const wrapQ = (q: Queryable): Queryable => ({
-    query<R extends Row = Row>(text: string, params?: readonly unknown[]) {
-      n++;
-      return q.query<R>(text, params);
-    },
-    exec(text: string) {
-      n++;
-      return q.exec(text);
-    },
-  });
-  const wrapped: Database = {
-    engine: db.engine,
-    location: db.location,
-    ...wrapQ(db),
-    transaction: (fn) => {
-      n += 2;
-      return db.transaction((tx) => fn({ ...wrapQ(tx), transactional: true }));
-    },
-    close: () => db.close(),
-  };
-  return { db: wrapped, count: () => n };
-}
 
 // ── the measurement ──────────────────────────────────────────────────────────────────────────
 

@@ -12,9 +12,9 @@
  * `createOutboundClient({ testOnlyAllowLoopback: true })` so the loopback receiver is reachable;
  * nothing in the server's configuration sets it.
  */
-import { cpus, loadavg, platform, release, totalmem } from 'node:os';
+import { cpus } from 'node:os';
 import type { Engine } from '../src/platform/db/database.js';
-import { int, ms, parseOptions, positiveInt, say, table, UsageError, type LatencyStats } from './bench-support.js';
+import { int, ms, parseOptions, positiveInt, say, table, UsageError, type LatencyStats, machine, busy } from './bench-support.js';
 import { onEachEngine, type BenchEngine, type Skipped } from './bench-engines.js';
 import { benchOutbox, type OutboxResult } from './deliveries-outbox.js';
 
@@ -52,17 +52,7 @@ function options(args: string[]): Options {
 type Done = { name: Engine; version: string; notes: string[]; r: OutboxResult; loadAvg: string };
 type Outcome = Done | Skipped;
 
-function machine(): string[] {
-  const cpu = cpus();
-  return [
-    `machine: ${cpu[0]?.model ?? 'unknown CPU'}, ${cpu.length} cores, ${(totalmem() / 2 ** 30).toFixed(0)} GiB RAM, ${platform()} ${release()}`,
-    `node ${process.version}`,
-  ];
-}
 
-function busy(): string {
-  return loadavg().map((l) => l.toFixed(2)).join(' ');
-}
 
 function pair(s: LatencyStats): string {
   return `${ms(s.p50)} / ${ms(s.p99)} ms`;

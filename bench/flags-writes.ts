@@ -11,7 +11,7 @@ import { Writable } from 'node:stream';
 import { compose, type Services } from '../src/compose.js';
 import type { Clock } from '../src/platform/clock.js';
 import { createSealer } from '../src/platform/crypto/sealed.js';
-import type { Database, Queryable, Row } from '../src/platform/db/database.js';
+import type { Database } from '../src/platform/db/database.js';
 import { createLogger } from '../src/platform/logger.js';
 import { createOutboundClient } from '../src/platform/net/outbound.js';
 import type { AuditContext } from '../src/domains/ledger/audit-event.js';
@@ -20,7 +20,7 @@ import { verifyLedger } from '../src/domains/ledger/ledger-queries.js';
 import { FLAG_RECORD_VERSION } from '../src/domains/flags/flag-record.js';
 import type { WriteMeta } from '../src/domains/flags/flag-service.js';
 import { lockState, updateState } from '../src/domains/flags/flag-store.js';
-import { say } from './bench-support.js';
+import { say, counting } from './bench-support.js';
 
 export type WriteVariant = 'service' | 'core' | 'bare';
 export const WRITE_VARIANTS: WriteVariant[] = ['service', 'core', 'bare'];
@@ -48,31 +48,6 @@ export function benchServices(db: Database, clock: Clock): Services {
   return compose({ db, clock, logger: createLogger({ level: 'silent', destination: discard }), sealer: createSealer(randomBytes(32)), outbound: { client: createOutboundClient(), allowPrivate: false } });
 }
 
-/** Counts statements (BEGIN/COMMIT included) sent through a database, to say what one write costs in round trips. */
-function counting(db: Database): { db: Database; count: () => number; reset: () => void } {
-  let n = 0;
-  const wrapQ = (q: Queryable): Queryable => ({
-    query<R extends Row = Row>(text: string, params?: readonly unknown[]) {
-      n++;
-      return q.query<R>(text, params);
-    },
-    exec(text: string) {
-      n++;
-      return q.exec(text);
-    },
-  });
-  const wrapped: Database = {
-    engine: db.engine,
-    location: db.location,
-    ...wrapQ(db),
-    transaction: (fn) => {
-      n += 2;
-      return db.transaction((tx) => fn({ ...wrapQ(tx), transactional: true }));
-    },
-    close: () => db.close(),
-  };
-  return { db: wrapped, count: () => n, reset: () => (n = 0) };
-}
 
 export async function benchWrites(db: Database, clock: Clock, engineLabel: string, opts: { writes: number; rounds: number }): Promise<WriteResult> {
   const counter = counting(db);

@@ -3,10 +3,10 @@
  * one run, against the goals: a recorded flag write at least half as fast as the bare UPDATE of its
  * state, and each flag-audit question answering in 10 ms at p99 on PostgreSQL at a million records.
  */
-import { cpus, loadavg, platform, release, totalmem } from 'node:os';
+import { cpus } from 'node:os';
 import { systemClock } from '../src/platform/clock.js';
 import type { Engine } from '../src/platform/db/database.js';
-import { int, ms, parseOptions, positiveInt, say, seconds, table, UsageError } from './bench-support.js';
+import { int, ms, parseOptions, positiveInt, say, seconds, table, UsageError, machine, busy } from './bench-support.js';
 import { onEachEngine, type BenchEngine, type Skipped } from './bench-engines.js';
 import { benchWrites, WRITE_FLAGS, WRITE_VARIANTS, type WriteResult } from './flags-writes.js';
 import { ACTOR_COUNT, bulkLoadFlagRecords, NAMESPACES, SPAN_DAYS, UNINDEXED_TABLE, type FlagLoad } from './flags-bulk-load.js';
@@ -55,18 +55,7 @@ function options(args: string[]): Options {
 type Done = { name: Engine; version: string; notes: string[]; writes: WriteResult; load: FlagLoad; queries: FlagQueryResult; loadAvg: string };
 type Outcome = Done | Skipped;
 
-function machine(): string[] {
-  const cpu = cpus();
-  return [
-    `machine: ${cpu[0]?.model ?? 'unknown CPU'}, ${cpu.length} cores, ${(totalmem() / 2 ** 30).toFixed(0)} GiB RAM, ${platform()} ${release()}`,
-    `node ${process.version}`,
-  ];
-}
 
-/** Other work on the machine shows up as noise in every figure (p99 most of all): say how busy it was. */
-function busy(): string {
-  return loadavg().map((l) => l.toFixed(2)).join(' ');
-}
 
 async function printPlan(engine: BenchEngine, what: string, s: Slowest, why: string): Promise<void> {
   say(`\n  [${engine.name}] EXPLAIN (ANALYZE, BUFFERS) of ${what} (${s.label}, ${ms(s.ms)} ms)${why}:`);

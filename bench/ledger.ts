@@ -3,9 +3,9 @@
  * run, against the goals of the issue: appends at least half as fast as plain inserts, and each
  * audit-log filter answering in 10 ms at p99 on PostgreSQL with a million events.
  */
-import { cpus, loadavg, platform, release, totalmem } from 'node:os';
+import { cpus } from 'node:os';
 import type { Engine } from '../src/platform/db/database.js';
-import { int, ms, parseOptions, positiveInt, say, seconds, table, UsageError } from './bench-support.js';
+import { int, ms, parseOptions, positiveInt, say, seconds, table, UsageError, machine, busy } from './bench-support.js';
 import { onEachEngine, type BenchEngine, type Skipped } from './bench-engines.js';
 import { benchAppends, VARIANTS, type AppendResult } from './ledger-appends.js';
 import { bulkLoadEvents, type LoadResult } from './ledger-bulk-load.js';
@@ -52,20 +52,9 @@ function options(args: string[]): Options {
 type Done = { name: Engine; version: string; notes: string[]; appends: AppendResult; load: LoadResult; queries: QueryResult; loadAvg: string };
 type Outcome = Done | Skipped;
 
-function machine(): string[] {
-  const cpu = cpus();
-  return [
-    `machine: ${cpu[0]?.model ?? 'unknown CPU'}, ${cpu.length} cores, ${(totalmem() / 2 ** 30).toFixed(0)} GiB RAM, ${platform()} ${release()}`,
-    `node ${process.version}`,
-  ];
-}
 
 const KINDS: QueryKind[] = ['actorWindow', 'actionPrefix', 'baseline'];
 
-/** Other work on the machine shows up as noise in every figure (p99 most of all): say how busy it was. */
-function busy(): string {
-  return loadavg().map((l) => l.toFixed(2)).join(' ');
-}
 
 async function benchEngine(engine: BenchEngine, opts: Options): Promise<Done> {
   const label = engine.name;
