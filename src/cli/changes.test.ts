@@ -7,7 +7,7 @@ import { engineNames } from '../../test/support/engines.js';
 import { runCli } from '../../test/support/spawn-server.js';
 import { startPipelineServer, type PipelineServer } from '../../test/fixtures/pipelines/pipeline-server.js';
 import { packageRoot } from '../platform/paths.js';
-import { assess, changeCommands, durationOf, EXIT_TIMEOUT, pipelineFromEnv, registerBody, type Status } from './changes.js';
+import { assess, changeCommands, deliveryLine, durationOf, EXIT_TIMEOUT, pipelineFromEnv, registerBody, ticketLine, type Status } from './changes.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -22,6 +22,21 @@ function aStatus(over: { status: Status['status']; approval?: Partial<Status['ap
     deployment: { startedAt: null, finishedAt: null, windowStart: '2026-01-01T00:00:00.000Z', windowEnd: '2026-01-01T01:00:00.000Z', outcome: null, autoStart: false, ...over.deployment },
   } as Status;
 }
+
+describe('changes status: the callback and ticket lines', () => {
+  const step = { deliveryId: 'dlv_1', event: 'change.started', action: 'update' as const, attempts: 2, httpStatus: 503, error: 'answered 503', note: null, via: 'server' as const, at: '2026-01-01T00:00:00.000Z' };
+  it('says where a delivery stands, with the next attempt of a retry and the error of a failure', () => {
+    expect(deliveryLine(null)).toBe('-');
+    expect(deliveryLine({ ...step, state: 'retrying', nextAttemptAt: '2026-01-01T00:05:00.000Z' })).toBe('change.started retrying (HTTP 503), next attempt 2026-01-01T00:05:00.000Z — answered 503');
+    expect(deliveryLine({ ...step, state: 'delivered', httpStatus: 200, error: null, note: 'state not changed: ServiceNow kept New', nextAttemptAt: null })).toBe('change.started delivered (HTTP 200) — state not changed: ServiceNow kept New');
+  });
+  it('names the ticket by its key and link, or says it is not opened yet', () => {
+    expect(ticketLine(null)).toBe('-');
+    expect(ticketLine({ kind: 'jira', id: '10001', key: 'OPS-7', url: 'https://acme.atlassian.net/browse/OPS-7', steps: [{ ...step, state: 'delivered', httpStatus: 201, error: null, nextAttemptAt: null, event: 'change.approved' }] }))
+      .toBe('jira OPS-7 https://acme.atlassian.net/browse/OPS-7; last step change.approved delivered (HTTP 201)');
+    expect(ticketLine({ kind: 'asana', id: null, key: null, url: null, steps: [] })).toBe('asana (not opened yet)');
+  });
+});
 
 describe('changes: where a waited-on change stands', () => {
   it.each([

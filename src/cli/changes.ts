@@ -129,6 +129,26 @@ function connectTo(o: ServerOpts, env: NodeJS.ProcessEnv): ApiClient {
   return connect(o, env);
 }
 
+type Step = NonNullable<Status['callback']>;
+
+/** One delivery in a line: what, where it stands, the answer. Pure. */
+export function deliveryLine(d: Step | null): string {
+  if (!d) return '-';
+  const answer = d.httpStatus !== null ? ` (HTTP ${d.httpStatus})` : '';
+  const next = d.state === 'retrying' && d.nextAttemptAt ? `, next attempt ${d.nextAttemptAt}` : '';
+  const error = d.state !== 'delivered' && d.error ? ` — ${d.error}` : '';
+  const note = d.note ? ` — ${d.note}` : '';
+  return `${d.event} ${d.state}${answer}${next}${error}${note}`;
+}
+
+/** The ticket and its last step. Pure. */
+export function ticketLine(t: Status['ticket']): string {
+  if (!t) return '-';
+  const ref = t.key ? `${t.kind} ${t.key}${t.url ? ` ${t.url}` : ''}` : `${t.kind ?? 'ticket'} (not opened yet)`;
+  const last = t.steps.at(-1);
+  return last ? `${ref}; last step ${deliveryLine(last)}` : ref;
+}
+
 const statusPath = (id: string) => `/api/changes/${encodeURIComponent(id)}`;
 const json = (v: unknown) => `${JSON.stringify(v, null, 2)}\n`;
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -377,6 +397,8 @@ export function changeCommands(program: Command, io: Io, done: (code: number) =>
         ['deployment', `started ${d.startedAt ?? '-'}, finished ${d.finishedAt ?? '-'}, outcome ${d.outcome ?? '-'}`],
         ['surveillance', `${s.surveillance.minutes} min, evaluate at ${s.surveillance.evaluateAt ?? '-'}, impact ${s.surveillance.impact ?? '-'}`],
         ['pipeline', pipeline || '-'],
+        ['callback', deliveryLine(s.callback)],
+        ['ticket', ticketLine(s.ticket)],
         ['link', s.links.change],
       ]));
     }));
