@@ -314,6 +314,8 @@ describeEachEngine('deliveries: signed callbacks and ticket steps through one ou
     ]);
     expect((await t.main.inject({ method: 'GET', url: `/api/changes/${change.id}`, headers: owner.headers })).json().change.ticket).toMatchObject({ key: 'OPS-42' });
     expect((await pipe('GET', `/api/changes/${change.id}/report.json`)).json().ticket).toMatchObject({ key: 'OPS-42' });
+    const log = ((await pipe('GET', `/api/changes/${change.id}/deliveries`)).json() as Json).deliveries.filter((d: Json) => d.channel === 'ticket')[0].attemptLog as Json[];
+    expect(log.map((a) => [a.httpStatus, a.address])).toEqual([[503, '127.0.0.1'], [201, '127.0.0.1']]);
   });
 
   it('closes the ticket of an approved change cancelled before it starts; a change never approved gets none', async () => {

@@ -173,12 +173,23 @@ export class DeliveryService implements ChangeNotifier {
       const ticket = ticketRow.rows[0]?.ticket ?? null;
       if (ticket && ticket.kind !== settings.kind) return refusal(base, started, `the ticket is in ${ticket.kind}, the destination is now ${settings.kind}`);
       const { kind: _kind, ...rest } = step;
-      const answer = await sendStep({ client: this.deps.client, allowPrivate }, settings, { ...rest, deliveryId, ticket });
+      // The address of the step's last call, for the attempt row (a step may make two calls).
+      let address: string | null = null;
+      const client = this.deps.client;
+      const recording: OutboundClient = {
+        check: (url, priv) => client.check(url, priv),
+        request: async (req) => {
+          const res = await client.request(req);
+          address = res.address;
+          return res;
+        },
+      };
+      const answer = await sendStep({ client: recording, allowPrivate }, settings, { ...rest, deliveryId, ticket });
       const durationMs = Math.round(performance.now() - started);
       if (answer.calls === 0) return { ...base, durationMs, outcome: { kind: 'refused', error: answer.error ?? 'nothing was sent' }, httpStatus: null, error: answer.error ?? 'nothing was sent', address: null };
       const ok = answer.status >= 200 && answer.status <= 299;
       return {
-        ...base, durationMs, outcome: { kind: 'answer', status: answer.status }, httpStatus: answer.status, address: null,
+        ...base, durationMs, outcome: { kind: 'answer', status: answer.status }, httpStatus: answer.status, address,
         error: ok ? null : answer.error ?? `answered ${answer.status}`, ...(answer.ticket ? { ticket: answer.ticket } : {}), ...(answer.note ? { note: answer.note } : {}),
       };
     } catch (err) {
