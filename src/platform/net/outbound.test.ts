@@ -44,6 +44,11 @@ function answer(req: IncomingMessage, res: ServerResponse): void {
   else if (req.url === '/redirect-here') res.writeHead(302, { location: `http://127.0.0.1:${port}/landed` }).end();
   else if (req.url === '/megabyte') res.end('x'.repeat(1024 * 1024));
   else if (req.url === '/silent') return; // never answers
+  else if (req.url === '/cut-off') {
+    // Promises 1,000 bytes, sends 10, hangs up.
+    res.writeHead(200, { 'content-length': '1000' });
+    res.write('0123456789', () => res.destroy());
+  }
   else if (req.url === '/trickle') {
     res.writeHead(200);
     const t = setInterval(() => res.write('.'), 50);
@@ -280,6 +285,12 @@ describe('the outbound client (SSRF guard)', () => {
     expect(failed.message).toContain(`127.0.0.1:${receiver.port}`);
     expect(performance.now() - started).toBeLessThan(5000);
     expect(receiver.hits).toHaveLength(1);
+  });
+
+  it('takes an answer cut off before its promised length as a failure, not as a short body', async () => {
+    const failed = await failure(createOutboundClient({ testOnlyAllowLoopback: true }).request({ url: at('127.0.0.1', '/cut-off') }));
+    expect([failed.kind, failed.address]).toEqual(['unreachable', '127.0.0.1']);
+    expect(failed.message).toMatch(/closed the connection before the answer was complete/);
   });
 
   // The deadline covers name resolution: a slow DNS server cannot hold a request past it.
