@@ -1,11 +1,9 @@
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Browser, type Locator, type Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Locator, type Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { fixtureJson, fixtureText } from '../fixtures/catalogue/fixtures.js';
-import { hasChromium, launchChromium, openPage } from '../support/browser.js';
-import { createOwner, startServer } from '../support/spawn-server.js';
+import { hasChromium, openPage } from '../support/browser.js';
+import { artifactsDir, uiSuite } from '../support/ui-suite.js';
 
 // Drives the blast radius preview of the built UI (dist/web, produced by `npm run build`)
 // against a real server process in Debian's Chromium: the payments estate of
@@ -18,7 +16,6 @@ if (!hasChromium) console.warn('chromium not installed: blast radius UI test ski
 
 const ownerEmail = 'owner@example.test';
 const ownerPassword = 'correct-horse-battery-staple';
-const artifactsDir = join(process.cwd(), 'test-artifacts');
 
 const scopeLine = 'Silence scope: 10 services · 2 databases · 1 schema · +18 infrastructure (13 held, 5 shared)';
 const scopeBreakdown = '4 workloads · 9 pods · 2 Kubernetes nodes · 5 VMs · 2 hosts · 1 monitoring source';
@@ -45,7 +42,6 @@ function recentTraces(): string {
   return JSON.stringify(doc);
 }
 
-type Server = Awaited<ReturnType<typeof startServer>>;
 
 // The estate goes in through the API (the catalogue test covers importing through the UI).
 async function importEstate(baseUrl: string): Promise<void> {
@@ -72,30 +68,12 @@ async function importEstate(baseUrl: string): Promise<void> {
 }
 
 describe('blast radius preview web UI', () => {
-  let dataDir: string | undefined;
-  let server: Server | undefined;
-  let browser: Browser | undefined;
-
-  beforeAll(async () => {
-    if (!hasChromium) return;
-    dataDir = await mkdtemp(join(tmpdir(), 'changeledger-blast-ui-'));
-    await mkdir(artifactsDir, { recursive: true });
-    await createOwner(dataDir, ownerEmail, ownerPassword);
-    server = await startServer({ dataDir });
-    await importEstate(server.url);
-    browser = await launchChromium();
-  }, 60_000);
-
-  afterAll(async () => {
-    await browser?.close().catch(() => undefined);
-    await server?.stop().catch(() => undefined);
-    if (dataDir !== undefined) await rm(dataDir, { recursive: true, force: true });
-  }, 60_000);
+  const suite = uiSuite({ name: 'blast-ui', owner: { email: ownerEmail, password: ownerPassword }, ready: (server) => importEstate(server.url) });
 
   it.skipIf(!hasChromium)(
     'previews what a change of payments-api would silence, draws its dependency map by layers and lists its contracts',
     async () => {
-      if (browser === undefined || server === undefined) throw new Error('setup did not complete');
+      const { server, browser } = suite();
       const { context, page, consoleErrors } = await openPage(browser);
 
       try {

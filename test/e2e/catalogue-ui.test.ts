@@ -1,10 +1,8 @@
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Browser, type Locator, type Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hasChromium, launchChromium, openPage } from '../support/browser.js';
-import { createOwner, startServer } from '../support/spawn-server.js';
+import { type Locator, type Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { hasChromium, openPage } from '../support/browser.js';
+import { artifactsDir, uiSuite } from '../support/ui-suite.js';
 
 // Drives the catalogue pages of the built UI (dist/web, produced by `npm run build`)
 // against a real server process in Debian's Chromium: imports through the UI (twice,
@@ -16,7 +14,6 @@ if (!hasChromium) console.warn('chromium not installed: catalogue UI test skippe
 
 const ownerEmail = 'owner@example.test';
 const ownerPassword = 'correct-horse-battery-staple';
-const artifactsDir = join(process.cwd(), 'test-artifacts');
 
 // A small shop: services calling each other, databases on instances, VMs on hosts, one
 // external, one business process, and svc:legacy-reports, which the third import leaves
@@ -128,33 +125,14 @@ const entityCount = estate.split('\n').filter((line) => line.startsWith('  - { k
 const linkCount = estate.split('\n').filter((line) => line.startsWith('  - { from:')).length;
 const serviceCount = estate.split('\n').filter((line) => line.includes('kind: service')).length;
 
-type Server = Awaited<ReturnType<typeof startServer>>;
 
 describe('catalogue web UI', () => {
-  let dataDir: string | undefined;
-  let server: Server | undefined;
-  let browser: Browser | undefined;
-
-  beforeAll(async () => {
-    if (!hasChromium) return;
-    dataDir = await mkdtemp(join(tmpdir(), 'changeledger-catalogue-ui-'));
-    await mkdir(artifactsDir, { recursive: true });
-    await createOwner(dataDir, ownerEmail, ownerPassword);
-    server = await startServer({ dataDir });
-    browser = await launchChromium();
-  }, 60_000);
-
-  afterAll(async () => {
-    // Each step guarded on its own so one failure does not leak the server or the dir.
-    await browser?.close().catch(() => undefined);
-    await server?.stop().catch(() => undefined);
-    if (dataDir !== undefined) await rm(dataDir, { recursive: true, force: true });
-  }, 60_000);
+  const suite = uiSuite({ name: 'catalogue-ui', owner: { email: ownerEmail, password: ownerPassword } });
 
   it.skipIf(!hasChromium)(
     'imports an estate through the UI, filters and pages it in the URL, and walks an entity’s neighbours',
     async () => {
-      if (browser === undefined || server === undefined) throw new Error('setup did not complete');
+      const { server, browser } = suite();
       expect(entityCount).toBeGreaterThanOrEqual(30);
       const { context, page, consoleErrors } = await openPage(browser);
 

@@ -1,11 +1,11 @@
-import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { type Browser, type Locator, type Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hasChromium, launchChromium } from '../support/browser.js';
+import { type Locator, type Page } from 'playwright-core';
+import { afterAll, describe, expect, it } from 'vitest';
+import { hasChromium } from '../support/browser.js';
 import { startSmtpCapture, type SmtpCapture } from '../support/smtp-capture.js';
-import { createOwner, runCli, startServer } from '../support/spawn-server.js';
+import { runCli } from '../support/spawn-server.js';
+import { artifactsDir, uiSuite } from '../support/ui-suite.js';
 
 // Drives the change pages of the built UI (dist/web, produced by `npm run build`) against a
 // real server process in Debian's Chromium. An owner requires approval by a quorum of two and
@@ -26,10 +26,8 @@ const requester = { email: 'mia@example.test', name: 'Mia Requester' };
 // Approvers on a real-looking domain: reserved test domains are never handed to a mail server.
 const approver = { email: 'alice@acme.io', name: 'Alice Approver' };
 const critical = { email: 'carol@acme.io', name: 'Carol Critical' };
-const artifactsDir = join(process.cwd(), 'test-artifacts');
 const estate = new URL('../fixtures/changes/estate.yaml', import.meta.url);
 
-type Server = Awaited<ReturnType<typeof startServer>>;
 type Session = { cookie: string; csrf: string };
 
 async function addMember(dataDir: string, who: { email: string; name: string }): Promise<void> {
@@ -68,39 +66,34 @@ async function approveLinkFor(smtp: SmtpCapture, email: string, title: string): 
 }
 
 describe('change pages web UI', () => {
-  let dataDir: string | undefined;
-  let server: Server | undefined;
-  let browser: Browser | undefined;
   let smtp: SmtpCapture | undefined;
-
-  beforeAll(async () => {
-    if (!hasChromium) return;
-    dataDir = await mkdtemp(join(tmpdir(), 'changeledger-changes-ui-'));
-    await mkdir(artifactsDir, { recursive: true });
-    await createOwner(dataDir, owner.email, password, ['--name', owner.name]);
-    for (const who of [requester, approver, critical]) await addMember(dataDir, who);
-    smtp = await startSmtpCapture();
-    server = await startServer({ dataDir, env: { CHANGELEDGER_SMTP_URL: smtp.url, CHANGELEDGER_MAIL_FROM: 'changeledger <changes@acme.io>' } });
-    const s = await apiSession(server.url, owner.email);
-    await call(server.url, s, 'POST', '/api/catalog/imports?format=changeledger&source=cmdb', await readFile(estate, 'utf8'), 'application/yaml');
-    browser = await launchChromium();
-  }, 90_000);
+  const suite = uiSuite({
+    name: 'changes-ui',
+    owner: { email: owner.email, password, args: ['--name', owner.name] },
+    prepare: async (dataDir) => {
+      for (const who of [requester, approver, critical]) await addMember(dataDir, who);
+      smtp = await startSmtpCapture();
+      return { CHANGELEDGER_SMTP_URL: smtp.url, CHANGELEDGER_MAIL_FROM: 'changeledger <changes@acme.io>' };
+    },
+    ready: async (server) => {
+      const s = await apiSession(server.url, owner.email);
+      await call(server.url, s, 'POST', '/api/catalog/imports?format=changeledger&source=cmdb', await readFile(estate, 'utf8'), 'application/yaml');
+    },
+    timeoutMs: 90_000,
+  });
 
   afterAll(async () => {
-    await browser?.close().catch(() => undefined);
-    await server?.stop().catch(() => undefined);
     await smtp?.close().catch(() => undefined);
-    if (dataDir !== undefined) await rm(dataDir, { recursive: true, force: true });
-  }, 60_000);
+  });
 
   it.skipIf(!hasChromium)(
     'takes a critical change from the settings through the form, two approvals from the e-mail link, start and completion',
     async () => {
-      if (browser === undefined || server === undefined) throw new Error('setup did not complete');
+      const { server, browser } = suite();
       const base = server.url;
       const consoleErrors: string[] = [];
       const open = async (): Promise<Page> => {
-        const context = await browser!.newContext({ viewport: { width: 1440, height: 900 } });
+        const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
         const page = await context.newPage();
         page.setDefaultTimeout(15_000);
         page.on('console', (message) => {
@@ -143,7 +136,7 @@ describe('change pages web UI', () => {
   it.skipIf(!hasChromium)(
     'maps the names a pipeline gave that the catalogue does not know, and the change goes on to approval',
     async () => {
-      if (browser === undefined || server === undefined) throw new Error('setup did not complete');
+      const { server, browser } = suite();
       const base = server.url;
       const s = await apiSession(base, requester.email);
       const { secret } = (await call(base, s, 'POST', '/api/tokens', JSON.stringify({ name: 'deploy', scopes: ['changes:read', 'changes:write'] }))) as { secret: string };

@@ -1,10 +1,9 @@
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hasChromium, launchChromium, openPage } from '../support/browser.js';
-import { createOwner, runCli, startServer } from '../support/spawn-server.js';
+import { type BrowserContext, type Locator, type Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { hasChromium, openPage } from '../support/browser.js';
+import { artifactsDir, uiSuite } from '../support/ui-suite.js';
+import { runCli } from '../support/spawn-server.js';
 
 // Drives the flag pages of the built UI (dist/web, produced by `npm run build`) against a
 // real server process in Debian's Chromium: a high-risk flag, the reason rule, a rollout,
@@ -19,40 +18,25 @@ const approverEmail = 'approver@example.test';
 const approverPassword = 'approver-password-1234';
 const flagKey = 'ops.payments.new-processor';
 const flagPath = `/flags/${encodeURIComponent(flagKey)}`;
-const artifactsDir = join(process.cwd(), 'test-artifacts');
 
-type Server = Awaited<ReturnType<typeof startServer>>;
 
 describe('flags web UI', () => {
-  let dataDir: string | undefined;
-  let server: Server | undefined;
-  let browser: Browser | undefined;
-
-  beforeAll(async () => {
-    if (!hasChromium) return;
-    dataDir = await mkdtemp(join(tmpdir(), 'changeledger-flags-ui-'));
-    await mkdir(artifactsDir, { recursive: true });
-    await createOwner(dataDir, ownerEmail, ownerPassword);
-    const added = await runCli(
-      ['users', 'add', '--email', approverEmail, '--role', 'admin', '--password-stdin', '--data', dataDir],
-      { input: `${approverPassword}\n` },
-    );
-    if (added.code !== 0) throw new Error(`users add failed (${String(added.code)}): ${added.stderr}`);
-    server = await startServer({ dataDir });
-    browser = await launchChromium();
-  }, 60_000);
-
-  afterAll(async () => {
-    // Each step guarded on its own so one failure does not leak the server or the dir.
-    await browser?.close().catch(() => undefined);
-    await server?.stop().catch(() => undefined);
-    if (dataDir !== undefined) await rm(dataDir, { recursive: true, force: true });
-  }, 60_000);
+  const suite = uiSuite({
+    name: 'flags-ui',
+    owner: { email: ownerEmail, password: ownerPassword },
+    prepare: async (dataDir) => {
+      const added = await runCli(
+        ['users', 'add', '--email', approverEmail, '--role', 'admin', '--password-stdin', '--data', dataDir],
+        { input: `${approverPassword}\n` },
+      );
+      if (added.code !== 0) throw new Error(`users add failed (${String(added.code)}): ${added.stderr}`);
+    },
+  });
 
   it.skipIf(!hasChromium)(
     'creates a high-risk flag, enforces reasons, rolls out, and applies a production change only once someone else approves it',
     async () => {
-      if (browser === undefined || server === undefined) throw new Error('setup did not complete');
+      const { server, browser } = suite();
       const { context, page, consoleErrors } = await openPage(browser);
 
       try {

@@ -1,10 +1,8 @@
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Browser, type Locator, type Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hasChromium, launchChromium, openPage } from '../support/browser.js';
-import { createOwner, startServer } from '../support/spawn-server.js';
+import { type Locator, type Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { hasChromium, openPage } from '../support/browser.js';
+import { artifactsDir, uiSuite } from '../support/ui-suite.js';
 
 // Drives the built UI (dist/web, produced by `npm run build`) against a real server
 // process in Debian's Chromium. Without a browser the test is skipped loudly rather
@@ -14,36 +12,16 @@ if (!hasChromium) console.warn('chromium not installed: UI test skipped');
 
 const ownerEmail = 'owner@example.test';
 const ownerPassword = 'correct-horse-battery-staple';
-const artifactsDir = join(process.cwd(), 'test-artifacts');
 const secretPattern = /^clt_[A-Za-z0-9]{8}_[A-Za-z0-9_-]{43}$/;
 
-type Server = Awaited<ReturnType<typeof startServer>>;
 
 describe('web UI', () => {
-  let dataDir: string | undefined;
-  let server: Server | undefined;
-  let browser: Browser | undefined;
-
-  beforeAll(async () => {
-    if (!hasChromium) return;
-    dataDir = await mkdtemp(join(tmpdir(), 'changeledger-ui-'));
-    await mkdir(artifactsDir, { recursive: true });
-    await createOwner(dataDir, ownerEmail, ownerPassword);
-    server = await startServer({ dataDir });
-    browser = await launchChromium();
-  }, 60_000);
-
-  afterAll(async () => {
-    // Each step guarded on its own so one failure does not leak the server or the dir.
-    await browser?.close().catch(() => undefined);
-    await server?.stop().catch(() => undefined);
-    if (dataDir !== undefined) await rm(dataDir, { recursive: true, force: true });
-  }, 60_000);
+  const suite = uiSuite({ name: 'ui', owner: { email: ownerEmail, password: ownerPassword } });
 
   it.skipIf(!hasChromium)(
     'signs in, creates a token, finds it in the audit log and revokes it',
     async () => {
-      if (browser === undefined || server === undefined) throw new Error('setup did not complete');
+      const { server, browser } = suite();
       const { context, page, consoleErrors } = await openPage(browser);
 
       try {

@@ -1,0 +1,54 @@
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
+import { hasChromium, launchChromium } from './browser.js';
+import { createOwner, startServer, type ServerProcess } from './spawn-server.js';
+
+/** Where the browser tests leave their screenshots. */
+export const artifactsDir = join(process.cwd(), 'test-artifacts');
+
+export type UiSuite = { dataDir: string; server: ServerProcess; browser: Browser };
+
+/**
+ * The set-up every browser suite shares, as the suite's beforeAll / afterAll: a data directory
+ * with an owner, a real server process on it, Chromium. `prepare` runs before the server starts
+ * (more people; it may answer extra environment for the server), `ready` once it listens (an
+ * import). Nothing starts where Chromium is missing (the tests skip, saying so). Answers a getter
+ * that throws when the set-up did not complete.
+ */
+export function uiSuite(o: {
+  name: string;
+  owner: { email: string; password: string; args?: string[] };
+  prepare?: (dataDir: string) => Promise<Record<string, string> | void>;
+  ready?: (server: ServerProcess) => Promise<void>;
+  timeoutMs?: number;
+}): () => UiSuite {
+  let dataDir: string | undefined;
+  let server: ServerProcess | undefined;
+  let browser: Browser | undefined;
+
+  beforeAll(async () => {
+    if (!hasChromium) return;
+    dataDir = await mkdtemp(join(tmpdir(), `changeledger-${o.name}-`));
+    await mkdir(artifactsDir, { recursive: true });
+    await createOwner(dataDir, o.owner.email, o.owner.password, o.owner.args);
+    const env = (await o.prepare?.(dataDir)) ?? undefined;
+    server = await startServer({ dataDir, ...(env ? { env } : {}) });
+    await o.ready?.(server);
+    browser = await launchChromium();
+  }, o.timeoutMs ?? 60_000);
+
+  afterAll(async () => {
+    // Each step guarded on its own so one failure does not leak the server or the dir.
+    await browser?.close().catch(() => undefined);
+    await server?.stop().catch(() => undefined);
+    if (dataDir !== undefined) await rm(dataDir, { recursive: true, force: true });
+  }, 60_000);
+
+  return () => {
+    if (dataDir === undefined || server === undefined || browser === undefined) throw new Error('setup did not complete');
+    return { dataDir, server, browser };
+  };
+}
