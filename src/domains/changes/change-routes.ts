@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { forbidden, notFound } from '../../platform/errors.js';
 import { ownOrganization, requestAuditContext } from '../../platform/http/access.js';
-import { errors } from '../../platform/http/schemas.js';
+import { errors, missingBodyIsEmpty } from '../../platform/http/schemas.js';
 import { listMembers } from '../auth/auth-store.js';
 import { scopeBreakdown, scopeLine, SILENCE_MODES } from '../catalogue/blast.js';
 import type { BlastService } from '../catalogue/blast-service.js';
@@ -154,10 +154,7 @@ export const changeRoutes: FastifyPluginAsyncTypebox<{ db: Database; changes: Ch
   const write = { access: { scope: 'changes:write' as const } };
   const session = { access: 'session' as const };
   const ctx = requestAuditContext;
-  // A pipeline POSTs …/start or …/complete without a body: that is an empty one.
-  app.addHook('preValidation', async (req) => {
-    if (req.method === 'POST' && (req.body === undefined || req.body === null)) req.body = {};
-  });
+  app.addHook('preValidation', missingBodyIsEmpty);
   const links = (id: string) => ({ change: changes.link({ id }), approve: changes.link({ id }, true) });
 
   app.get('/api/changes', {

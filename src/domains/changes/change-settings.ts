@@ -1,5 +1,5 @@
 import type { Clock } from '../../platform/clock.js';
-import type { Sealer } from '../../platform/crypto/sealed.js';
+import { openOrNull, type Sealer } from '../../platform/crypto/sealed.js';
 import { destinationHost, parseTicketing, splitSecret, viewTicketing, type StoredTicketing, type TicketingInput, type TicketingView } from '../deliveries/ticketing/ticketing-settings.js';
 import type { TicketKind } from '../deliveries/ticketing/ticket-types.js';
 import type { Database, Queryable, Row, Tx } from '../../platform/db/database.js';
@@ -76,7 +76,8 @@ export async function readApprovers(db: Queryable, orgId: string): Promise<Appro
   return r.rows.map((x) => ({ userId: x.user_id, email: x.email, name: x.display_name, critical: x.critical }));
 }
 
-async function readTicketingRow(db: Queryable, orgId: string): Promise<{ ticketing: StoredTicketing | null; sealed: string | null }> {
+/** The organisation's ticket destination as stored: its fields, and its secret still sealed. */
+export async function readTicketing(db: Queryable, orgId: string): Promise<{ ticketing: StoredTicketing | null; sealed: string | null }> {
   const r = await db.query<SettingsRow>('SELECT ticketing, ticketing_secret_sealed FROM change_settings WHERE org_id = $1', [orgId]);
   return { ticketing: r.rows[0]?.ticketing ?? null, sealed: r.rows[0]?.ticketing_secret_sealed ?? null };
 }
@@ -102,18 +103,9 @@ export class ChangeSettingsService {
     return view(await this.withTicketing(this.deps.db, m.org.id, await readSettings(this.deps.db, m.org.id)), await readApprovers(this.deps.db, m.org.id));
   }
 
-  private openOrNull(sealed: string | null): string | null {
-    if (!sealed) return null;
-    try {
-      return this.deps.sealer.open(sealed);
-    } catch {
-      return null;
-    }
-  }
-
   private async withTicketing(db: Queryable, orgId: string, settings: ChangeSettings): Promise<SettingsWithTicketing> {
-    const t = await readTicketingRow(db, orgId);
-    const readable = t.sealed !== null && this.openOrNull(t.sealed) !== null;
+    const t = await readTicketing(db, orgId);
+    const readable = t.sealed !== null && openOrNull(this.deps.sealer, t.sealed) !== null;
     return { ...settings, ticketing: viewTicketing(t.ticketing, readable), ticketingKind: t.ticketing?.kind ?? 'none', ticketingUnreadable: t.ticketing !== null && !readable };
   }
 
@@ -157,8 +149,8 @@ export class ChangeSettingsService {
    * only); it is sealed with the data key and never answered. Audited org_change.ticketing.
    */
   private async saveTicketing(tx: Tx, ctx: AuditContext, orgId: string, input: TicketingInput | null, at: string): Promise<void> {
-    const before = await readTicketingRow(tx, orgId);
-    const storedSecret = this.openOrNull(before.sealed);
+    const before = await readTicketing(tx, orgId);
+    const storedSecret = openOrNull(this.deps.sealer, before.sealed);
     const parsed = parseTicketing(input, before.ticketing ? { kind: before.ticketing.kind, secret: storedSecret } : null);
     const split = parsed ? splitSecret(parsed) : null;
     const secretChanged = (split?.secret ?? null) !== storedSecret;

@@ -1,7 +1,7 @@
 /** What other domains and the composition root may use of changes. */
 export { ChangeService, silentNotifier, TIMER_JOB, type ChangeEvent, type ChangeNotifier, type RegisterInput } from './change-service.js';
 export { ApprovalService } from './approval-service.js';
-export { ChangeSettingsService, readApprovers, readSettings, type ChangeSettings } from './change-settings.js';
+export { ChangeSettingsService, readApprovers, readSettings, readTicketing, type ChangeSettings } from './change-settings.js';
 export type { Change, ChangeKind, Outcome, Impact } from './change-store.js';
 export { CHANGE_STATUSES, FINAL_STATUSES, type ChangeStatus } from './change-lifecycle.js';
 export { statusOf } from './change-view.js';

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { Clock } from '../../platform/clock.js';
-import type { Sealer } from '../../platform/crypto/sealed.js';
+import { openOrNull, type Sealer } from '../../platform/crypto/sealed.js';
 import type { Database, Queryable, Row, Tx } from '../../platform/db/database.js';
 import { badRequest, forbidden, notFound } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
@@ -9,14 +9,15 @@ import { scheduleJob } from '../../platform/jobs/job-queue.js';
 import { OutboundFailed, OutboundRefused, type OutboundClient } from '../../platform/net/outbound.js';
 import type { Principal } from '../auth/index.js';
 import type { Change } from '../changes/change-store.js';
+import { readSettings, readTicketing } from '../changes/change-settings.js';
 import type { ChangeEvent, ChangeNotifier } from '../changes/change-service.js';
 import { appendAuditEvent, type AuditContext } from '../ledger/index.js';
 import { decide, type AttemptOutcome, type Decision } from './delivery-rule.js';
-import { findDelivery, listAttempts, stepView, type Attempt, type Delivery, type StepView } from './delivery-store.js';
+import { findDelivery, listAttempts, listDeliveries, stepView, type Attempt, type Delivery, type StepView } from './delivery-store.js';
 import { CALLBACK_USER_AGENT, signedHeaders } from './signing.js';
 import { probe, sendStep } from './ticketing/adapters.js';
 import type { TicketChange, TicketClose, TicketEvent, TicketKind, TicketRef, TicketStep, TicketTest } from './ticketing/ticket-types.js';
-import { destinationHost, joinSecret, parseTicketing, type StoredTicketing, type TicketingInput } from './ticketing/ticketing-settings.js';
+import { destinationHost, joinSecret, parseTicketing, type TicketingInput } from './ticketing/ticketing-settings.js';
 
 export const DELIVERY_JOB = 'delivery.send';
 
@@ -90,10 +91,10 @@ export class DeliveryService implements ChangeNotifier {
   /** Which ticket step an event makes, if the organisation has a destination and the change a ticket to speak of. */
   private async ticketStepFor(tx: Tx, c: Change, event: ChangeEvent): Promise<{ kind: TicketKind; action: 'create' | 'update'; event: TicketEvent; close: TicketClose | null } | null> {
     if (!['approved', 'started', 'completed', 'reported', 'cancelled', 'expired'].includes(event)) return null;
-    const kind = await readTicketingKind(tx, c.orgId);
+    const kind = (await readTicketing(tx, c.orgId)).ticketing?.kind;
+    if (!kind) return null;
     const opened = await tx.query('SELECT 1 FROM deliveries WHERE change_id = $1 AND channel = $2 AND action = $3', [c.id, 'ticket', 'create']);
     const hasTicket = opened.rows.length > 0;
-    if (!kind) return null;
     switch (event) {
       case 'approved':
         return hasTicket ? null : { kind, action: 'create', event: 'change.approved', close: null };
@@ -147,14 +148,14 @@ export class DeliveryService implements ChangeNotifier {
     const started = performance.now();
     const base = { deliveryId, attempt: n, at: at.toISOString() };
     try {
-      const allowPrivate = await readAllowPrivate(this.deps.db, d.orgId);
+      const { allowPrivateCallbacks: allowPrivate } = await readSettings(this.deps.db, d.orgId);
       if (d.channel === 'callback') {
         const target = await this.deps.db.query<Row & { callback_url: string | null; callback_secret_sealed: string | null }>(
           'SELECT callback_url, callback_secret_sealed FROM changes WHERE id = $1', [d.changeId],
         );
         const row = target.rows[0];
-        if (!row?.callback_url || !row.callback_secret_sealed) return { ...base, durationMs: 0, outcome: { kind: 'refused', error: 'the change has no callback URL' }, httpStatus: null, error: 'the change has no callback URL', address: null };
-        const secret = this.openOrNull(row.callback_secret_sealed);
+        if (!row?.callback_url || !row.callback_secret_sealed) return refusal(base, started, 'the change has no callback URL');
+        const secret = openOrNull(this.deps.sealer, row.callback_secret_sealed);
         if (secret === null) return refusal(base, started, 'the callback secret cannot be opened with this server’s data key (was the key replaced?)');
         const headers = signedHeaders({ secret, deliveryId, event: d.event, body: d.body, at, userAgent: CALLBACK_USER_AGENT });
         const res = await this.deps.client.request({ method: 'POST', url: row.callback_url, headers, body: d.body, allowPrivate });
@@ -163,9 +164,9 @@ export class DeliveryService implements ChangeNotifier {
         return { ...base, durationMs: res.durationMs, outcome: { kind: 'answer', status: res.status }, httpStatus: res.status, address: res.address, error: ok ? null : `answered ${res.status}${said ? `: ${said}` : ''}` };
       }
       const step = JSON.parse(d.body) as StoredStep;
-      const stored = await readTicketingStored(this.deps.db, d.orgId);
-      if (!stored?.sealed) return refusal(base, started, 'no ticket destination is set any more');
-      const secret = this.openOrNull(stored.sealed);
+      const stored = await readTicketing(this.deps.db, d.orgId);
+      if (!stored.ticketing || !stored.sealed) return refusal(base, started, 'no ticket destination is set any more');
+      const secret = openOrNull(this.deps.sealer, stored.sealed);
       if (secret === null) return refusal(base, started, 'the ticket destination’s secret cannot be opened with this server’s data key: enter it again in the settings');
       const settings = joinSecret(stored.ticketing, secret);
       if (settings.kind !== step.kind) return refusal(base, started, `the ticket destination changed from ${step.kind} to ${settings.kind}`);
@@ -186,7 +187,7 @@ export class DeliveryService implements ChangeNotifier {
       };
       const answer = await sendStep({ client: recording, allowPrivate }, settings, { ...rest, deliveryId, ticket });
       const durationMs = Math.round(performance.now() - started);
-      if (answer.calls === 0) return { ...base, durationMs, outcome: { kind: 'refused', error: answer.error ?? 'nothing was sent' }, httpStatus: null, error: answer.error ?? 'nothing was sent', address: null };
+      if (answer.calls === 0) return refusal(base, started, answer.error ?? 'nothing was sent');
       const ok = answer.status >= 200 && answer.status <= 299;
       return {
         ...base, durationMs, outcome: { kind: 'answer', status: answer.status }, httpStatus: answer.status, address,
@@ -194,7 +195,7 @@ export class DeliveryService implements ChangeNotifier {
       };
     } catch (err) {
       const durationMs = Math.round(performance.now() - started);
-      if (err instanceof OutboundRefused) return { ...base, durationMs, outcome: { kind: 'refused', error: err.message }, httpStatus: null, error: err.message, address: null };
+      if (err instanceof OutboundRefused) return refusal(base, started, err.message);
       if (err instanceof OutboundFailed) return { ...base, durationMs: err.durationMs, outcome: { kind: 'no-answer', error: err.message }, httpStatus: null, error: err.message, address: err.address };
       const message = err instanceof Error ? err.message : String(err);
       this.deps.logger?.warn({ deliveryId, err: message }, 'delivery attempt failed before sending');
@@ -241,8 +242,7 @@ export class DeliveryService implements ChangeNotifier {
 
   /** Every delivery of a change with its attempts, for the Pipeline card. */
   async forChange(changeId: string): Promise<Array<StepView & { channel: Delivery['channel']; attemptLog: Attempt[] }>> {
-    const r = await this.deps.db.query<Row & { id: string }>('SELECT id FROM deliveries WHERE change_id = $1 ORDER BY created_at, channel, seq', [changeId]);
-    const ds = (await Promise.all(r.rows.map((x) => findDelivery(this.deps.db, x.id)))).filter((d): d is Delivery => d !== null);
+    const ds = await listDeliveries(this.deps.db, changeId);
     const attempts = await listAttempts(this.deps.db, ds.map((d) => d.id));
     return ds.map((d) => ({ ...stepView(d), channel: d.channel, attemptLog: attempts.get(d.id) ?? [] }));
   }
@@ -275,20 +275,19 @@ export class DeliveryService implements ChangeNotifier {
    * Audited org_change.ticketing_test.
    */
   async ticketingTest(ctx: AuditContext, orgId: string, draft: { ticketing?: TicketingInput | null; allowPrivateCallbacks?: boolean }): Promise<TicketTest> {
-    const stored = await readTicketingStored(this.deps.db, orgId);
+    const stored = await readTicketing(this.deps.db, orgId);
+    const storedSecret = openOrNull(this.deps.sealer, stored.sealed);
     let settings;
     if (draft.ticketing !== undefined) {
-      const storedSecret = stored?.sealed ? this.openOrNull(stored.sealed) : null;
-      settings = parseTicketing(draft.ticketing, stored ? { kind: stored.ticketing.kind, secret: storedSecret } : null);
-    } else if (stored) {
-      const secret = stored.sealed ? this.openOrNull(stored.sealed) : null;
-      if (secret === null) throw badRequest('the stored destination’s secret cannot be opened with this server’s data key: enter it again', 'ticketing');
-      settings = joinSecret(stored.ticketing, secret);
+      settings = parseTicketing(draft.ticketing, stored.ticketing ? { kind: stored.ticketing.kind, secret: storedSecret } : null);
+    } else if (stored.ticketing) {
+      if (storedSecret === null) throw badRequest('the stored destination’s secret cannot be opened with this server’s data key: enter it again', 'ticketing');
+      settings = joinSecret(stored.ticketing, storedSecret);
     } else {
       settings = null;
     }
     if (!settings) throw badRequest('no ticket destination is set: save one, or send a draft in `ticketing`', 'ticketing');
-    const allowPrivate = draft.allowPrivateCallbacks ?? (await readAllowPrivate(this.deps.db, orgId));
+    const allowPrivate = draft.allowPrivateCallbacks ?? (await readSettings(this.deps.db, orgId)).allowPrivateCallbacks;
     const result = await probe({ client: this.deps.client, allowPrivate }, settings);
     await this.deps.db.transaction((tx) => appendAuditEvent(tx, this.deps.clock, ctx, {
       orgId, action: 'org_change.ticketing_test', target: { type: 'settings', id: 'change-ticketing' },
@@ -297,13 +296,6 @@ export class DeliveryService implements ChangeNotifier {
     return result;
   }
 
-  private openOrNull(sealed: string): string | null {
-    try {
-      return this.deps.sealer.open(sealed);
-    } catch {
-      return null;
-    }
-  }
 }
 
 /** What the Pipeline card says went wrong: the receiver's words where it gave some, then the rule's. */
@@ -318,23 +310,6 @@ function errorText(r: AttemptResult, d: Decision): string | null {
 function refusal(base: { deliveryId: string; attempt: number; at: string }, started: number, error: string): AttemptResult {
   return { ...base, durationMs: Math.round(performance.now() - started), outcome: { kind: 'refused', error }, httpStatus: null, error, address: null };
 }
-
-async function readAllowPrivate(db: Queryable, orgId: string): Promise<boolean> {
-  const r = await db.query<Row & { allow_private_callbacks: boolean }>('SELECT allow_private_callbacks FROM change_settings WHERE org_id = $1', [orgId]);
-  return r.rows[0]?.allow_private_callbacks ?? false;
-}
-
-async function readTicketingKind(db: Queryable, orgId: string): Promise<TicketKind | null> {
-  const r = await db.query<Row & { ticketing: StoredTicketing | null }>('SELECT ticketing FROM change_settings WHERE org_id = $1', [orgId]);
-  return r.rows[0]?.ticketing?.kind ?? null;
-}
-
-export async function readTicketingStored(db: Queryable, orgId: string): Promise<{ ticketing: StoredTicketing; sealed: string | null } | null> {
-  const r = await db.query<Row & { ticketing: StoredTicketing | null; ticketing_secret_sealed: string | null }>('SELECT ticketing, ticketing_secret_sealed FROM change_settings WHERE org_id = $1', [orgId]);
-  const row = r.rows[0];
-  return row?.ticketing ? { ticketing: row.ticketing, sealed: row.ticketing_secret_sealed } : null;
-}
-
 
 const when = (iso: string | null) => (iso ? `${iso.slice(0, 16).replace('T', ' ')} UTC` : '—');
 

@@ -34,7 +34,7 @@ export async function findDelivery(db: Queryable, id: string, lock = false): Pro
 }
 
 export async function listDeliveries(db: Queryable, changeId: string): Promise<Delivery[]> {
-  const r = await db.query<DeliveryRow>('SELECT * FROM deliveries WHERE change_id = $1 ORDER BY channel, seq', [changeId]);
+  const r = await db.query<DeliveryRow>('SELECT * FROM deliveries WHERE change_id = $1 ORDER BY created_at, channel, seq', [changeId]);
   return r.rows.map(toDelivery);
 }
 

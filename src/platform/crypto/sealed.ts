@@ -27,6 +27,19 @@ export function createSealer(key: Buffer): Sealer {
   };
 }
 
+/**
+ * Opens a sealed value, or answers null when it cannot be opened (sealed under another data key,
+ * or damaged): the caller says what that means instead of failing with a 500.
+ */
+export function openOrNull(sealer: Sealer, sealed: string | null): string | null {
+  if (!sealed) return null;
+  try {
+    return sealer.open(sealed);
+  } catch {
+    return null;
+  }
+}
+
 /** A sealer whose key is read on first use: commands that never seal anything never touch the key. */
 export function lazySealer(loadKey: () => Buffer): Sealer {
   let inner: Sealer | null = null;

@@ -1,3 +1,4 @@
+import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 
 export const ErrorBody = Type.Object(
@@ -14,3 +15,11 @@ export function errors(...codes: number[]): Record<number, typeof ErrorBody> {
 }
 
 export const IsoTime = Type.String({ format: 'date-time', description: 'UTC, ISO-8601 with Z' });
+
+/**
+ * A preValidation hook: a POST sent without a body (a pipeline's `curl -X POST …/start`, a
+ * button) is taken as an empty object, so the body schema's defaults apply instead of a 400.
+ */
+export async function missingBodyIsEmpty(req: FastifyRequest): Promise<void> {
+  if (req.method === 'POST' && (req.body === undefined || req.body === null)) req.body = {};
+}
