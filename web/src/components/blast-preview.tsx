@@ -17,6 +17,7 @@ import { KindBadge, TierBadge } from './catalogue-badges';
 import { ContractsCard, type ContractsState } from './contracts-card';
 import { DependencyMap } from './dependency-map';
 import { ErrorBanner } from './error-banner';
+import { UnresolvedName } from './unresolved-name';
 
 // The live preview of a change's blast radius, for the change editor: the components (one
 // name or key a line), hops and the silence mode in; the silence scope, criticality,
@@ -192,27 +193,13 @@ export function BlastPreview({ draft, onDraftChange, onPreview, idPrefix = 'blas
             </div>
           )}
           {preview.unresolved.map((u) => (
-            <div key={u.query} className="unresolved" data-testid="unresolved" data-query={u.query}>
-              <span>
-                <span className="mono strong">{u.query}</span>{' '}
-                {u.candidates.length > 0 ? 'is not exactly one thing in the catalogue — pick one:' : 'matches nothing in the catalogue.'}
-              </span>
-              <span className="candidates">
-                {u.candidates.map((c) => (
-                  <button
-                    key={c.key}
-                    type="button"
-                    className="chip candidate-chip"
-                    title={`Replace the line with ${c.key}`}
-                    onClick={() => { onDraftChange({ ...draft, lines: replaceLine(lines, u.query, c.key) }); }}
-                    data-testid="candidate"
-                    data-key={c.key}
-                  >
-                    <KindBadge kind={c.kind} /> {c.name} <span className="mono muted candidate-key">{c.key}</span>
-                  </button>
-                ))}
-              </span>
-            </div>
+            <UnresolvedName
+              key={u.query}
+              unresolved={u}
+              noMatch="matches nothing in the catalogue."
+              onPick={(key) => { onDraftChange({ ...draft, lines: replaceLine(lines, u.query, key) }); }}
+              testIds={{ row: 'unresolved', candidate: 'candidate' }}
+            />
           ))}
           {preview.refused !== null && (
             <div className="banner banner-error" role="alert" data-testid="blast-refused">

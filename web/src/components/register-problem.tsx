@@ -1,6 +1,6 @@
 import type { UnresolvedComponent } from '../api/types';
 import { replaceLine } from '../lib/blast-preview';
-import { KindBadge } from './catalogue-badges';
+import { UnresolvedName } from './unresolved-name';
 
 export type Problem =
   | { kind: 'unresolved'; message: string; unresolved: UnresolvedComponent[] }
@@ -24,27 +24,13 @@ export function RegisterProblem({ problem, lines, busy, onLines, onConfirm }: Pr
       <section className="card register-problem" role="alert" data-testid="register-unresolved">
         <p className="field-error strong">{problem.message}</p>
         {problem.unresolved.map((u) => (
-          <div key={u.query} className="unresolved" data-testid="register-unresolved-name" data-query={u.query}>
-            <span>
-              <span className="mono strong">{u.query}</span>{' '}
-              {u.candidates.length > 0 ? 'is not exactly one thing in the catalogue — pick one:' : 'matches nothing in the catalogue: name it by its key, or leave it out.'}
-            </span>
-            <span className="candidates">
-              {u.candidates.map((c) => (
-                <button
-                  key={c.key}
-                  type="button"
-                  className="chip candidate-chip"
-                  title={`Replace the line with ${c.key}`}
-                  onClick={() => { onLines(replaceLine(lines, u.query, c.key)); }}
-                  data-testid="register-candidate"
-                  data-key={c.key}
-                >
-                  <KindBadge kind={c.kind} /> {c.name} <span className="mono muted candidate-key">{c.key}</span>
-                </button>
-              ))}
-            </span>
-          </div>
+          <UnresolvedName
+            key={u.query}
+            unresolved={u}
+            noMatch="matches nothing in the catalogue: name it by its key, or leave it out."
+            onPick={(key) => { onLines(replaceLine(lines, u.query, key)); }}
+            testIds={{ row: 'register-unresolved-name', candidate: 'register-candidate' }}
+          />
         ))}
       </section>
     );
