@@ -16,6 +16,17 @@ export function busy(): string {
   return loadavg().map((l) => l.toFixed(2)).join(' ');
 }
 
+type EngineOutcome = { name: string; skipped: string } | { name: string; version: string; notes: string[] };
+
+/** What ran where: the machine, then each engine as measured (with its notes in the details) or why it was skipped. */
+export function sayWhere(outcomes: readonly EngineOutcome[], o: { notes: boolean }): void {
+  for (const line of machine()) say(line);
+  for (const e of outcomes) {
+    if ('skipped' in e) say(o.notes ? `${e.name}: SKIPPED - ${e.skipped}` : `${e.name}: skipped (${e.skipped})`);
+    else say(o.notes ? `${e.name}: ${e.version}; ${e.notes.join('; ')}` : `${e.name}: ${e.version}`);
+  }
+}
+
 /** Counts statements (BEGIN and COMMIT included) sent through a database, to say what a step costs in round trips. */
 export function counting(db: Database): { db: Database; count: () => number; reset: () => void } {
   let n = 0;

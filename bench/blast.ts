@@ -8,7 +8,7 @@
 import { cpus } from 'node:os';
 import { SERVICE_CEILING } from '../src/domains/catalogue/blast.js';
 import type { Engine } from '../src/platform/db/database.js';
-import { int, ms, parseOptions, positiveInt, say, seconds, table, UsageError, machine, busy } from './bench-support.js';
+import { int, ms, parseOptions, positiveInt, say, seconds, table, UsageError, machine, busy, sayWhere } from './bench-support.js';
 import { onEachEngine, type BenchEngine, type Skipped } from './bench-engines.js';
 import { FULL_SIZE, loadEstate, sizeAt, STALE_SHARE, type EstateLoad, type EstateSummary } from './blast-estate.js';
 import { benchBlast, PAGE_LIMIT, PREVIEW_HOPS, type BlastResult, type Check, type PreviewGroup } from './blast-queries.js';
@@ -101,8 +101,7 @@ function report(outcomes: Outcome[], opts: Options): void {
   const c = estate?.counts ?? {};
   const sz = estate?.size ?? sizeAt(opts.scale);
   say('\n================ changeledger blast benchmark ================');
-  for (const line of machine()) say(line);
-  for (const o of outcomes) say('skipped' in o ? `${o.name}: SKIPPED - ${o.skipped}` : `${o.name}: ${o.version}; ${o.notes.join('; ')}`);
+  sayWhere(outcomes, { notes: true });
   for (const o of done) say(`load average (1, 5, 15 min) around the ${o.name} run: ${o.loadAvg} (on ${cpus().length} cores)`);
 
   say(`\n1. The estate (scale ${opts.scale}; seeded, the same on both engines)`);
@@ -167,8 +166,7 @@ function report(outcomes: Outcome[], opts: Options): void {
       }),
     ),
   );
-  for (const line of machine()) say(line);
-  for (const o of outcomes) say('skipped' in o ? `${o.name}: skipped (${o.skipped})` : `${o.name}: ${o.version}`);
+  sayWhere(outcomes, { notes: false });
 }
 
 export async function run(args: string[]): Promise<void> {

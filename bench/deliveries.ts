@@ -14,7 +14,7 @@
  */
 import { cpus } from 'node:os';
 import type { Engine } from '../src/platform/db/database.js';
-import { int, ms, parseOptions, positiveInt, say, table, UsageError, type LatencyStats, machine, busy } from './bench-support.js';
+import { int, ms, parseOptions, positiveInt, say, table, UsageError, type LatencyStats, machine, busy, sayWhere } from './bench-support.js';
 import { onEachEngine, type BenchEngine, type Skipped } from './bench-engines.js';
 import { benchOutbox, type OutboxResult } from './deliveries-outbox.js';
 
@@ -77,8 +77,7 @@ async function benchEngine(engine: BenchEngine, opts: Options): Promise<Done> {
 function report(outcomes: Outcome[], opts: Options): void {
   const done = outcomes.filter((o): o is Done => !('skipped' in o));
   say('\n================ changeledger deliveries benchmark ================');
-  for (const line of machine()) say(line);
-  for (const o of outcomes) say('skipped' in o ? `${o.name}: SKIPPED - ${o.skipped}` : `${o.name}: ${o.version}; ${o.notes.join('; ')}`);
+  sayWhere(outcomes, { notes: true });
   for (const o of done) say(`load average (1, 5, 15 min) around the ${o.name} run: ${o.loadAvg} (on ${cpus().length} cores)`);
   say('outbound client: createOutboundClient({ testOnlyAllowLoopback: true }), the tests\' switch, to reach the loopback receiver (answers 204); a new connection per request on both sides.');
 
@@ -137,8 +136,7 @@ function report(outcomes: Outcome[], opts: Options): void {
       ),
     ),
   );
-  for (const line of machine()) say(line);
-  for (const o of outcomes) say('skipped' in o ? `${o.name}: skipped (${o.skipped})` : `${o.name}: ${o.version}`);
+  sayWhere(outcomes, { notes: false });
 }
 
 export async function run(args: string[]): Promise<void> {

@@ -6,7 +6,7 @@
 import { cpus } from 'node:os';
 import { systemClock } from '../src/platform/clock.js';
 import type { Engine } from '../src/platform/db/database.js';
-import { int, ms, parseOptions, positiveInt, say, seconds, table, UsageError, machine, busy } from './bench-support.js';
+import { int, ms, parseOptions, positiveInt, say, seconds, table, UsageError, machine, busy, sayWhere } from './bench-support.js';
 import { onEachEngine, type BenchEngine, type Skipped } from './bench-engines.js';
 import { benchWrites, WRITE_FLAGS, WRITE_VARIANTS, type WriteResult } from './flags-writes.js';
 import { ACTOR_COUNT, bulkLoadFlagRecords, NAMESPACES, SPAN_DAYS, UNINDEXED_TABLE, type FlagLoad } from './flags-bulk-load.js';
@@ -110,8 +110,7 @@ function ratio(indexed: number, unindexed: number): string {
 function report(outcomes: Outcome[], opts: Options): void {
   const done = outcomes.filter((o): o is Done => !('skipped' in o));
   say('\n================ changeledger flags benchmark ================');
-  for (const line of machine()) say(line);
-  for (const o of outcomes) say('skipped' in o ? `${o.name}: SKIPPED - ${o.skipped}` : `${o.name}: ${o.version}; ${o.notes.join('; ')}`);
+  sayWhere(outcomes, { notes: true });
   for (const o of done) say(`load average (1, 5, 15 min) around the ${o.name} run: ${o.loadAvg} (on ${cpus().length} cores)`);
 
   say(`\n1. Flag writes vs the bare UPDATE (sequential, one connection; ${WRITE_FLAGS} low-risk boolean flags toggled in production, same flags in the same order; warm-up, then rounds in rotating order)`);
@@ -171,8 +170,7 @@ function report(outcomes: Outcome[], opts: Options): void {
       ),
     ),
   );
-  for (const line of machine()) say(line);
-  for (const o of outcomes) say('skipped' in o ? `${o.name}: skipped (${o.skipped})` : `${o.name}: ${o.version}`);
+  sayWhere(outcomes, { notes: false });
 }
 
 export async function run(args: string[]): Promise<void> {

@@ -5,7 +5,7 @@
  */
 import { cpus } from 'node:os';
 import type { Engine } from '../src/platform/db/database.js';
-import { int, ms, parseOptions, positiveInt, say, seconds, table, UsageError, machine, busy } from './bench-support.js';
+import { int, ms, parseOptions, positiveInt, say, seconds, table, UsageError, machine, busy, sayWhere } from './bench-support.js';
 import { onEachEngine, type BenchEngine, type Skipped } from './bench-engines.js';
 import { benchAppends, VARIANTS, type AppendResult } from './ledger-appends.js';
 import { bulkLoadEvents, type LoadResult } from './ledger-bulk-load.js';
@@ -93,8 +93,7 @@ function pair(s: { p50: number; p99: number }): string {
 function report(outcomes: Outcome[], opts: Options): void {
   const done = outcomes.filter((o): o is Done => !('skipped' in o));
   say('\n================ changeledger ledger benchmark ================');
-  for (const line of machine()) say(line);
-  for (const o of outcomes) say('skipped' in o ? `${o.name}: SKIPPED - ${o.skipped}` : `${o.name}: ${o.version}; ${o.notes.join('; ')}`);
+  sayWhere(outcomes, { notes: true });
   for (const o of done) say(`load average (1, 5, 15 min) around the ${o.name} run: ${o.loadAvg} (on ${cpus().length} cores)`);
 
   say(`\n1. Appends vs plain inserts (sequential, one connection; each transaction = domain INSERT + event; warm-up, then rounds in rotating order)`);
@@ -162,8 +161,7 @@ function report(outcomes: Outcome[], opts: Options): void {
       ),
     ),
   );
-  for (const line of machine()) say(line);
-  for (const o of outcomes) say('skipped' in o ? `${o.name}: skipped (${o.skipped})` : `${o.name}: ${o.version}`);
+  sayWhere(outcomes, { notes: false });
 }
 
 export async function run(args: string[]): Promise<void> {
