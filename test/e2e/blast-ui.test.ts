@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { type Locator, type Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { fixtureJson, fixtureText } from '../fixtures/catalogue/fixtures.js';
-import { hasChromium, openPage } from '../support/browser.js';
+import { hasChromium, openPage, pressLandsOn } from '../support/browser.js';
 import { artifactsDir, uiSuite } from '../support/ui-suite.js';
 
 // Drives the blast radius preview of the built UI (dist/web, produced by `npm run build`)
@@ -141,7 +141,7 @@ async function typeComponents(page: Page, text: string): Promise<void> {
 async function previewPaymentsApi(page: Page): Promise<void> {
   await page.getByText('Name the components to see what the change would silence.').waitFor();
   await typeComponents(page, 'payments-api');
-  await page.getByLabel('2 hops', { exact: true }).check();
+  await page.getByRole('radio', { name: '2 hops', exact: true }).check();
   const line = page.getByTestId('scope-line');
   await line.filter({ hasText: scopeLine }).waitFor();
   expect(await line.textContent()).toBe(scopeLine);
@@ -250,7 +250,7 @@ async function bridgeHiddenVms(page: Page): Promise<void> {
 async function layersSurviveReload(page: Page): Promise<void> {
   await page.reload();
   await typeComponents(page, 'payments-api');
-  await page.getByLabel('2 hops', { exact: true }).check();
+  await page.getByRole('radio', { name: '2 hops', exact: true }).check();
   await page.getByTestId('scope-line').filter({ hasText: scopeLine }).waitFor();
   await map(page).waitFor();
   const pressed = await page.getByTestId('map-layer').evaluateAll((els) =>
@@ -261,8 +261,16 @@ async function layersSurviveReload(page: Page): Promise<void> {
 }
 
 async function hopsAndDirection(page: Page): Promise<void> {
+  // From the bottom of the page and from the top, a press on each segment of the map's
+  // controls lands on that control: neither its label nor the sticky top bar takes it.
+  for (const scrollTo of ['bottom', 'top'] as const) {
+    await page.evaluate((to) => { window.scrollTo(0, to === 'top' ? 0 : document.body.scrollHeight); }, scrollTo);
+    for (const name of ['+0', '+1', '+2', 'Callers', 'Callees', 'Both']) {
+      expect(await pressLandsOn(page.getByRole('radio', { name, exact: true })), `${name}, scrolled from the ${scrollTo}`).toBe('control');
+    }
+  }
   // +0: the component and what it runs on.
-  await page.getByLabel('+0', { exact: true }).check();
+  await page.getByRole('radio', { name: '+0', exact: true }).check();
   await settled(page);
   const roles = async (): Promise<string[]> =>
     [...new Set(await page.getByTestId('map-card').evaluateAll((els) => els.map((e) => e.getAttribute('data-role') ?? '')))].sort();
@@ -271,15 +279,15 @@ async function hopsAndDirection(page: Page): Promise<void> {
   expect(await card(page, 'pod:shop/checkout-5c8b7-pqrst').count()).toBe(0);
 
   // +1 callers: checkout, payouts and refunds, not the callees nor web-frontend (two hops).
-  await page.getByLabel('+1', { exact: true }).check();
-  await page.getByLabel('Callers', { exact: true }).check();
+  await page.getByRole('radio', { name: '+1', exact: true }).check();
+  await page.getByRole('radio', { name: 'Callers', exact: true }).check();
   await settled(page);
   expect(await roles()).toEqual(['caller', 'component', 'infra']);
   expect(await card(page, 'svc:checkout').count()).toBe(1);
   expect(await card(page, 'svc:web-frontend').count()).toBe(0);
 
-  await page.getByLabel('+2', { exact: true }).check();
-  await page.getByLabel('Both', { exact: true }).check();
+  await page.getByRole('radio', { name: '+2', exact: true }).check();
+  await page.getByRole('radio', { name: 'Both', exact: true }).check();
   expect(await cardCount(page)).toBe(allCards - vmCards);
 }
 

@@ -368,7 +368,7 @@ async function databasePage(page: Page): Promise<void> {
   ]);
 
   // One hop only: the second hop is not walked, and the choice rides along on links.
-  await page.getByLabel('1 hop', { exact: true }).check();
+  await page.getByRole('radio', { name: '1 hop', exact: true }).check();
   await page.waitForURL((url) => url.searchParams.get('hops') === '1');
   await page.getByTestId('entity-used-by-hop2-off').waitFor();
   await page.locator('[data-testid="neighbour"][data-key="instance:payments-pg"]').getByTestId('neighbour-link').click();

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 
 /** Debian's Chromium; the browser tests skip, saying so, where it is not installed. */
 export const chromiumPath = '/usr/bin/chromium';
@@ -9,10 +9,30 @@ export const hasChromium = existsSync(chromiumPath);
  * Headless Chromium as this machine allows it: no sandbox as root, and no background networking,
  * whose connections a closed network refuses by the dozen.
  */
-export function launchChromium(): Promise<Browser> {
-  return chromium.launch({
+export async function launchChromium(): Promise<Browser> {
+  const browser = await chromium.launch({
     executablePath: chromiumPath,
     args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+  // A browser suite that breaks on a new Chromium should say which one it ran on.
+  console.info(`chromium ${browser.version()} (${chromiumPath})`);
+  return browser;
+}
+
+/**
+ * Scrolls the control into view as a click would, from wherever the page is, and answers what a
+ * press at its centre would land on: 'control' when it is the control itself (or inside it),
+ * else a short description of what covers it (the sticky top bar, a label…).
+ */
+export async function pressLandsOn(control: Locator): Promise<string> {
+  await control.scrollIntoViewIfNeeded();
+  return control.evaluate((el) => {
+    const r = el.getBoundingClientRect();
+    const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+    if (hit !== null && (hit === el || el.contains(hit))) return 'control';
+    if (hit === null) return 'nothing (outside the viewport)';
+    const cls = typeof hit.className === 'string' && hit.className !== '' ? `.${hit.className.split(/\s+/).join('.')}` : '';
+    return `${hit.tagName.toLowerCase()}${cls}`;
   });
 }
 
