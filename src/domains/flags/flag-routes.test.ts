@@ -186,6 +186,34 @@ describeEachEngine('feature flags and their change records', (engine) => {
     expect((await api('PUT', '/api/settings/flags', { ticketPattern: null })).json().isDefault).toBe(true);
   });
 
+  it('refuses at save a ticket pattern the linear-time engine cannot run, naming ticketPattern, and writes nothing', async () => {
+    const events = async () => (await api('GET', '/api/audit?action=settings.flags_updated&limit=500')).json().items.length as number;
+    const before = await events();
+    for (const [pattern, why] of [['(?=OPS-)OPS-\\d+', /lookaround/], ['([A-Z]+)-\\1', /backreference/]] as const) {
+      const res = await api('PUT', '/api/settings/flags', { ticketPattern: pattern });
+      expect(res.statusCode, res.body).toBe(400);
+      expect(res.json()).toMatchObject({ field: 'ticketPattern' });
+      expect(res.json().error).toMatch(why);
+    }
+    expect(await events()).toBe(before);
+    expect((await api('GET', '/api/settings/flags')).json()).toMatchObject({ isDefault: true });
+  });
+
+  it('runs the saved pattern in linear time: the reported ReDoS pattern, a 9-character reason, an answer at once', async () => {
+    // Nine of the report's groups: a backtracking engine needs about a minute for this one write.
+    const evil = `^${'(a|a?)+'.repeat(9)}$`;
+    expect((await api('PUT', '/api/settings/flags', { ticketPattern: evil })).statusCode).toBe(200);
+    await create('ops.redos', 'high');
+    const res = await set('ops.redos', 'staging', { enabled: true, reason: 'aaaaaaaa!' });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ field: 'reason' });
+    expect((await set('ops.redos', 'staging', { enabled: true, reason: 'aaaaaaaa' })).statusCode).toBe(200);
+    // RE2 meaning at write time: \pL is any letter (a JavaScript RegExp would read "pL").
+    expect((await api('PUT', '/api/settings/flags', { ticketPattern: '^\\pL{3}-\\d+$' })).statusCode).toBe(200);
+    expect((await set('ops.redos', 'staging', { enabled: false, reason: 'ÄBC-1' })).statusCode).toBe(200);
+    expect((await api('PUT', '/api/settings/flags', { ticketPattern: null })).statusCode).toBe(200);
+  });
+
   if (engine.name === 'postgres')
   it('concurrent kill switches and single writes on the same flags all complete (no deadlock)', async () => {
     for (const k of ['ops.race.a', 'ops.race.b', 'ops.race.c']) await create(k);

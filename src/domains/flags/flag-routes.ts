@@ -112,7 +112,7 @@ export const flagRoutes: FastifyPluginAsyncTypebox<FlagRouteDeps> = async (app, 
     async (req) => flags.policy(orgOf(req)));
   app.put('/api/settings/flags', {
     config: { access: 'session' },
-    schema: { tags, summary: 'Set the ticket reference pattern (a regular expression; null for the default)', body: Type.Object({ ticketPattern: Type.Union([Type.String({ minLength: 1, maxLength: 200 }), Type.Null()]) }, { additionalProperties: false }), response: { 200: Policy, ...errors(400, 401, 403) } },
+    schema: { tags, summary: 'Set the ticket reference pattern (a regular expression in RE2 syntax, run in linear time: no backreferences or lookaround; null for the default)', body: Type.Object({ ticketPattern: Type.Union([Type.String({ minLength: 1, maxLength: 200 }), Type.Null()]) }, { additionalProperties: false }), response: { 200: Policy, ...errors(400, 401, 403) } },
   }, async (req) => flags.updatePolicy(requestAuditContext(req), req.principal!, req.body));
 
   // Decisions are for people: these routes are session-only, so tokens get 403.

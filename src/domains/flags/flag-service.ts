@@ -6,6 +6,7 @@ import { appendAuditEvent, listAuditEvents, type AuditContext, type AuditFilter 
 import { approvalsRequired, changedSlice, checkReason, DEFAULT_TICKET_PATTERN, FLAG_KEY, namespacePrefix, valueProblem, type EnvironmentPolicy, type Flag, type FlagSource, type FlagState, type FlagType, type Json, type Risk } from './flag.js';
 import { FLAG_RECORD_VERSION, toFlagRecord, type FlagRecord, type FlagRecordDataV2 } from './flag-record.js';
 import * as store from './flag-store.js';
+import { compileTicketPattern } from './ticket-pattern.js';
 import { proposeInTx, publicRequest, type ChangeRequest } from './flag-request-store.js';
 
 export type FlagWithStates = Flag & { states: store.StoredState[] };
@@ -212,11 +213,8 @@ export class FlagService {
   async updatePolicy(ctx: AuditContext, m: { org: { id: string }; role: string }, input: { ticketPattern: string | null }): Promise<{ ticketPattern: string; isDefault: boolean }> {
     if (m.role === 'member') throw forbidden('only owners and admins change the flag policy');
     if (input.ticketPattern !== null) {
-      try {
-        new RegExp(input.ticketPattern);
-      } catch (err) {
-        throw badRequest(`ticketPattern is not a regular expression: ${(err as Error).message}`, 'ticketPattern');
-      }
+      const compiled = compileTicketPattern(input.ticketPattern);
+      if (!compiled.ok) throw badRequest(compiled.error, 'ticketPattern');
     }
     await this.deps.db.transaction(async (tx) => {
       const before = await this.ticketPattern(tx, m.org.id);

@@ -1,4 +1,5 @@
 import { canonicalJson } from '../../platform/canonical-json.js';
+import { compileTicketPattern } from './ticket-pattern.js';
 
 /** Flags: types and the pure rules of values, reasons and change slices. */
 
@@ -58,14 +59,18 @@ export type ReasonVerdict = { ok: true } | { ok: false; error: string };
 
 /**
  * High-risk flags need a reason a retro can use: ten characters or more, or a ticket reference
- * (the organisation's pattern) or a link. Low-risk flags accept none.
+ * (the organisation's pattern, run in linear time) or a link. Low-risk flags accept none. A stored
+ * pattern the linear engine cannot compile (saved before it was required) matches nothing.
  */
 export function checkReason(risk: Risk, reason: string, ticketPattern: string = DEFAULT_TICKET_PATTERN): ReasonVerdict {
   if (risk === 'low') return { ok: true };
   const text = reason.trim();
   if (text.length >= MIN_REASON_LENGTH) return { ok: true };
   if (/\bhttps?:\/\/\S+/.test(text)) return { ok: true };
-  if (text && new RegExp(ticketPattern).test(text)) return { ok: true };
+  if (text) {
+    const pattern = compileTicketPattern(ticketPattern);
+    if (pattern.ok && pattern.matcher.test(text)) return { ok: true };
+  }
   return {
     ok: false,
     error: text
