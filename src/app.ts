@@ -21,7 +21,8 @@ import type { Services } from './compose.js';
 import type { Listener } from './platform/http/access.js';
 import { installErrorHandler } from './platform/http/error-handler.js';
 import { installMainGuard, installPipelineGuard } from './platform/http/guards.js';
-import { ErrorBody } from './platform/http/schemas.js';
+import { ErrorBody, installEmptyBodyRule } from './platform/http/schemas.js';
+import { buildValidator } from './platform/http/validation.js';
 import { newId } from './platform/ids.js';
 import { webDistDir } from './platform/paths.js';
 
@@ -49,13 +50,14 @@ export async function buildApp(deps: AppDeps, listener: Listener): Promise<Fasti
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : newId('req');
     },
-    ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: false } },
+    schemaController: { compilersFactory: { buildValidator } },
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
     return503OnClosing: true,
   }).withTypeProvider<TypeBoxTypeProvider>() as unknown as FastifyInstance;
 
   app.addSchema(ErrorBody);
   installErrorHandler(app);
+  installEmptyBodyRule(app);
   // While shutting down, answers in flight tell their client to drop the kept-alive socket;
   // otherwise the server would wait out the 72-second keep-alive before it can close.
   let closing = false;

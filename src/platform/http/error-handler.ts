@@ -1,4 +1,5 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
+import { describeUniqueViolation } from '../db/unique-violation.js';
 import { AppError } from '../errors.js';
 
 type AjvIssue = { instancePath?: string; keyword?: string; message?: string; params?: Record<string, unknown> };
@@ -11,8 +12,16 @@ function fieldOf(issue: AjvIssue): string | undefined {
   return path || undefined;
 }
 
+/** JSON Schema types in a person's words. */
+const TYPE_WORDS: Record<string, string> = {
+  string: 'text', integer: 'a whole number', number: 'a number', boolean: 'true or false', object: 'an object', array: 'a list', null: 'null',
+};
+const typeWords = (type: unknown) => String(type).split(',').map((t) => TYPE_WORDS[t] ?? t).join(' or ');
+
 function describe(issue: AjvIssue, field: string | undefined): string {
   if (issue.keyword === 'required') return `${field} is required`;
+  if (issue.keyword === 'type') return `${field} must be ${typeWords(issue.params?.type)}`;
+  if (issue.keyword === 'finite') return `${field} must be a finite number`;
   if (issue.keyword === 'additionalProperties') return `${field} is not a known field`;
   if (issue.keyword === 'enum' && Array.isArray(issue.params?.allowedValues)) return `${field} must be one of: ${issue.params.allowedValues.join(', ')}`;
   return `${field ?? 'request'} ${issue.message ?? 'is invalid'}`;
@@ -42,9 +51,18 @@ export function installErrorHandler(app: FastifyInstance): void {
       const consts = issue?.keyword === 'const'
         ? (err.validation as AjvIssue[]).filter((i) => i.keyword === 'const' && i.instancePath === issue.instancePath).map((i) => JSON.stringify(i.params?.allowedValue))
         : [];
-      const message = consts.length > 1 ? `${field ?? part} must be one of: ${consts.join(', ')}` : issue ? describe(issue, field ?? part) : `${part} is invalid`;
+      // A nullable field (string | null) fails once per type: name them all.
+      const types = issue?.keyword === 'type'
+        ? [...new Set((err.validation as AjvIssue[]).filter((i) => i.keyword === 'type' && i.instancePath === issue.instancePath).map((i) => typeWords(i.params?.type)))]
+        : [];
+      const message = consts.length > 1 ? `${field ?? part} must be one of: ${consts.join(', ')}`
+        : types.length > 1 ? `${field ?? part} must be ${types.join(' or ')}`
+          : issue ? describe(issue, field ?? part) : `${part} is invalid`;
       return reply.status(400).send({ error: message, ...(field ? { field } : {}) });
     }
+    // Two requests that create the same thing at once: the loser's check saw nothing, the database refused.
+    const taken = describeUniqueViolation(err);
+    if (taken) return reply.status(409).send({ error: taken.message, ...(taken.field ? { field: taken.field } : {}) });
     const dataError = clientDataError(err);
     if (dataError) return reply.status(400).send({ error: dataError });
     const status = err.statusCode ?? 500;

@@ -1,4 +1,4 @@
-import type { FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 
 export const ErrorBody = Type.Object(
@@ -17,9 +17,27 @@ export function errors(...codes: number[]): Record<number, typeof ErrorBody> {
 export const IsoTime = Type.String({ format: 'date-time', description: 'UTC, ISO-8601 with Z' });
 
 /**
- * A preValidation hook: a POST sent without a body (a pipeline's `curl -X POST …/start`, a
- * button) is taken as an empty object, so the body schema's defaults apply instead of a 400.
+ * A POST sent without a body (a pipeline's `curl -X POST -H 'content-type: application/json' …/start`,
+ * a button) is taken as an empty object, so the body schema's defaults apply instead of a 400.
  */
 export async function missingBodyIsEmpty(req: FastifyRequest): Promise<void> {
   if (req.method === 'POST' && (req.body === undefined || req.body === null)) req.body = {};
+}
+
+/**
+ * One rule for every route: an empty or blank JSON body is no body (Fastify's own parser refuses it
+ * with "Body cannot be empty"), and a POST without a body is `{}`.
+ */
+export function installEmptyBodyRule(app: FastifyInstance): void {
+  const json = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
+    const text = body.toString();
+    if (text.trim() === '') {
+      done(null, undefined);
+      return;
+    }
+    void json(req, text, done);
+  });
+  app.addHook('preValidation', missingBodyIsEmpty);
 }
