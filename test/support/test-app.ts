@@ -81,8 +81,16 @@ export async function signIn(t: TestApp, org: Organization, user: User, password
   return { org, user, cookie, csrf, headers: { cookie: `cl_session=${cookie}`, 'x-csrf-token': csrf } };
 }
 
-/** A token for the signed-in person, created through the API. */
+/**
+ * A token for the signed-in person: an owner's or admin's through the API; a member may not create
+ * one, so theirs is made as `changeledger tokens create --user` makes it.
+ */
 export async function createToken(t: TestApp, s: SignedIn, scopes: string[], name = 'ci'): Promise<{ id: string; secret: string }> {
+  const session = await t.main.inject({ method: 'GET', url: '/api/session', headers: s.headers });
+  if ((session.json() as { role?: string }).role === 'member') {
+    const made = await t.services.auth.createToken(testCtx, { org: s.org, user: s.user }, { name, scopes });
+    return { id: made.token.id, secret: made.secret };
+  }
   const res = await t.main.inject({ method: 'POST', url: '/api/tokens', headers: s.headers, payload: { name, scopes } });
   if (res.statusCode !== 201) throw new Error(`token creation failed: ${res.statusCode} ${res.body}`);
   const body = res.json() as { token: { id: string }; secret: string };

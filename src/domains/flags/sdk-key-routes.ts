@@ -21,7 +21,7 @@ function who(p: Principal | null) {
 export const sdkKeyRoutes: FastifyPluginAsyncTypebox<{ sdkKeys: SdkKeyService }> = async (app, { sdkKeys }) => {
   const tags = ['ofrep'];
   app.get('/api/sdk-keys', { config: { access: 'session' }, schema: { tags, summary: 'SDK keys of the organisation', response: { 200: Type.Object({ items: Type.Array(SdkKeyBody) }), ...errors(401, 403) } } },
-    async (req) => ({ items: await sdkKeys.list(who(req.principal).org.id) }));
+    async (req) => ({ items: await sdkKeys.list(who(req.principal)) }));
   app.post('/api/sdk-keys', {
     config: { access: 'session' },
     schema: { tags, summary: 'Create a read-only SDK key bound to one environment; the secret is shown once', body: SdkKeyInput, response: { 201: Type.Object({ key: SdkKeyBody, secret: Type.String() }), ...errors(400, 401, 403) } },

@@ -25,7 +25,13 @@ export class SdkKeyService {
     if (m.role === 'member') throw forbidden('only owners and admins manage SDK keys');
   }
 
-  async list(orgId: string): Promise<SdkKey[]> {
+  /** The organisation's keys, for owners and admins: even without secrets they say which applications hold one. */
+  async list(m: Manager): Promise<SdkKey[]> {
+    SdkKeyService.requireManager(m);
+    return this.keysOf(m.org.id);
+  }
+
+  private async keysOf(orgId: string): Promise<SdkKey[]> {
     const r = await this.deps.db.query<KeyRow>(`${SELECT} WHERE k.org_id = $1 ORDER BY k.created_at DESC`, [orgId]);
     return r.rows.map(toKey);
   }
@@ -44,7 +50,7 @@ export class SdkKeyService {
       );
       await appendAuditEvent(tx, this.deps.clock, ctx, { orgId: m.org.id, action: 'sdk_key.created', target: { type: 'sdk_key', id }, data: { name: input.name.trim(), env: input.env } });
     });
-    const key = (await this.list(m.org.id)).find((k) => k.id === id)!;
+    const key = (await this.keysOf(m.org.id)).find((k) => k.id === id)!;
     return { key, secret };
   }
 

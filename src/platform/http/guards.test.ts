@@ -30,24 +30,37 @@ describeEachEngine('the two listeners', (engine) => {
   });
 
   it('pipeline listener: no or unknown token is 401 before the body is read', async () => {
-    const none = await t.pipeline.inject({ method: 'POST', url: '/api/tokens', headers: { 'content-type': 'application/json' }, payload: '{not json' });
+    const none = await t.pipeline.inject({ method: 'POST', url: '/api/changes', headers: { 'content-type': 'application/json' }, payload: '{not json' });
     expect(none.statusCode).toBe(401);
     expect(none.json().error).toMatch(/Bearer clt_/);
     const fake = 'clt_AAAAAAAA_' + 'a'.repeat(43);
-    const unknown = await t.pipeline.inject({ method: 'POST', url: '/api/tokens', headers: { ...bearer(fake), 'content-type': 'application/json' }, payload: 'x'.repeat(70_000) });
+    const unknown = await t.pipeline.inject({ method: 'POST', url: '/api/changes', headers: { ...bearer(fake), 'content-type': 'application/json' }, payload: 'x'.repeat(70_000) });
     expect(unknown.statusCode).toBe(401);
     const wrongSecret = `clt_${token.id}_${'b'.repeat(43)}`;
     expect((await t.pipeline.inject({ method: 'GET', url: '/api/audit', headers: bearer(wrongSecret) })).statusCode).toBe(401);
   });
 
   it('pipeline listener: a body over 64 KiB is 413, ahead of the scope check', async () => {
-    const res = await t.pipeline.inject({ method: 'POST', url: '/api/tokens', headers: { ...bearer(), 'content-type': 'application/json' }, payload: JSON.stringify({ name: 'x'.repeat(70_000) }) });
+    const res = await t.pipeline.inject({ method: 'POST', url: '/api/changes', headers: { ...bearer(), 'content-type': 'application/json' }, payload: JSON.stringify({ title: 'x'.repeat(70_000) }) });
     expect(res.statusCode).toBe(413);
     expect(res.json().error).toMatch(/64 KiB/);
   });
 
-  it('pipeline listener: session-only routes refuse tokens with 403, and a missing scope is 403', async () => {
-    const res = await t.pipeline.inject({ method: 'GET', url: '/api/tokens', headers: bearer() });
+  it('pipeline listener: a session-only route is 404 like a path that does not exist, before the token is looked at', async () => {
+    const fake = 'clt_AAAAAAAA_' + 'a'.repeat(43);
+    for (const [method, url] of [['GET', '/api/tokens'], ['POST', '/api/tokens'], ['POST', '/api/session'], ['PUT', '/api/settings/flags'], ['GET', '/api/sdk-keys']] as const) {
+      for (const headers of [bearer(), bearer(fake), {}]) {
+        const res = await t.pipeline.inject({ method, url, headers });
+        expect(res.statusCode, `${method} ${url}`).toBe(404);
+        expect(res.json()).toEqual({ error: `${method} ${url} is not a pipeline route` });
+      }
+    }
+    const absent = await t.pipeline.inject({ method: 'GET', url: '/api/nowhere', headers: bearer() });
+    expect(absent.json()).toEqual({ error: 'GET /api/nowhere is not a pipeline route' });
+  });
+
+  it('pipeline listener: the change decisions of people refuse tokens with 403, and a missing scope is 403', async () => {
+    const res = await t.pipeline.inject({ method: 'POST', url: '/api/changes/chg_x/approve', headers: bearer() });
     expect(res.statusCode).toBe(403);
     expect(res.json().error).toMatch(/signed-in person/);
     const other = await createToken(t, owner, ['changes:read'], 'no-audit');

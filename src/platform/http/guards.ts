@@ -1,30 +1,59 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AuthService } from '../../domains/auth/index.js';
+import { hasRole, ruleOf, type RouteRule } from '../../route-rules.js';
 import type { Clock } from '../clock.js';
-import { AppError, forbidden, unauthorized } from '../errors.js';
-import type { Access } from './access.js';
+import { AppError, forbidden, notFound, unauthorized } from '../errors.js';
+import type { Access, Listener } from './access.js';
 import { RateLimiter } from './rate-limit.js';
 
 export const SESSION_COOKIE = 'cl_session';
 export const TOKENS_PER_MINUTE = 60;
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
-/** Routes say who may call them; unlabelled API routes need a session, the UI's files are public. */
-function accessOf(req: FastifyRequest): Access {
-  const declared = req.routeOptions.config.access;
-  if (declared) return declared;
-  const url = req.routeOptions.url ?? '';
-  return url.startsWith('/api/') && !url.startsWith('/api/docs') ? 'session' : 'public';
+/** A route as Fastify registered it, with the access its file declares (if any). */
+export type RegisteredRoute = { method: string; url: string; declared: Access | undefined };
+const registered = new WeakMap<FastifyInstance, RegisteredRoute[]>();
+
+/** Every route registered on the app after its guard was installed (each method once). */
+export function registeredRoutes(app: FastifyInstance): readonly RegisteredRoute[] {
+  return registered.get(app) ?? [];
 }
 
-function checkScope(req: FastifyRequest, access: Access): void {
+function recordRoutes(app: FastifyInstance): void {
+  const list: RegisteredRoute[] = [];
+  registered.set(app, list);
+  app.addHook('onRoute', (opts) => {
+    for (const method of [opts.method].flat()) list.push({ method, url: opts.url, declared: opts.config?.access });
+  });
+}
+
+/**
+ * The route's rule from the one table. An API route missing from it fails the route-rules test;
+ * until then it is served as a person's route on the main listener and unknown to the pipeline.
+ */
+function ruleFor(req: FastifyRequest): RouteRule {
+  const found = ruleOf(req.method, req.routeOptions.url ?? '');
+  return found ?? { method: 'GET', path: '', access: 'session', role: 'member', listeners: ['main'] };
+}
+
+function notServedHere(req: FastifyRequest, listener: Listener): AppError {
+  const path = req.url.split('?')[0] ?? '';
+  // The same words as a path that does not exist at all: a listener does not reveal what it does not serve.
+  return notFound(listener === 'pipeline' ? `${req.method} ${path} is not a pipeline route` : `no route ${req.method} ${path}`);
+}
+
+function checkAccess(req: FastifyRequest, rule: RouteRule): void {
   const p = req.principal;
+  const access = rule.access;
   if (!p || access === 'public' || access === 'sdk') return;
   if (access === 'session') {
     if (p.kind === 'token') throw forbidden('this route needs a signed-in person; API tokens cannot use it');
-    return;
+  } else if (p.kind === 'token' && !p.scopes.includes(access.scope)) {
+    throw forbidden(`this token lacks the scope ${access.scope}`);
   }
-  if (p.kind === 'token' && !p.scopes.includes(access.scope)) throw forbidden(`this token lacks the scope ${access.scope}`);
+  if (!hasRole(p.role, rule.role)) {
+    throw forbidden(`only ${rule.role === 'owner' ? 'owners' : 'owners and admins'} may call ${req.method} ${req.routeOptions.url ?? ''}`);
+  }
 }
 
 /**
@@ -34,6 +63,7 @@ function checkScope(req: FastifyRequest, access: Access): void {
 export function installMainGuard(app: FastifyInstance, auth: AuthService): void {
   app.decorateRequest('principal', null);
   app.decorateRequest('listener', 'main');
+  recordRoutes(app);
   app.addHook('onRequest', async (req) => {
     req.listener = 'main';
     const authz = req.headers.authorization;
@@ -41,33 +71,36 @@ export function installMainGuard(app: FastifyInstance, auth: AuthService): void 
       throw unauthorized('API tokens are only accepted on the pipeline listener');
     }
     if (req.is404) return;
+    const rule = ruleFor(req);
+    if (!rule.listeners.includes('main')) throw notServedHere(req, 'main');
     const cookie = req.cookies[SESSION_COOKIE];
     req.principal = cookie ? await auth.authenticateSession(cookie) : null;
-    const access = accessOf(req);
-    if (access === 'public' || access === 'sdk') return;
+    if (rule.access === 'public' || rule.access === 'sdk') return;
     if (!req.principal) throw unauthorized('sign in first');
     if (UNSAFE.has(req.method) && req.principal.kind === 'session') {
       const sent = req.headers['x-csrf-token'];
       if (sent !== req.principal.csrfToken) throw forbidden('missing or wrong CSRF token: send the header x-csrf-token from GET /api/session');
     }
-    checkScope(req, access);
+    checkAccess(req, rule);
   });
 }
 
 /**
- * The pipeline listener refuses in a fixed order, before any body is read: unknown path 404,
- * no or unknown token 401, over the rate 429, body over 64 KiB 413; then session-only routes
- * and missing scopes 403.
+ * The pipeline listener refuses in a fixed order, before any body is read: a path it does not
+ * serve 404 (session-only routes included), no or unknown token 401, over the rate 429, body over
+ * 64 KiB 413; then the change decisions people make (403), a missing scope 403, too low a role 403.
  */
 export function installPipelineGuard(app: FastifyInstance, auth: AuthService, clock: Clock, bodyLimit: number): void {
   const limiter = new RateLimiter(TOKENS_PER_MINUTE);
   app.decorateRequest('principal', null);
   app.decorateRequest('listener', 'pipeline');
+  recordRoutes(app);
   app.addHook('onRequest', async (req) => {
     req.listener = 'pipeline';
     if (req.is404) return;
-    const access = accessOf(req);
-    if (access === 'public' || access === 'sdk') return;
+    const rule = ruleFor(req);
+    if (!rule.listeners.includes('pipeline')) throw notServedHere(req, 'pipeline');
+    if (rule.access === 'public' || rule.access === 'sdk') return;
     const authz = req.headers.authorization;
     const m = typeof authz === 'string' ? /^bearer\s+(\S+)$/i.exec(authz) : null;
     if (!m) throw unauthorized('send an API token: Authorization: Bearer clt_…');
@@ -79,6 +112,6 @@ export function installPipelineGuard(app: FastifyInstance, auth: AuthService, cl
     // is cut off by Fastify's bodyLimit while it is read.
     const length = Number(req.headers['content-length'] ?? 0);
     if (length > bodyLimit) throw new AppError(413, `request body is over ${bodyLimit / 1024} KiB`);
-    checkScope(req, access);
+    checkAccess(req, rule);
   });
 }

@@ -1,0 +1,162 @@
+import type { Role } from './domains/auth/index.js';
+import type { Access, Listener } from './platform/http/access.js';
+
+/**
+ * Who may call each route, in one list: the listeners that serve it (any other answers 404), who
+ * may call it (access), and the lowest role of the person behind the session or token. The
+ * guards enforce it, a test checks that every route Fastify registers has exactly one entry, and
+ * README's route table is rendered from it.
+ */
+export type RouteRule = {
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  /** Fastify's form: `/api/tokens/:id`. */
+  path: string;
+  access: Access;
+  role: Role;
+  listeners: readonly Listener[];
+};
+
+const BOTH = ['main', 'pipeline'] as const;
+const MAIN = ['main'] as const;
+
+type Method = RouteRule['method'];
+const rule = (method: Method, path: string, access: Access, listeners: readonly Listener[], role: Role = 'member'): RouteRule => ({ method, path, access, role, listeners });
+/** A person, signed in, on the main listener only: the pipeline listener does not know the route. */
+const person = (method: Method, path: string, role: Role = 'member') => rule(method, path, 'session', MAIN, role);
+/** A person, or a token holding the scope, on both listeners. */
+const scoped = (method: Method, path: string, scope: Extract<Access, { scope: string }>['scope']) => rule(method, path, { scope }, BOTH);
+
+export const ROUTE_RULES: readonly RouteRule[] = [
+  rule('GET', '/healthz', 'public', BOTH),
+  rule('GET', '/readyz', 'public', BOTH),
+  rule('GET', '/metrics', 'public', MAIN),
+  rule('GET', '/api/openapi.json', 'public', MAIN),
+
+  // Accounts, sessions and tokens: people only.
+  rule('POST', '/api/session', 'public', MAIN),
+  rule('POST', '/api/session/link', 'public', MAIN),
+  person('GET', '/api/session'),
+  person('DELETE', '/api/session'),
+  person('PUT', '/api/me/password'),
+  person('GET', '/api/tokens'),
+  person('POST', '/api/tokens', 'admin'),
+  person('DELETE', '/api/tokens/:id'),
+
+  scoped('GET', '/api/audit', 'audit:read'),
+  scoped('GET', '/api/audit/export', 'audit:read'),
+  scoped('GET', '/api/audit/verify', 'audit:read'),
+
+  scoped('GET', '/api/environments', 'flags:read'),
+  scoped('POST', '/api/environments', 'flags:write'),
+  person('PUT', '/api/environments/:key', 'admin'),
+  scoped('GET', '/api/flags', 'flags:read'),
+  scoped('POST', '/api/flags', 'flags:write'),
+  scoped('GET', '/api/flags/audit', 'flags:read'),
+  scoped('POST', '/api/flags/bulk', 'flags:write'),
+  scoped('GET', '/api/flags/:key', 'flags:read'),
+  scoped('PUT', '/api/flags/:key', 'flags:write'),
+  scoped('GET', '/api/flags/:key/history', 'flags:read'),
+  scoped('PUT', '/api/flags/:key/environments/:env', 'flags:write'),
+  scoped('GET', '/api/flags/requests', 'flags:read'),
+  person('POST', '/api/flags/requests/:id/approve'),
+  person('POST', '/api/flags/requests/:id/reject'),
+  person('GET', '/api/settings/flags'),
+  person('PUT', '/api/settings/flags', 'admin'),
+  person('GET', '/api/sdk-keys', 'admin'),
+  person('POST', '/api/sdk-keys', 'admin'),
+  person('DELETE', '/api/sdk-keys/:id', 'admin'),
+  rule('POST', '/ofrep/v1/evaluate/flags/:key', 'sdk', BOTH),
+  rule('POST', '/ofrep/v1/evaluate/flags', 'sdk', BOTH),
+  rule('GET', '/ofrep/v1/configuration', 'sdk', BOTH),
+
+  scoped('POST', '/api/incidents/hooks/:source', 'flags:read'),
+  scoped('GET', '/api/flags/recent', 'flags:read'),
+  person('GET', '/api/settings/incidents'),
+  person('PUT', '/api/settings/incidents', 'admin'),
+
+  scoped('POST', '/api/catalog/imports', 'catalogue:write'),
+  scoped('GET', '/api/catalog/inventory', 'catalogue:read'),
+  scoped('POST', '/api/catalog/inventory', 'catalogue:read'),
+  scoped('PUT', '/api/catalog/inventory', 'catalogue:read'),
+  scoped('GET', '/api/catalog/inventory/:key', 'catalogue:read'),
+  scoped('GET', '/api/catalog/routes', 'catalogue:read'),
+  rule('GET', '/api/catalog/format.schema.json', 'public', BOTH),
+  scoped('POST', '/api/catalog/match', 'catalogue:read'),
+  person('GET', '/api/settings/catalogue'),
+  person('PUT', '/api/settings/catalogue', 'admin'),
+  scoped('GET', '/api/organizations/:id/component-aliases', 'catalogue:read'),
+  person('PUT', '/api/organizations/:id/component-aliases/:alias', 'admin'),
+  person('DELETE', '/api/organizations/:id/component-aliases/:alias', 'admin'),
+  scoped('GET', '/api/organizations/:id/manual-services', 'catalogue:read'),
+  person('POST', '/api/organizations/:id/manual-services', 'admin'),
+  person('DELETE', '/api/organizations/:id/manual-services/:key', 'admin'),
+
+  scoped('GET', '/api/changes', 'changes:read'),
+  scoped('POST', '/api/changes', 'changes:write'),
+  scoped('POST', '/api/changes/preview-blast', 'changes:read'),
+  scoped('POST', '/api/changes/preview-contracts', 'changes:read'),
+  scoped('GET', '/api/changes/:id', 'changes:read'),
+  scoped('PUT', '/api/changes/:id', 'changes:write'),
+  scoped('GET', '/api/changes/:id/status', 'changes:read'),
+  scoped('GET', '/api/changes/:id/approvals', 'changes:read'),
+  scoped('GET', '/api/changes/:id/contracts', 'changes:read'),
+  scoped('GET', '/api/changes/:id/report.json', 'changes:read'),
+  scoped('GET', '/api/changes/:id/deliveries', 'changes:read'),
+  scoped('POST', '/api/changes/:id/start', 'changes:write'),
+  scoped('POST', '/api/changes/:id/complete', 'changes:write'),
+  scoped('POST', '/api/changes/:id/finish', 'changes:write'),
+  scoped('POST', '/api/changes/:id/abort', 'changes:write'),
+  scoped('POST', '/api/changes/:id/cancel', 'changes:write'),
+  scoped('POST', '/api/changes/:id/evaluate', 'changes:write'),
+  // Decisions by people. The spec's relay knows these paths and refuses a token with 403.
+  rule('POST', '/api/changes/:id/approve', 'session', BOTH),
+  rule('POST', '/api/changes/:id/reject', 'session', BOTH),
+  rule('POST', '/api/changes/:id/classify', 'session', BOTH),
+  rule('POST', '/api/changes/:id/mappings', 'session', BOTH),
+  rule('POST', '/api/changes/:id/callback-test', 'session', BOTH),
+  person('GET', '/api/organizations/:id/change-settings', 'admin'),
+  person('PUT', '/api/organizations/:id/change-settings', 'admin'),
+  person('PUT', '/api/organizations/:id/change-approvers', 'admin'),
+  person('GET', '/api/organizations/:id/members', 'admin'),
+  person('POST', '/api/organizations/:id/change-settings/ticketing-test', 'admin'),
+];
+
+/**
+ * Files of the built UI and the API reference under /api/docs: public, main listener only. They
+ * are registered by @fastify/static and @fastify/swagger-ui, one route per file.
+ */
+export const UI_FILES_RULE: RouteRule = rule('GET', '/*', 'public', MAIN);
+
+export function isUiFile(path: string): boolean {
+  return path === '/api/docs' || path.startsWith('/api/docs/') || (!path.startsWith('/api/') && !path.startsWith('/ofrep/'));
+}
+
+const byKey = new Map(ROUTE_RULES.map((r) => [`${r.method} ${r.path}`, r]));
+
+/** The rule of a registered route (HEAD answers as its GET); null for an API route with no entry. */
+export function ruleOf(method: string, path: string): RouteRule | null {
+  const m = method === 'HEAD' ? 'GET' : method;
+  const found = byKey.get(`${m} ${path}`);
+  if (found) return found;
+  return isUiFile(path) && m === 'GET' ? UI_FILES_RULE : null;
+}
+
+const RANK: Record<Role, number> = { member: 0, admin: 1, owner: 2 };
+
+export function hasRole(role: Role, needed: Role): boolean {
+  return RANK[role] >= RANK[needed];
+}
+
+function who(r: RouteRule): string {
+  const role = r.role === 'owner' ? ', owner' : r.role === 'admin' ? ', owner or admin' : '';
+  if (r.access === 'public') return 'anyone';
+  if (r.access === 'sdk') return 'an SDK key';
+  if (r.access === 'session') return `session${role}${r.listeners.includes('pipeline') ? ' (a token gets 403)' : ''}`;
+  return `session or token with \`${r.access.scope}\`${role}`;
+}
+
+/** README's table of every route, rendered from the rules (the route-rules test compares them). */
+export function renderRouteTable(rules: readonly RouteRule[] = ROUTE_RULES): string {
+  const rows = rules.map((r) => `| \`${r.method} ${r.path.replace(/:(\w+)/g, '{$1}')}\` | ${who(r)} | ${r.listeners.join(', ')} |`);
+  return ['| method and path | who may call it | listeners |', '|---|---|---|', ...rows].join('\n');
+}
