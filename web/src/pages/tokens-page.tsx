@@ -3,12 +3,17 @@ import { api } from '../api/client';
 import type { CreatedToken, Token } from '../api/types';
 import { ErrorBanner } from '../components/error-banner';
 import { Layout } from '../components/layout';
+import { useSession } from '../components/session';
 import { TokenCreateForm } from '../components/token-create-form';
 import { TokenSecret } from '../components/token-secret';
 import { TokenTable } from '../components/token-table';
 import { errorMessage } from '../lib/errors';
 
 export function TokensPage() {
+  const { session } = useSession();
+  // Owners and admins create tokens (the server refuses a member with 403); a member keeps the
+  // list of their own, to see and revoke what an operator made for them.
+  const canCreate = session.role === 'owner' || session.role === 'admin';
   const [tokens, setTokens] = useState<Token[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [created, setCreated] = useState<CreatedToken | null>(null);
@@ -57,7 +62,13 @@ export function TokensPage() {
         address. A token acts as its owner; every change made with it is recorded in the audit log under the token’s name.
       </p>
       {created !== null && <TokenSecret created={created} onDismiss={() => { setCreated(null); }} />}
-      <TokenCreateForm onCreated={onCreated} />
+      {canCreate ? (
+        <TokenCreateForm onCreated={onCreated} />
+      ) : (
+        <p className="card muted pad" data-testid="tokens-create-denied">
+          Only owners and admins create API tokens. Ask one of them for a token, or revoke one of yours below.
+        </p>
+      )}
       <ErrorBanner message={error} testId="tokens-error" onRetry={() => { setReloads((n) => n + 1); }} />
       <section className="card card-flush">
         <h2 className="card-title">Tokens</h2>
