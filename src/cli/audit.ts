@@ -77,7 +77,7 @@ export function auditCommands(program: Command, io: Io, done: (code: number) => 
       else {
         for (const r of results) {
           if (r.ok) io.out(`${r.organization}: intact, ${r.checked} events, head #${r.head?.seq ?? 0} ${r.head?.hash ?? '-'}\n`);
-          else io.out(`${r.organization}: BROKEN at event ${r.firstBrokenSeq}: ${r.reason}\n`);
+          else io.out(`${r.organization}: BROKEN at event ${r.firstBrokenSeq} (${r.checked} events checked): ${r.reason}\n`);
         }
       }
       done(results.every((r) => r.ok) ? EXIT.ok : EXIT.failed);

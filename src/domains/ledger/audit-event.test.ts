@@ -30,19 +30,21 @@ describe('canonical JSON', () => {
 
 describe('checkChain names the first event that breaks the chain', () => {
   const start = { seq: 0, hash: GENESIS_HASH };
-  const cases: Array<[string, (c: AuditEvent[]) => AuditEvent[], number | null, RegExp | null]> = [
-    ['an intact chain passes', (c) => c, null, null],
-    ['an edited field is caught at that event', (c) => c.map((e) => (e.seq === 3 ? { ...e, data: { n: 99 } } : e)), 3, /altered/],
-    ['an edited actor is caught', (c) => c.map((e) => (e.seq === 2 ? { ...e, actor: { ...e.actor, name: 'mallory' } } : e)), 2, /altered/],
-    ['a removed event is caught as missing', (c) => c.filter((e) => e.seq !== 4), 4, /missing/],
+  // The last column: how many events were judged (the broken one too, when it is there).
+  const cases: Array<[string, (c: AuditEvent[]) => AuditEvent[], number | null, RegExp | null, number]> = [
+    ['an intact chain passes', (c) => c, null, null, 5],
+    ['an edited field is caught at that event', (c) => c.map((e) => (e.seq === 3 ? { ...e, data: { n: 99 } } : e)), 3, /altered/, 3],
+    ['an edited actor is caught', (c) => c.map((e) => (e.seq === 2 ? { ...e, actor: { ...e.actor, name: 'mallory' } } : e)), 2, /altered/, 2],
+    ['a removed event is caught as missing', (c) => c.filter((e) => e.seq !== 4), 4, /missing/, 3],
     ['a re-hashed edit still breaks the link of the next event', (c) => c.map((e) => {
       if (e.seq !== 2) return e;
       const { hash: _h, ...rest } = { ...e, data: { n: 42 } };
       return { ...rest, hash: hashEvent(rest) };
-    }), 3, /does not link/],
+    }), 3, /does not link/, 3],
   ];
-  it.each(cases)('%s', (_name, mutate, seq, reason) => {
+  it.each(cases)('%s', (_name, mutate, seq, reason, checked) => {
     const res = checkChain(mutate(chain(5)), start);
+    expect(res.checked).toBe(checked);
     if (seq === null) expect(res.ok).toBe(true);
     else {
       expect(res.ok).toBe(false);

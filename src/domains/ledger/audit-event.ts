@@ -78,20 +78,24 @@ export type ChainBreak = { seq: number; reason: string };
 
 /**
  * Checks one stretch of the chain. `expected` is where the previous stretch ended; the answer
- * names the first event that does not follow from it, or where the next stretch must begin.
+ * names the first event that does not follow from it, or where the next stretch must begin, and
+ * how many events it judged: every one that followed, plus a broken one that is there (an event
+ * that is missing was not there to judge).
  */
 export function checkChain(
   events: readonly AuditEvent[],
   expected: { seq: number; hash: string },
-): { ok: true; next: { seq: number; hash: string } } | { ok: false; broken: ChainBreak } {
+): { ok: true; checked: number; next: { seq: number; hash: string } } | { ok: false; checked: number; broken: ChainBreak } {
   let { seq, hash } = expected;
+  let checked = 0;
   for (const e of events) {
-    if (e.seq !== seq + 1) return { ok: false, broken: { seq: seq + 1, reason: `event ${seq + 1} is missing (next present is ${e.seq})` } };
-    if (e.prevHash !== hash) return { ok: false, broken: { seq: e.seq, reason: `event ${e.seq} does not link to the hash of event ${seq}` } };
+    if (e.seq !== seq + 1) return { ok: false, checked, broken: { seq: seq + 1, reason: `event ${seq + 1} is missing (next present is ${e.seq})` } };
+    checked += 1;
+    if (e.prevHash !== hash) return { ok: false, checked, broken: { seq: e.seq, reason: `event ${e.seq} does not link to the hash of event ${seq}` } };
     const { hash: stored, ...rest } = e;
-    if (hashEvent(rest) !== stored) return { ok: false, broken: { seq: e.seq, reason: `event ${e.seq} was altered: its content no longer matches its hash` } };
+    if (hashEvent(rest) !== stored) return { ok: false, checked, broken: { seq: e.seq, reason: `event ${e.seq} was altered: its content no longer matches its hash` } };
     seq = e.seq;
     hash = stored;
   }
-  return { ok: true, next: { seq, hash } };
+  return { ok: true, checked, next: { seq, hash } };
 }

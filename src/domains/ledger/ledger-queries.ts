@@ -135,8 +135,9 @@ export async function verifyLedger(db: Queryable, orgId: string, pageSize = 2000
   for (;;) {
     const page = await readChainPage(db, orgId, at.seq, pageSize);
     const res = checkChain(page, at);
+    // Events, not pages: the page with the break counts up to the broken event.
+    checked += res.checked;
     if (!res.ok) return { orgId, ok: false, checked, head, firstBrokenSeq: res.broken.seq, reason: res.broken.reason };
-    checked += page.length;
     at = res.next;
     if (page.length < pageSize) break;
   }

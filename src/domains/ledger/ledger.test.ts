@@ -80,6 +80,30 @@ describeEachEngine('the audit ledger', (engine) => {
     expect(await verifyLedger(engine.db(), orgId)).toMatchObject({ ok: false, firstBrokenSeq: 3 });
   });
 
+  it('a broken chain counts the events it checked, not the pages it read, whatever the page size', async () => {
+    const orgId = await newOrg();
+    const head = async () => (await ledgerDigest(engine.db(), orgId)).seq;
+    while ((await head()) < 60) await engine.db().transaction((tx) => appendAuditEvent(tx, clock, ctx, { orgId, action: 'flag.updated', target: { type: 'flag', id: 'x' } }));
+    expect(await verifyLedger(engine.db(), orgId)).toMatchObject({ ok: true, checked: 60 });
+    const su = engine.superuser();
+    await su.exec('ALTER TABLE audit_events DISABLE TRIGGER audit_events_no_update');
+    try {
+      await su.query(`UPDATE audit_events SET actor_name = 'mallory' WHERE org_id = $1 AND seq = 59`, [orgId]);
+    } finally {
+      await su.exec('ALTER TABLE audit_events ENABLE TRIGGER audit_events_no_update');
+    }
+    // 58 events follow, the 59th is judged altered; one page of 2000, or six pages of 10.
+    for (const pageSize of [2000, 10, 7]) expect(await verifyLedger(engine.db(), orgId, pageSize)).toMatchObject({ ok: false, checked: 59, firstBrokenSeq: 59 });
+    await su.exec('ALTER TABLE audit_events DISABLE TRIGGER audit_events_no_update');
+    try {
+      await su.query('DELETE FROM audit_events WHERE org_id = $1 AND seq = 59', [orgId]);
+    } finally {
+      await su.exec('ALTER TABLE audit_events ENABLE TRIGGER audit_events_no_update');
+    }
+    // A removed event was not there to judge: the 58 before it were.
+    for (const pageSize of [2000, 10]) expect(await verifyLedger(engine.db(), orgId, pageSize)).toMatchObject({ ok: false, checked: 58, firstBrokenSeq: 59 });
+  });
+
   it('filters by action prefix, actor, target, correlation id, window and text, newest first, with a cursor', async () => {
     clock.set('2026-07-22T11:00:00.000Z');
     const orgId = await newOrg();
