@@ -29,20 +29,20 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRouteDeps> = async (app, 
   const tags = ['session'];
   app.post('/api/session', {
     config: { access: 'public' },
-    schema: { tags, summary: 'Sign in with e-mail and password', body: S.SignInInput, response: { 200: S.SessionBody, ...errors(400, 401) } },
+    schema: { tags, summary: 'Sign in with e-mail and password', body: S.SignInInput, response: { 200: S.SessionBody, ...errors(400, 401, 429) } },
   }, async (req, reply) => {
     const ctx = requestAuditContext(req);
-    const s = await auth.signIn({ source: ctx.source, requestId: ctx.requestId, correlationId: ctx.correlationId }, req.body.email, req.body.password);
+    const s = await auth.signIn({ source: ctx.source, requestId: ctx.requestId, correlationId: ctx.correlationId, address: req.ip }, req.body.email, req.body.password);
     setSessionCookie(reply, s, secureCookies);
     return sessionBody(s.principal);
   });
 
   app.post('/api/session/link', {
     config: { access: 'public' },
-    schema: { tags, summary: 'Sign in with a one-time link', body: S.LinkInput, response: { 200: S.SessionBody, ...errors(400, 401) } },
+    schema: { tags, summary: 'Sign in with a one-time link', body: S.LinkInput, response: { 200: S.SessionBody, ...errors(400, 401, 429) } },
   }, async (req, reply) => {
     const ctx = requestAuditContext(req);
-    const s = await auth.signInWithLink({ source: ctx.source, requestId: ctx.requestId, correlationId: ctx.correlationId }, req.body.token);
+    const s = await auth.signInWithLink({ source: ctx.source, requestId: ctx.requestId, correlationId: ctx.correlationId, address: req.ip }, req.body.token);
     setSessionCookie(reply, s, secureCookies);
     return sessionBody(s.principal);
   });
@@ -63,9 +63,9 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRouteDeps> = async (app, 
 
   app.put('/api/me/password', {
     config: { access: 'session' },
-    schema: { tags, summary: 'Set or change your password', body: S.PasswordInput, response: { 204: { type: 'null' }, ...errors(400, 401, 403) } },
+    schema: { tags, summary: 'Set or change your password', body: S.PasswordInput, response: { 204: { type: 'null' }, ...errors(400, 401, 403, 429) } },
   }, async (req, reply) => {
-    await auth.setPassword(requestAuditContext(req), sessionOf(req.principal), req.body.currentPassword, req.body.newPassword);
+    await auth.setPassword(requestAuditContext(req), sessionOf(req.principal), req.body.currentPassword, req.body.newPassword, req.ip);
     return reply.status(204).send(null);
   });
 };

@@ -8,6 +8,7 @@ import * as store from './auth-store.js';
 import type { ApiToken, Organization, Principal, SessionPrincipal, TokenPrincipal, User } from './auth-types.js';
 import { dummyPasswordHash, hashPassword, MIN_PASSWORD_LENGTH, verifyPassword } from './password.js';
 import { canManageOthers, isScope, type Role, type Scope } from './scopes.js';
+import { SignInThrottle } from './sign-in-throttle.js';
 
 export const SESSION_HOURS = 12;
 export const SIGN_IN_LINK_HOURS = 24;
@@ -23,8 +24,16 @@ function slugify(name: string): string {
 /** What other domains set up in a new organisation, in the transaction that creates it. */
 export type OrganizationInitializer = (tx: Tx, ctx: AuditContext, orgId: string) => Promise<void>;
 
+/** Who made a sign-in attempt, as the throttle sees it: the audit circumstances and the address. */
+export type Attempt = Omit<AuditContext, 'actor'> & { address: string };
+
+const ANONYMOUS = { kind: 'system', id: null, name: 'anonymous' } as const;
+
 export class AuthService {
-  constructor(private readonly deps: { db: Database; clock: Clock; initializers?: OrganizationInitializer[] }) {}
+  private readonly throttle: SignInThrottle;
+  constructor(private readonly deps: { db: Database; clock: Clock; initializers?: OrganizationInitializer[] }) {
+    this.throttle = new SignInThrottle(deps);
+  }
 
   private now(): string {
     return this.deps.clock.now().toISOString();
@@ -179,25 +188,49 @@ export class AuthService {
     return token;
   }
 
-  async signIn(ctx: Omit<AuditContext, 'actor'>, email: string, password: string): Promise<NewSession> {
+  /**
+   * Password sign-in. A known and an unknown e-mail cost the same work (a password hash each, one
+   * counter read, one counter write on failure) and get the same answers, 401 and then 429.
+   */
+  async signIn(attempt: Attempt, email: string, password: string): Promise<NewSession> {
+    const { address, ...ctx } = attempt;
+    const keys = this.throttle.keys(address, email);
+    await this.throttle.refuseWhileWaiting(keys);
     const user = await store.findUserByEmail(this.deps.db, email);
     // Same work whether or not the account exists, so timing does not tell which e-mails are known.
     const ok = await verifyPassword(password, user?.passwordHash ?? (await dummyPasswordHash()));
-    if (!user || !user.passwordHash || !ok) throw unauthorized('e-mail or password is wrong');
-    const memberships = await this.deps.db.query<{ org_id: string }>('SELECT org_id FROM memberships WHERE user_id = $1 ORDER BY created_at LIMIT 1', [user.id]);
-    const orgId = memberships.rows[0]?.org_id;
+    // Asked for an unknown e-mail too (it finds nothing), again for equal work.
+    const memberships = await this.deps.db.query<{ org_id: string }>('SELECT org_id FROM memberships WHERE user_id = $1 ORDER BY created_at LIMIT 1', [user?.id ?? '']);
+    const orgId = user ? memberships.rows[0]?.org_id : undefined;
+    if (!user || !user.passwordHash || !ok) {
+      const account = user && orgId ? { userId: user.id, email: user.email, orgId } : null;
+      await this.throttle.recordFailure(keys, { ...ctx, actor: ANONYMOUS }, 'password', account, address);
+      throw unauthorized('e-mail or password is wrong');
+    }
     if (!orgId) throw unauthorized('this account belongs to no organisation');
-    return this.deps.db.transaction((tx) => this.startSession(tx, ctx, user, orgId, 'password'));
+    return this.deps.db.transaction(async (tx) => {
+      await this.throttle.clearAccount(tx, email);
+      return this.startSession(tx, ctx, user, orgId, 'password');
+    });
   }
 
-  async signInWithLink(ctx: Omit<AuditContext, 'actor'>, token: string): Promise<NewSession> {
-    return this.deps.db.transaction(async (tx) => {
-      const link = await store.consumeSignInLink(tx, sha256Hex(token), this.now());
-      if (!link) throw unauthorized('this sign-in link is unknown, used or expired; ask an owner for a new one (changeledger users link)');
-      const user = await store.findUser(tx, link.userId);
-      if (!user || !(await store.findRole(tx, link.orgId, user.id))) throw unauthorized('this account no longer belongs to the organisation');
-      return this.startSession(tx, ctx, user, link.orgId, 'link');
-    });
+  /** A one-time link names no account until it is found, so only its address is counted. */
+  async signInWithLink(attempt: Attempt, token: string): Promise<NewSession> {
+    const { address, ...ctx } = attempt;
+    const keys = this.throttle.keys(address);
+    await this.throttle.refuseWhileWaiting(keys);
+    try {
+      return await this.deps.db.transaction(async (tx) => {
+        const link = await store.consumeSignInLink(tx, sha256Hex(token), this.now());
+        if (!link) throw unauthorized('this sign-in link is unknown, used or expired; ask an owner for a new one (changeledger users link)');
+        const user = await store.findUser(tx, link.userId);
+        if (!user || !(await store.findRole(tx, link.orgId, user.id))) throw unauthorized('this account no longer belongs to the organisation');
+        return this.startSession(tx, ctx, user, link.orgId, 'link');
+      });
+    } catch (err) {
+      if (err instanceof AppError && err.status === 401) await this.throttle.recordFailure(keys, { ...ctx, actor: ANONYMOUS }, 'link', null, address);
+      throw err;
+    }
   }
 
   private async startSession(tx: Tx, ctx: Omit<AuditContext, 'actor'>, user: User, orgId: string, method: 'password' | 'link'): Promise<NewSession> {
@@ -235,17 +268,24 @@ export class AuthService {
     });
   }
 
-  async setPassword(ctx: AuditContext, p: Principal, current: string | undefined, next: string): Promise<void> {
+  /** A wrong current password counts against the account and the address like a failed sign-in. */
+  async setPassword(ctx: AuditContext, p: Principal, current: string | undefined, next: string, address: string): Promise<void> {
     if (next.length < MIN_PASSWORD_LENGTH) throw badRequest(`newPassword must be at least ${MIN_PASSWORD_LENGTH} characters`, 'newPassword');
     const user = await store.findUser(this.deps.db, p.user.id);
     if (!user) throw unauthorized();
     if (user.passwordHash) {
       if (current === undefined) throw badRequest('currentPassword is required to change a password', 'currentPassword');
-      if (!(await verifyPassword(current, user.passwordHash))) throw badRequest('currentPassword is wrong', 'currentPassword');
+      const keys = this.throttle.keys(address, user.email);
+      await this.throttle.refuseWhileWaiting(keys);
+      if (!(await verifyPassword(current, user.passwordHash))) {
+        await this.throttle.recordFailure(keys, ctx, 'password_change', { userId: user.id, email: user.email, orgId: p.org.id }, address);
+        throw badRequest('currentPassword is wrong', 'currentPassword');
+      }
     }
     const hash = await hashPassword(next);
     await this.deps.db.transaction(async (tx) => {
       await store.setPasswordHash(tx, user.id, hash, this.now());
+      await this.throttle.clearAccount(tx, user.email);
       await this.audit(tx, ctx, { orgId: p.org.id, action: 'user.password_set', target: { type: 'user', id: user.id }, data: { hadPassword: !!user.passwordHash } });
     });
   }
