@@ -61,8 +61,9 @@ export function routed(r: Routing): ChangeStatus {
   return r.startNow ? 'active' : 'scheduled';
 }
 
-export function move(from: ChangeStatus, action: Action, routing: Routing = { gated: false, startNow: false }): Move {
-  if (!FROM[action].includes(from)) return { ok: false, reason: `cannot ${action.replace('_', ' ')} a change that is ${from}: ${WHY[from]}` };
+/** `verb` is the word the caller used for the action (`complete` for finish), so a refusal speaks it back. */
+export function move(from: ChangeStatus, action: Action, routing: Routing = { gated: false, startNow: false }, verb: string = action.replace('_', ' ')): Move {
+  if (!FROM[action].includes(from)) return { ok: false, reason: `cannot ${verb} a change that is ${from}: ${WHY[from]}` };
   switch (action) {
     case 'submit':
     case 'mapped':

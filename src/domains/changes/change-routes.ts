@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { forbidden, notFound } from '../../platform/errors.js';
 import { ownOrganization, requestAuditContext } from '../../platform/http/access.js';
-import { errors, missingBodyIsEmpty } from '../../platform/http/schemas.js';
+import { errors } from '../../platform/http/schemas.js';
 import { listMembers } from '../auth/auth-store.js';
 import { scopeBreakdown, scopeLine, SILENCE_MODES } from '../catalogue/blast.js';
 import type { BlastService } from '../catalogue/blast-service.js';
@@ -154,7 +154,6 @@ export const changeRoutes: FastifyPluginAsyncTypebox<{ db: Database; changes: Ch
   const write = { access: { scope: 'changes:write' as const } };
   const session = { access: 'session' as const };
   const ctx = requestAuditContext;
-  app.addHook('preValidation', missingBodyIsEmpty);
   const links = (id: string) => ({ change: changes.link({ id }), approve: changes.link({ id }, true) });
 
   app.get('/api/changes', {
@@ -216,7 +215,7 @@ export const changeRoutes: FastifyPluginAsyncTypebox<{ db: Database; changes: Ch
     async (req) => ({ change: await changes.start(ctx(req), req.principal!, req.params.id) }));
   app.post('/api/changes/:id/complete', {
     config: write, schema: { tags, summary: 'Complete a running change (outcome defaults to success): it enters surveillance', params: Params, body: Outcome, response: { 200: OneChange, ...errors(400, 401, 403, 404, 409) } },
-  }, async (req) => ({ change: await changes.finish(ctx(req), req.principal!, req.params.id, { ...req.body, defaultOutcome: 'success' }) }));
+  }, async (req) => ({ change: await changes.finish(ctx(req), req.principal!, req.params.id, { ...req.body, defaultOutcome: 'success', verb: 'complete' }) }));
   app.post('/api/changes/:id/finish', {
     config: write, schema: { tags, summary: 'Finish a running change: it enters surveillance', params: Params, body: Outcome, response: { 200: OneChange, ...errors(400, 401, 403, 404, 409) } },
   }, async (req) => ({ change: await changes.finish(ctx(req), req.principal!, req.params.id, { ...req.body, defaultOutcome: null }) }));

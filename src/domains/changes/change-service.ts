@@ -240,8 +240,8 @@ export class ChangeService {
    * Moves a locked change by an action (409 with the current status when the lifecycle refuses),
    * writes the patch and the audit event in the caller's transaction, then sets what follows.
    */
-  async transition(tx: Tx, ctx: AuditContext, c: Change, action: Action, patch: Record<string, unknown>, data: Record<string, unknown> = {}, routing?: { gated: boolean; startNow: boolean }): Promise<Change> {
-    const m = move(c.status, action, routing);
+  async transition(tx: Tx, ctx: AuditContext, c: Change, action: Action, patch: Record<string, unknown>, data: Record<string, unknown> = {}, routing?: { gated: boolean; startNow: boolean }, verb?: string): Promise<Change> {
+    const m = move(c.status, action, routing, verb);
     if (!m.ok) throw conflict(m.reason, { status: c.status });
     const sets = Object.keys(patch).map((k, i) => `${k} = $${i + 3}`);
     await tx.query(`UPDATE changes SET status = $2, updated_at = $${sets.length + 3}${sets.length ? `, ${sets.join(', ')}` : ''} WHERE id = $1`,
@@ -289,7 +289,7 @@ export class ChangeService {
   }
 
   /** complete / finish: the change enters surveillance until the evidence horizon. */
-  async finish(ctx: AuditContext, p: Principal, id: string, how: { outcome?: Outcome; notes?: string; abort?: boolean; defaultOutcome: Outcome | null }): Promise<Change> {
+  async finish(ctx: AuditContext, p: Principal, id: string, how: { outcome?: Outcome; notes?: string; abort?: boolean; defaultOutcome: Outcome | null; verb?: 'complete' }): Promise<Change> {
     return this.deps.db.transaction(async (tx) => {
       const c = await this.locked(tx, p, id);
       const now = this.deps.clock.now();
@@ -304,7 +304,7 @@ export class ChangeService {
       return this.transition(tx, ctx, c, how.abort ? 'abort' : 'finish', {
         finished_at: now.toISOString(), outcome, notes: how.notes ?? null, aborted: how.abort ?? false, outcome_by: by,
         evaluate_at: new Date(now.getTime() + minutes(c.evidenceMinutes)).toISOString(),
-      }, { outcome });
+      }, { outcome }, undefined, how.verb);
     });
   }
 

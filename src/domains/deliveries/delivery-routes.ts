@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { forbidden } from '../../platform/errors.js';
 import { ownOrganization, requestAuditContext } from '../../platform/http/access.js';
-import { errors, missingBodyIsEmpty } from '../../platform/http/schemas.js';
+import { errors } from '../../platform/http/schemas.js';
 import { Step, TicketingInput, TicketRefBody } from '../changes/change-routes.js';
 import { ChangeService } from '../changes/change-service.js';
 import type { DeliveryService } from './delivery-service.js';
@@ -22,7 +22,6 @@ const TicketTest = Type.Object({
 
 export const deliveryRoutes: FastifyPluginAsyncTypebox<{ deliveries: DeliveryService; changes: ChangeService }> = async (app, { deliveries, changes }) => {
   const tags = ['changes'];
-  app.addHook('preValidation', missingBodyIsEmpty);
 
   app.get('/api/changes/:id/deliveries', {
     config: { access: { scope: 'changes:read' as const } },

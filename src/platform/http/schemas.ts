@@ -20,7 +20,7 @@ export const IsoTime = Type.String({ format: 'date-time', description: 'UTC, ISO
  * A POST sent without a body (a pipeline's `curl -X POST -H 'content-type: application/json' …/start`,
  * a button) is taken as an empty object, so the body schema's defaults apply instead of a 400.
  */
-export async function missingBodyIsEmpty(req: FastifyRequest): Promise<void> {
+async function missingBodyIsEmpty(req: FastifyRequest): Promise<void> {
   if (req.method === 'POST' && (req.body === undefined || req.body === null)) req.body = {};
 }
 
