@@ -5,7 +5,8 @@ type Schema = Record<string, unknown>;
 type Factory = NonNullable<NonNullable<FastifyServerOptions['schemaController']>['compilersFactory']>['buildValidator'];
 type Keywords = { addKeyword(def: object): unknown };
 
-const COMMON = { removeAdditional: false, useDefaults: true, allErrors: false } as const;
+// strictNumbers off: the `finite` keyword below refuses ±Infinity with its own words, in a body and a query alike.
+const COMMON = { removeAdditional: false, useDefaults: true, allErrors: false, strictNumbers: false } as const;
 /** Keywords whose value is data, not a schema. */
 const DATA = new Set(['const', 'default', 'enum', 'examples', 'required', 'description', 'title', 'pattern', 'format', '$id', '$ref']);
 /** Keywords whose value maps names to schemas. */
