@@ -81,9 +81,9 @@ export function compose(o: ComposeOptions): Services {
     statusBody: (db, c) => readStatus(db, c, { change: changes.link(c), approve: changes.link(c, true) }),
   });
   const notifier = fanOut([changeMail, deliveries, ...(o.notifier ? [o.notifier] : [])]);
-  const changes: ChangeService = new ChangeService({ db: o.db, clock: o.clock, sealer: o.sealer, blast, mappings, notifier, baseUrl: () => (typeof o.publicUrl === 'function' ? o.publicUrl() : o.publicUrl ?? 'http://localhost:8080') });
+  const changes: ChangeService = new ChangeService({ db: o.db, clock: o.clock, sealer: o.sealer, blast, mappings, notifier, baseUrl: () => (typeof o.publicUrl === 'function' ? o.publicUrl() : o.publicUrl ?? 'http://localhost:8080'), outbound: o.outbound.client });
   const approvals = new ApprovalService({ db: o.db, clock: o.clock, changes, blast, mappings, catalogue, notifier });
-  const changeSettings = new ChangeSettingsService({ db: o.db, clock: o.clock, sealer: o.sealer });
+  const changeSettings = new ChangeSettingsService({ db: o.db, clock: o.clock, sealer: o.sealer, outbound: o.outbound.client });
   const incidents = new IncidentService({ db: o.db, clock: o.clock, flags, sealer: o.sealer, outbound: o.outbound });
   const handlers: Record<string, JobHandler<unknown>> = { ...flagRequests.jobHandlers(), ...incidents.jobHandlers(), ...catalogue.jobHandlers(), ...changes.jobHandlers(), ...deliveries.jobHandlers(), ...mailJobHandlers(mailer), ...(o.extraHandlers ?? {}) };
   const worker = new JobWorker({ db: o.db, clock: o.clock, logger: o.logger, metrics, handlers, pollMs: o.workerPollMs ?? 1_000 });

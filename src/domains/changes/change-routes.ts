@@ -82,6 +82,7 @@ const Registered = Type.Object({
   change: ChangeBody, blast: Nullable(Any), match: Type.Object({ matched: Type.Integer(), unresolved: Type.Array(Str) }),
   callbackSecret: Type.Optional(Type.String({ description: 'cs_…, only when callbackUrl was sent: returned once' })),
   approval: Type.Optional(Any), mapping: Type.Optional(Type.Object({ unresolved: Type.Array(Type.Object({ query: Str, candidates: Type.Array(Candidate) })), hint: Str })),
+  warnings: Type.Optional(Type.Array(Str, { description: 'registered, but something will not work as sent: a private callbackUrl while allowPrivateCallbacks is off' })),
 });
 const Params = Type.Object({ id: Type.String({ maxLength: 100 }) });
 const OneChange = Type.Object({ change: ChangeBody });
@@ -121,7 +122,7 @@ export const TicketingInput = Type.Object({
   url: Type.Optional(Type.String({ maxLength: 1000, description: 'webhook: where change.ticket.* is POSTed' })),
   secret: Type.Optional(Type.String({ maxLength: 2000, writeOnly: true, description: 'webhook: at least 16 characters; signs every delivery' })),
   hasSecret: Type.Optional(Type.Boolean({ description: 'ignored (what GET answers)' })),
-}, { additionalProperties: false, description: 'One destination: jira {baseUrl, deployment, email, apiToken, projectKey, issueType, labels}, asana {apiUrl, token, workspaceGid, projectGid, completeOnReport}, servicenow {instanceUrl, username, password, changeType, assignmentGroup, closeOnReport}, webhook {url, secret}; {kind: none} or null clears it. The secret sent blank or as •••• keeps the stored one (same kind only).' });
+}, { additionalProperties: false, description: 'One destination: jira {baseUrl, deployment, email, apiToken, projectKey, issueType, labels}, asana {apiUrl, token, workspaceGid, projectGid, completeOnReport}, servicenow {instanceUrl, username, password, changeType, assignmentGroup, closeOnReport}, webhook {url, secret}; {kind: none} or null clears it. The secret sent blank or as •••• keeps the stored one only for the same kind, origin (scheme, host, port) and account (Jira email, ServiceNow username).' });
 const SettingsBody = Type.Object({
   settings: Type.Object({
     approvalRequired: Type.Enum(APPROVAL_MODES), quorum: Type.Integer(), approvalExpiryMinutes: Type.Integer(), startTimeoutMinutes: Type.Integer(),

@@ -6,6 +6,7 @@ import { AppError, badRequest, conflict, forbidden, notFound } from '../../platf
 import { randomSecret } from '../../platform/ids.js';
 import type { Job, JobHandler } from '../../platform/jobs/job.js';
 import { scheduleJob } from '../../platform/jobs/job-queue.js';
+import type { OutboundClient } from '../../platform/net/outbound.js';
 import type { Principal } from '../auth/index.js';
 import type { Blast, SilenceMode } from '../catalogue/blast.js';
 import type { BlastService } from '../catalogue/blast-service.js';
@@ -42,12 +43,16 @@ const minutes = (n: number) => n * 60_000;
 export type Registered = {
   change: Change; blast: Blast | null; match: { matched: number; unresolved: string[] }; callbackSecret?: string;
   approval?: Record<string, unknown>; mapping?: { unresolved: Unresolved[]; hint: string };
+  /** Registered, but something will not work as sent (a private callback address not allowed yet). */
+  warnings?: string[];
 };
 
 /** Changes: registration, the lifecycle and its timers. Approvals live in ApprovalService. */
 export class ChangeService {
   constructor(private readonly deps: {
     db: Database; clock: Clock; sealer: Sealer; blast: BlastService; mappings: MappingService; notifier: ChangeNotifier; baseUrl: () => string;
+    /** The outbound client's judgement of an address literal, so a callbackUrl that can never be delivered is refused now. */
+    outbound: Pick<OutboundClient, 'judgeLiteral'>;
   }) {}
 
   /** Whether the caller may change this change: its owner, an owner or admin of the organisation. */
@@ -117,6 +122,7 @@ export class ChangeService {
     this.validate(input);
     const now = this.deps.clock.now();
     const settings = await readSettings(this.deps.db, p.org.id);
+    const warnings = this.judgeCallbackUrl(input.callbackUrl, settings.allowPrivateCallbacks);
     const window = planWindow(input, now);
     const evidenceMinutes = input.evidenceMinutes ?? input.surveillanceMinutes ?? settings.surveillanceMinutes;
     const match = await this.deps.mappings.match(p.org.id, { components: input.components });
@@ -172,7 +178,23 @@ export class ChangeService {
     if (callbackSecret) out.callbackSecret = callbackSecret;
     if (status === 'pending_mapping') out.mapping = { unresolved: match.unresolved, hint: `map them on the change page: ${this.link(change)}` };
     if (status === 'pending_approval') out.approval = await this.approvalSummary(change, settings);
+    if (warnings.length) out.warnings = warnings;
     return out;
+  }
+
+  /**
+   * A callbackUrl whose address the outbound guard always refuses (loopback, link-local, metadata,
+   * unspecified …) is a 400 now rather than a failed delivery later; a private one is registered
+   * with a warning until the organisation allows private callbacks. Names are judged when sent.
+   */
+  private judgeCallbackUrl(url: string | undefined, allowPrivate: boolean): string[] {
+    if (!url) return [];
+    const judged = this.deps.outbound.judgeLiteral(url, allowPrivate);
+    if (judged.verdict === 'refused') throw badRequest(`callbackUrl: ${judged.what}, where no callback is ever delivered`, 'callbackUrl');
+    if (judged.verdict === 'private') {
+      return [`callbackUrl: ${judged.what}; its callbacks are refused until an owner or admin allows private callbacks (allowPrivateCallbacks in the change settings)`];
+    }
+    return [];
   }
 
   /** The blast radius a save may use: refused → 422, large without confirmation → 409. */

@@ -4,6 +4,7 @@ import { destinationHost, parseTicketing, splitSecret, viewTicketing, type Store
 import type { TicketKind } from '../deliveries/ticketing/ticket-types.js';
 import type { Database, Queryable, Row, Tx } from '../../platform/db/database.js';
 import { badRequest, forbidden } from '../../platform/errors.js';
+import type { OutboundClient } from '../../platform/net/outbound.js';
 import type { SilenceMode } from '../catalogue/blast.js';
 import { appendAuditEvent, type AuditContext } from '../ledger/index.js';
 
@@ -96,7 +97,7 @@ function view(settings: SettingsWithTicketing, approvers: Approver[]): SettingsV
 
 /** The organisation's change settings and approvers; owners and admins change them, each change audited. */
 export class ChangeSettingsService {
-  constructor(private readonly deps: { db: Database; clock: Clock; sealer: Sealer }) {}
+  constructor(private readonly deps: { db: Database; clock: Clock; sealer: Sealer; outbound: Pick<OutboundClient, 'judgeLiteral'> }) {}
 
   async get(m: Manager): Promise<SettingsView> {
     manage(m);
@@ -145,13 +146,14 @@ export class ChangeSettingsService {
   }
 
   /**
-   * The one ticket destination. The secret sent blank or as •••• keeps the stored one (same kind
-   * only); it is sealed with the data key and never answered. Audited org_change.ticketing.
+   * The one ticket destination. The secret sent blank or as •••• keeps the stored one (same kind,
+   * host and account only); it is sealed with the data key and never answered. Audited org_change.ticketing.
    */
   private async saveTicketing(tx: Tx, ctx: AuditContext, orgId: string, input: TicketingInput | null, at: string): Promise<void> {
     const before = await readTicketing(tx, orgId);
     const storedSecret = openOrNull(this.deps.sealer, before.sealed);
-    const parsed = parseTicketing(input, before.ticketing ? { kind: before.ticketing.kind, secret: storedSecret } : null);
+    // Private addresses are the guard's to judge at each call (allowPrivateCallbacks may change); never-deliverable ones are refused now.
+    const parsed = parseTicketing(input, before.ticketing ? { ticketing: before.ticketing, secret: storedSecret } : null, { judgeUrl: (url) => this.deps.outbound.judgeLiteral(url, true) });
     const split = parsed ? splitSecret(parsed) : null;
     const secretChanged = (split?.secret ?? null) !== storedSecret;
     await tx.query('UPDATE change_settings SET ticketing = $2, ticketing_secret_sealed = $3 WHERE org_id = $1',

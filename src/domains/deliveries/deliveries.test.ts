@@ -195,15 +195,16 @@ describeEachEngine('deliveries: signed callbacks and ticket steps through one ou
     expect((await status(b.change.id)).callback).toMatchObject({ state: 'failed', attempts: 1, httpStatus: 401, error: 'answered 401: bad signature' });
   });
 
-  it('refuses private, link-local and metadata callback addresses; private ones only with allowPrivateCallbacks', async () => {
+  it('refuses private callback addresses unless allowPrivateCallbacks; metadata ones are refused at registration', async () => {
     const priv = await register({ callbackUrl: 'http://10.255.255.1:9/hook' });
-    const meta = await register({ callbackUrl: 'http://169.254.169.254/latest/meta-data' });
+    expect((priv as Json).warnings).toEqual([expect.stringContaining('allowPrivateCallbacks')]);
+    const meta = await pipe('POST', '/api/changes', { components: [{ query: 'checkout-api' }], title: 'Metadata', callbackUrl: 'http://169.254.169.254/latest/meta-data' });
+    expect(meta.statusCode).toBe(400);
+    expect(meta.json()).toMatchObject({ field: 'callbackUrl', error: expect.stringContaining('169.254.169.254 is a cloud metadata address') });
     await approve(priv.change.id);
-    await approve(meta.change.id);
     await drain();
     expect((await status(priv.change.id)).callback).toMatchObject({ state: 'failed', attempts: 1, httpStatus: null });
     expect((await status(priv.change.id)).callback.error).toMatch(/10\.255\.255\.1 is a private address .*allowPrivateCallbacks/);
-    expect((await status(meta.change.id)).callback.error).toMatch(/169\.254\.169\.254 is a cloud metadata address/);
     expect((await inject(owner, 'PUT', `/api/organizations/${owner.org.id}/change-settings`, { allowPrivateCallbacks: true })).statusCode).toBe(200);
     const allowed = await register({ callbackUrl: 'http://10.255.255.1:9/hook' });
     await approve(allowed.change.id);
@@ -271,11 +272,12 @@ describeEachEngine('deliveries: signed callbacks and ticket steps through one ou
     const probe = tickets.received.at(-1)!;
     expect(probe.headers['x-changeledger-event']).toBe('change.ticket.test');
     expect(probe.headers['x-changeledger-signature']).toBe(hmac(secret, probe.raw));
-    // A draft is probed without being saved: here an address that is never allowed.
-    const draft = await inject(owner, 'POST', `/api/organizations/${owner.org.id}/change-settings/ticketing-test`, { ticketing: { kind: 'webhook', url: 'http://169.254.169.254/hook', secret: '••••' } });
+    // A draft is probed without being saved: here a receiver that does not answer 2xx.
+    tickets.answers.push({ status: 500 });
+    const draft = await inject(owner, 'POST', `/api/organizations/${owner.org.id}/change-settings/ticketing-test`, { ticketing: { kind: 'webhook', url: `${tickets.url}/draft`, secret: '••••' } });
     expect(draft.statusCode, draft.body).toBe(200);
-    expect(draft.json()).toMatchObject({ ok: false, steps: [{ ok: false }] });
-    expect(JSON.stringify(draft.json())).toMatch(/cloud metadata address/);
+    expect(draft.json()).toMatchObject({ ok: false, steps: [{ ok: false, status: 500 }] });
+    expect(tickets.received.at(-1)!.path).toBe('/draft');
     expect((await inject(owner, 'GET', `/api/organizations/${owner.org.id}/change-settings`)).json()).toMatchObject({ settings: { ticketing: { url: `${tickets.url}/t` } } });
     expect((await inject(alice, 'POST', `/api/organizations/${owner.org.id}/change-settings/ticketing-test`)).statusCode).toBe(403);
     const audit = await engine.db().query<{ action: string; data: Json }>(`SELECT action, data FROM audit_events WHERE org_id = $1 AND action LIKE 'org_change.%' ORDER BY seq`, [owner.org.id]);

@@ -30,6 +30,16 @@ describe('the delivery rule', () => {
     expect(decide(1, { kind: 'refused', error: 'refused: 10.0.0.1 is a private address' })).toEqual({ state: 'failed', why: 'refused: 10.0.0.1 is a private address' });
   });
 
+  // The outbound client reports every DNS failure as no answer: a receiver nobody can find is unreachable.
+  it.each([
+    'ci-hooks.lan does not resolve (ENOTFOUND)', 'ci-hooks.lan does not resolve (no address)', 'ci-hooks.lan could not be resolved just now (EAI_AGAIN)',
+    'ci-hooks.lan could not be resolved just now (ESERVFAIL)', 'no DNS answer for ci-hooks.lan within 10 s',
+  ])('retries a receiver whose name cannot be resolved: %s', (error) => {
+    expect(decide(1, { kind: 'no-answer', error })).toEqual({ state: 'retrying', afterMs: MIN, why: error });
+    expect(decide(4, { kind: 'no-answer', error })).toEqual({ state: 'retrying', afterMs: 60 * MIN, why: error });
+    expect(decide(MAX_ATTEMPTS, { kind: 'no-answer', error })).toEqual({ state: 'failed', why: `${error}; gave up after 8 attempts`, gaveUp: true });
+  });
+
   it('gives up after the eighth attempt', () => {
     const waits = Array.from({ length: MAX_ATTEMPTS }, (_, i) => decide(i + 1, { kind: 'answer', status: 503 }));
     expect(waits.slice(0, 7).map((d) => (d.state === 'retrying' ? d.afterMs / MIN : d.state))).toEqual([1, 5, 15, 60, 240, 240, 240]);

@@ -7,7 +7,11 @@
 export const RETRY_AFTER_MS = [60_000, 300_000, 900_000, 3_600_000, 14_400_000, 14_400_000, 14_400_000] as const;
 export const MAX_ATTEMPTS = RETRY_AFTER_MS.length + 1;
 
-/** What one attempt met: an HTTP answer, or none (timeout, unreachable), or a refusal before sending. */
+/**
+ * What one attempt met: an HTTP answer; none (a timeout, a refused connection, a name that does
+ * not resolve or no DNS answer — the receiver is unreachable for now); or a refusal before
+ * sending (an address or URL the outbound guard refuses, a secret that cannot be opened).
+ */
 export type AttemptOutcome =
   | { kind: 'answer'; status: number }
   | { kind: 'no-answer'; error: string }

@@ -179,6 +179,7 @@ export class DeliveryService implements ChangeNotifier {
       const client = this.deps.client;
       const recording: OutboundClient = {
         check: (url, priv) => client.check(url, priv),
+        judgeLiteral: (url, priv) => client.judgeLiteral(url, priv),
         request: async (req) => {
           const res = await client.request(req);
           address = res.address;
@@ -279,7 +280,7 @@ export class DeliveryService implements ChangeNotifier {
     const storedSecret = openOrNull(this.deps.sealer, stored.sealed);
     let settings;
     if (draft.ticketing !== undefined) {
-      settings = parseTicketing(draft.ticketing, stored.ticketing ? { kind: stored.ticketing.kind, secret: storedSecret } : null);
+      settings = parseTicketing(draft.ticketing, stored.ticketing ? { ticketing: stored.ticketing, secret: storedSecret } : null, { judgeUrl: (url) => this.deps.client.judgeLiteral(url, true) });
     } else if (stored.ticketing) {
       if (storedSecret === null) throw badRequest('the stored destination’s secret cannot be opened with this server’s data key: enter it again', 'ticketing');
       settings = joinSecret(stored.ticketing, storedSecret);

@@ -2,7 +2,7 @@ import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Serv
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startDnsServer, resolveWith, type DnsServer } from '../../../test/support/dns-server.js';
 import {
-  classifyAddress, createOutboundClient, OUTBOUND_MAX_RESPONSE_BYTES, OUTBOUND_TIMEOUT_MS, OutboundFailed, OutboundRefused, postJson,
+  classifyAddress, createOutboundClient, judgeUrlLiteral, OUTBOUND_MAX_RESPONSE_BYTES, OUTBOUND_TIMEOUT_MS, OutboundFailed, OutboundRefused, postJson,
   type AddressClass, type OutboundClient,
 } from './outbound.js';
 
@@ -199,16 +199,68 @@ describe('the outbound client (SSRF guard)', () => {
     expect(receiver.connections).toBe(0);
   });
 
-  it('refuses a name that does not resolve, or resolves to nothing, as unresolved', async () => {
-    const unknown = await refusal(viaDns.request({ url: at('nowhere.test'), allowPrivate: true }));
-    expect([unknown.reason, unknown.message]).toEqual(['unresolved', expect.stringContaining('nowhere.test does not resolve')]);
-    expect((await viaDns.check('http://no-address.test/', true))?.reason).toBe('unresolved');
+  // A name that is not there now may be there in a minute (a new DNS record, a resolver back up):
+  // the client reports it as unreachable, which a delivery retries; it never connects anywhere.
+  it('reports a name that does not resolve (NXDOMAIN), or resolves to nothing, as unresolved: a failure, not a refusal', async () => {
+    const unknown = await failure(viaDns.request({ url: at('nowhere.test'), allowPrivate: true }));
+    expect([unknown.kind, unknown.address, unknown.message]).toEqual(['unresolved', '', 'nowhere.test does not resolve (ENOTFOUND)']);
+    expect(dns.count('nowhere.test')).toBeGreaterThan(0);
+    const empty = await failure(viaDns.request({ url: 'http://no-address.test/' }));
+    expect([empty.kind, empty.message]).toEqual(['unresolved', expect.stringContaining('no-address.test does not resolve')]);
+    await expect(viaDns.check('http://nowhere.test/', true)).rejects.toBeInstanceOf(OutboundFailed);
     expect(receiver.connections).toBe(0);
+  });
+
+  it('reports a DNS server that does not answer as unresolved too', async () => {
+    const silent = await startDnsServer(async () => (await sleep(2000), []));
+    try {
+      const client = createOutboundClient({ resolve: resolveWith(silent, { timeoutMs: 100 }), testOnlyAllowLoopback: true, timeoutMs: 2000 });
+      const failed = await failure(client.request({ url: 'http://ci-hooks.lan/hook' }));
+      expect([failed.kind, failed.message]).toEqual(['unresolved', 'ci-hooks.lan could not be resolved just now (ETIMEOUT)']);
+    } finally {
+      await silent.close();
+    }
   });
 
   it.each([['metadata.test', '169.254.169.254'], ['metadata6.test', 'fd00:ec2::254']])('refuses %s (a cloud metadata address) even with allowPrivate', async (name, address) => {
     const refused = await refusal(viaDns.request({ url: `http://${name}/latest/meta-data`, allowPrivate: true }));
     expect([refused.reason, refused.message]).toEqual(['metadata', expect.stringContaining(`${name} resolves to ${address}`)]);
+  });
+
+  // What a URL saved now (a callbackUrl, a ticket destination) can be told without DNS: the same
+  // judgement as a request, on the address the WHATWG parser makes of every spelling.
+  it.each<[string, string]>([
+    ['http://127.0.0.1/hook', '127.0.0.1 is a loopback address'], ['http://2130706433/hook', '127.0.0.1 is a loopback address'],
+    ['http://0x7f000001/', '127.0.0.1 is a loopback address'], ['http://127.1/', '127.0.0.1 is a loopback address'],
+    ['http://0177.0.0.1/', '127.0.0.1 is a loopback address'], ['http://[::1]:8080/', '::1 is a loopback address'],
+    ['http://[::ffff:127.0.0.1]/', '::ffff:7f00:1 is a loopback address'], ['https://[0:0:0:0:0:0:0:1]/', '::1 is a loopback address'],
+    ['http://169.254.169.254/latest/meta-data', '169.254.169.254 is a cloud metadata address'], ['http://169.254.169.254./', '169.254.169.254 is a cloud metadata address'],
+    ['http://[fd00:ec2::254]/', 'fd00:ec2::254 is a cloud metadata address'], ['http://[::ffff:a9fe:a9fe]/', '::ffff:a9fe:a9fe is a cloud metadata address'],
+    ['http://169.254.10.1/', '169.254.10.1 is a link-local address'], ['http://[fe80::1]/', 'fe80::1 is a link-local address'],
+    ['http://0.0.0.0:8080/', '0.0.0.0 is an unspecified address'], ['http://0/', '0.0.0.0 is an unspecified address'], ['http://[::]/', ':: is an unspecified address'],
+    ['http://224.0.0.1/', '224.0.0.1 is a multicast address'], ['http://192.0.2.1/', '192.0.2.1 is a reserved address'],
+    ['https://ci:token@hooks.acme.dev/', 'credentials in the URL are never sent'],
+  ])('judges %s as never deliverable, with or without allowPrivate: %s', (url, what) => {
+    for (const allowPrivate of [false, true]) expect(judgeUrlLiteral(url, { allowPrivate, allowLoopback: false })).toMatchObject({ verdict: 'refused', what });
+    expect(strictViaDns.judgeLiteral(url, true)).toMatchObject({ verdict: 'refused', what });
+  });
+
+  it.each([
+    ['http://10.1.2.3/hook', '10.1.2.3'], ['http://172.16.0.9/', '172.16.0.9'], ['http://192.168.1.1/', '192.168.1.1'], ['http://100.64.0.1/', '100.64.0.1'],
+    ['http://167772161/', '10.0.0.1'], ['http://[fd12::1]/', 'fd12::1'], ['http://[::ffff:10.0.0.1]/', '::ffff:a00:1'],
+  ])('judges the private literal %s as reachable only with allowPrivate', (url, address) => {
+    expect(judgeUrlLiteral(url, { allowPrivate: false, allowLoopback: false })).toEqual({ verdict: 'private', address, what: expect.stringContaining(`${address} is a private address`) });
+    expect(judgeUrlLiteral(url, { allowPrivate: true, allowLoopback: false })).toEqual({ verdict: 'ok' });
+  });
+
+  it('leaves names and public addresses to the request, and opens loopback only with the test switch', () => {
+    for (const url of ['https://ci-hooks.lan/x', 'http://localhost:8080/', 'https://8.8.8.8/', 'https://[2606:4700::1111]/', 'not a url']) {
+      expect([url, judgeUrlLiteral(url, { allowPrivate: false, allowLoopback: false })]).toEqual([url, { verdict: 'ok' }]);
+    }
+    expect(viaDns.judgeLiteral('http://127.0.0.1:9/hook', false)).toEqual({ verdict: 'ok' });
+    expect(viaDns.judgeLiteral('http://[::1]:9/hook', false)).toEqual({ verdict: 'ok' });
+    expect(viaDns.judgeLiteral('http://169.254.169.254/', true)).toMatchObject({ verdict: 'refused' });
+    expect(strictViaDns.judgeLiteral('http://127.0.0.1:9/hook', true)).toMatchObject({ verdict: 'refused', address: '127.0.0.1' });
   });
 
   it('reaches a name that resolves to loopback only with the test switch, by IPv4 or IPv6', async () => {

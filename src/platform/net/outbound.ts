@@ -83,16 +83,69 @@ const DESCRIBED: Record<Exclude<AddressClass, 'public'>, string> = {
 
 /** The request was not sent: the URL or the address it leads to is not allowed. Never retried. */
 export class OutboundRefused extends Error {
-  constructor(message: string, readonly reason: AddressClass | 'url' | 'unresolved') {
+  constructor(message: string, readonly reason: AddressClass | 'url') {
     super(message);
   }
 }
 
-/** The request left but no answer came: a timeout, a refused connection, a reset. Worth retrying. */
+/**
+ * The request got no answer: a timeout, a refused connection, a reset, or a name that did not
+ * resolve (`unresolved`: NXDOMAIN, SERVFAIL, no DNS answer — names come and go, so this is worth
+ * retrying like an unreachable receiver).
+ */
 export class OutboundFailed extends Error {
-  constructor(message: string, readonly kind: 'timeout' | 'unreachable', readonly durationMs: number, readonly address: string) {
+  constructor(message: string, readonly kind: 'timeout' | 'unreachable' | 'unresolved', readonly durationMs: number, readonly address: string) {
     super(message);
   }
+}
+
+/** Who may be reached besides public addresses: the organisation's setting and the tests' switch. */
+export type Reach = { allowPrivate: boolean; allowLoopback: boolean };
+
+/**
+ * The one judgement of an address, for requests and for URLs checked before any request: null
+ * when it may be reached, else the refusal. `host` is the name it came from, for the message.
+ */
+export function judgeAddress(address: string, reach: Reach, host: string | null = null): OutboundRefused | null {
+  const cls = classifyAddress(address);
+  if (cls === 'public') return null;
+  if (cls === 'private' && reach.allowPrivate) return null;
+  if (cls === 'loopback' && reach.allowLoopback) return null;
+  const hint = cls === 'private' ? ' — the organisation’s change settings can allow private addresses (allowPrivateCallbacks)' : '';
+  const what = host ? `${host} resolves to ${address}, ${DESCRIBED[cls]}` : `${address} is ${DESCRIBED[cls]}`;
+  return new OutboundRefused(`refused: ${what}${hint}`, cls);
+}
+
+/**
+ * What can be known of a URL without asking DNS, for a URL saved now and used later:
+ * `refused` — it can never be delivered (an address literal no setting opens, credentials in it);
+ * `private` — a private address literal, reached only once the organisation allows private
+ * addresses; `ok` — a name (judged when it is resolved, at each request) or an address that may
+ * be reached. `what` says it in words: "127.0.0.1 is a loopback address".
+ */
+export type LiteralJudgement =
+  | { verdict: 'ok' }
+  | { verdict: 'private' | 'refused'; address: string | null; what: string };
+
+/**
+ * Judges the host of a URL when it is an address literal. The WHATWG parser has already turned
+ * 2130706433, 0x7f000001, 0177.1 and 127.1 into 127.0.0.1 and [::ffff:127.0.0.1] into
+ * [::ffff:7f00:1], so every spelling meets the same judgement. A URL that does not parse is
+ * answered `ok`: saying so is the caller's own validation.
+ */
+export function judgeUrlLiteral(url: string, reach: Reach): LiteralJudgement {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    return { verdict: 'ok' };
+  }
+  if (u.username || u.password) return { verdict: 'refused', address: null, what: 'credentials in the URL are never sent' };
+  const host = u.hostname.replace(/^\[|\]$/g, '');
+  if (!isIP(host)) return { verdict: 'ok' };
+  if (!judgeAddress(host, reach)) return { verdict: 'ok' };
+  const cls = classifyAddress(host) as Exclude<AddressClass, 'public'>;
+  return { verdict: cls === 'private' ? 'private' : 'refused', address: host, what: `${host} is ${DESCRIBED[cls]}` };
 }
 
 export type ResolvedAddress = { address: string; family: 4 | 6 };
@@ -126,8 +179,13 @@ export type OutboundResponse = {
 
 export type OutboundClient = {
   request(r: OutboundRequest): Promise<OutboundResponse>;
-  /** Judges a URL without sending anything: the refusal a request would meet, or null. */
+  /**
+   * Judges a URL without sending anything: the refusal a request would meet, or null. A name
+   * that does not resolve throws OutboundFailed, as a request would.
+   */
   check(url: string, allowPrivate: boolean): Promise<OutboundRefused | null>;
+  /** judgeUrlLiteral with this client's own reach (the tests' loopback switch included). No DNS. */
+  judgeLiteral(url: string, allowPrivate: boolean): LiteralJudgement;
 };
 
 export const OUTBOUND_TIMEOUT_MS = 10_000;
@@ -145,17 +203,10 @@ export function createOutboundClient(o: OutboundClientOptions = {}): OutboundCli
   const timeoutMs = o.timeoutMs ?? OUTBOUND_TIMEOUT_MS;
   const maxBytes = o.maxResponseBytes ?? OUTBOUND_MAX_RESPONSE_BYTES;
 
-  const judge = (address: string, allowPrivate: boolean, host: string | null): OutboundRefused | null => {
-    const cls = classifyAddress(address);
-    if (cls === 'public') return null;
-    if (cls === 'private' && allowPrivate) return null;
-    if (cls === 'loopback' && o.testOnlyAllowLoopback) return null;
-    const hint = cls === 'private' ? ' — the organisation’s change settings can allow private addresses (allowPrivateCallbacks)' : '';
-    const what = host ? `${host} resolves to ${address}, ${DESCRIBED[cls]}` : `${address} is ${DESCRIBED[cls]}`;
-    return new OutboundRefused(`refused: ${what}${hint}`, cls);
-  };
+  const loopback = o.testOnlyAllowLoopback ?? false;
+  const judge = (address: string, allowPrivate: boolean, host: string | null) => judgeAddress(address, { allowPrivate, allowLoopback: loopback }, host);
 
-  /** DNS answers that may be different next time: the request is worth retrying. */
+  /** DNS failures that say nothing about the name itself: no server answered, or not in time. */
   const TRANSIENT_DNS = new Set(['ETIMEOUT', 'ESERVFAIL', 'EAI_AGAIN', 'ECONNREFUSED', 'EREFUSED', 'ECANCELLED', 'ETIMEDOUT']);
 
   async function lookupWithin(host: string, ms: number): Promise<ResolvedAddress[]> {
@@ -169,8 +220,11 @@ export function createOutboundClient(o: OutboundClientOptions = {}): OutboundCli
     } catch (err) {
       if (err instanceof OutboundFailed) throw err;
       const code = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
-      if (TRANSIENT_DNS.has(code)) throw new OutboundFailed(`${host} could not be resolved just now (${code})`, 'unreachable', Math.round(performance.now() - started), '');
-      throw new OutboundRefused(`refused: ${host} does not resolve (${code})`, 'unresolved');
+      const took = Math.round(performance.now() - started);
+      // Even a name that does not exist (NXDOMAIN) may exist later, or on another resolver: a
+      // receiver that cannot be found is unreachable, never refused. Only a judged address is final.
+      if (TRANSIENT_DNS.has(code)) throw new OutboundFailed(`${host} could not be resolved just now (${code})`, 'unresolved', took, '');
+      throw new OutboundFailed(`${host} does not resolve (${code})`, 'unresolved', took, '');
     } finally {
       clearTimeout(timer);
     }
@@ -190,7 +244,7 @@ export function createOutboundClient(o: OutboundClientOptions = {}): OutboundCli
     let addresses: ResolvedAddress[];
     if (family) addresses = [{ address: host, family: family === 6 ? 6 : 4 }];
     else addresses = await lookupWithin(host, resolveWithinMs);
-    if (addresses.length === 0) throw new OutboundRefused(`refused: ${host} does not resolve`, 'unresolved');
+    if (addresses.length === 0) throw new OutboundFailed(`${host} does not resolve (no address)`, 'unresolved', 0, '');
     // Every address must pass: a name with one public and one private answer is refused.
     for (const a of addresses) {
       const refused = judge(a.address, allowPrivate, family ? null : host);
@@ -209,6 +263,8 @@ export function createOutboundClient(o: OutboundClientOptions = {}): OutboundCli
         throw err;
       }
     },
+
+    judgeLiteral: (url, allowPrivate) => judgeUrlLiteral(url, { allowPrivate, allowLoopback: loopback }),
 
     async request(r) {
       // One deadline for the whole exchange: name resolution, connection and answer.

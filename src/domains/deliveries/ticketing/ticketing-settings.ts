@@ -4,6 +4,7 @@
  * answers the field it refuses.
  */
 import { badRequest } from '../../../platform/errors.js';
+import type { LiteralJudgement } from '../../../platform/net/outbound.js';
 import { TICKET_KINDS, type Ticketing, type TicketKind } from './ticket-types.js';
 
 export const MASK = '••••';
@@ -44,7 +45,13 @@ function text(x: TicketingInput, name: string, o: { required?: boolean; max?: nu
   return s;
 }
 
-function httpUrl(x: TicketingInput, name: string, required: boolean): string | undefined {
+/**
+ * Judges a URL that will be called later, without DNS: an address no setting opens (loopback,
+ * link-local, metadata, …) is refused now. The outbound client's judgeLiteral, so one rule decides.
+ */
+export type JudgeUrl = (url: string) => LiteralJudgement;
+
+function httpUrl(x: TicketingInput, name: string, required: boolean, judge: JudgeUrl | undefined): string | undefined {
   const s = text(x, name, { required, max: 1000 });
   if (s === undefined) return undefined;
   let u: URL;
@@ -55,6 +62,8 @@ function httpUrl(x: TicketingInput, name: string, required: boolean): string | u
   }
   if (u.protocol !== 'https:' && u.protocol !== 'http:') throw badRequest(`${f(name)} must be an http(s) URL`, f(name));
   if (u.username || u.password) throw badRequest(`${f(name)} must not carry credentials; use the fields for them`, f(name));
+  const judged = judge?.(s);
+  if (judged?.verdict === 'refused') throw badRequest(`${f(name)}: ${judged.what}, where nothing is ever sent`, f(name));
   return s.replace(/\/+$/, '');
 }
 
@@ -65,28 +74,67 @@ function bool(x: TicketingInput, name: string, fallback: boolean): boolean {
   return v;
 }
 
+/** The URL a destination sends to. */
+export function destinationUrl(t: StoredTicketing): string {
+  return t.kind === 'jira' ? t.baseUrl : t.kind === 'asana' ? t.apiUrl : t.kind === 'servicenow' ? t.instanceUrl : t.url;
+}
+
+/**
+ * Who the secret is handed to: the destination's origin (scheme, host and port) and the account
+ * it signs in as (the Jira e-mail, the ServiceNow user). A stored secret is only ever sent to the
+ * same recipient it was entered for.
+ */
+function recipient(t: StoredTicketing): { origin: string; account: string | null } {
+  let origin: string;
+  try {
+    origin = new URL(destinationUrl(t)).origin;
+  } catch {
+    origin = destinationUrl(t);
+  }
+  const account = t.kind === 'jira' ? t.email?.toLowerCase() ?? null : t.kind === 'servicenow' ? t.username : null;
+  return { origin, account };
+}
+
+/** The stored destination and its opened secret, the one a blank or •••• secret may keep. */
+export type StoredDestination = { ticketing: StoredTicketing; secret: string | null };
+
 /**
  * Validates a destination sent by a manager. The secret may be left blank or sent as `••••` to
- * keep the stored one, but only when the stored destination has the same kind.
- * Answers null for `{kind: none}` / null (the destination is cleared).
+ * keep the stored one, but only for the same kind, origin and account: a stored secret never
+ * follows a destination to another host or user. Answers null for `{kind: none}` / null (the
+ * destination is cleared).
  */
-export function parseTicketing(x: TicketingInput | null, stored: { kind: TicketKind; secret: string | null } | null): Ticketing | null {
+export function parseTicketing(x: TicketingInput | null, stored: StoredDestination | null, o: { judgeUrl?: JudgeUrl } = {}): Ticketing | null {
   if (x === null || x.kind === 'none') return null;
   if (typeof x !== 'object' || !TICKET_KINDS.includes(x.kind)) throw badRequest(`ticketing.kind must be one of ${[...TICKET_KINDS, 'none'].join(', ')}`, f('kind'));
   const stray = Object.keys(x).find((k) => !FIELDS[x.kind as TicketKind].includes(k) && k !== 'hasSecret');
   if (stray) throw badRequest(`${f(stray)} is not a field of a ${x.kind} destination (fields: ${FIELDS[x.kind as TicketKind].join(', ')})`, f(stray));
   const secretName = SECRET_FIELD[x.kind];
   const sent = x[secretName];
-  let secret: string;
-  if (sent === undefined || sent === null || sent === '' || sent === MASK) {
-    if (!stored || stored.kind !== x.kind || !stored.secret) throw badRequest(`${f(secretName)} is required: no ${x.kind} ${secretName} is stored to keep`, f(secretName));
-    secret = stored.secret;
-  } else {
+  let secret: string | null = null;
+  if (!(sent === undefined || sent === null || sent === '' || sent === MASK)) {
     if (typeof sent !== 'string') throw badRequest(`${f(secretName)} must be a string`, f(secretName));
     secret = sent.trim();
     if (secret.length > 2000) throw badRequest(`${f(secretName)} is over 2000 characters`, f(secretName));
+    if (x.kind === 'webhook' && secret.length < 16) throw badRequest(`${f('secret')} must be at least 16 characters`, f('secret'));
   }
-  switch (x.kind) {
+  const fields = destinationFields(x, o.judgeUrl);
+  if (secret === null) {
+    if (!stored || stored.ticketing.kind !== x.kind || !stored.secret) throw badRequest(`${f(secretName)} is required: no ${x.kind} ${secretName} is stored to keep`, f(secretName));
+    const was = recipient(stored.ticketing);
+    const now = recipient(fields);
+    if (was.origin !== now.origin || was.account !== now.account) {
+      const moved = was.origin !== now.origin ? `from ${was.origin} to ${now.origin}` : `from the account ${was.account ?? '(none)'} to ${now.account ?? '(none)'}`;
+      throw badRequest(`${f(secretName)}: re-enter the secret for the new destination — the stored one is never sent elsewhere, and the destination moved ${moved}`, f(secretName));
+    }
+    secret = stored.secret;
+  }
+  return joinSecret(fields, secret);
+}
+
+/** The destination's fields without its secret, each checked. */
+function destinationFields(x: TicketingInput, judge: JudgeUrl | undefined): StoredTicketing {
+  switch (x.kind as TicketKind) {
     case 'jira': {
       const deployment = (text(x, 'deployment') ?? 'cloud') as 'cloud' | 'datacenter';
       if (deployment !== 'cloud' && deployment !== 'datacenter') throw badRequest(`${f('deployment')} must be cloud or datacenter`, f('deployment'));
@@ -97,14 +145,14 @@ export function parseTicketing(x: TicketingInput | null, stored: { kind: TicketK
         if (typeof l !== 'string' || !/^\S{1,255}$/.test(l)) throw badRequest(`${f(`labels.${i}`)} must be a label without spaces`, f(`labels.${i}`));
       });
       return {
-        kind: 'jira', baseUrl: httpUrl(x, 'baseUrl', true)!, deployment, email, apiToken: secret,
+        kind: 'jira', baseUrl: httpUrl(x, 'baseUrl', true, judge)!, deployment, email,
         projectKey: text(x, 'projectKey', { required: true, max: 50, pattern: /^[A-Z][A-Z0-9_]+$/, hint: 'must be a Jira project key such as OPS (capital letters, digits, _)' })!,
         issueType: text(x, 'issueType', { max: 100 }) ?? 'Task', labels: labels as string[],
       };
     }
     case 'asana':
       return {
-        kind: 'asana', apiUrl: httpUrl(x, 'apiUrl', false) ?? 'https://app.asana.com', token: secret,
+        kind: 'asana', apiUrl: httpUrl(x, 'apiUrl', false, judge) ?? 'https://app.asana.com',
         workspaceGid: text(x, 'workspaceGid', { required: true, max: 40, pattern: /^[0-9]+$/, hint: 'must be digits (a gid)' })!,
         projectGid: text(x, 'projectGid', { required: true, max: 40, pattern: /^[0-9]+$/, hint: 'must be digits (a gid)' })!,
         completeOnReport: bool(x, 'completeOnReport', true),
@@ -113,13 +161,12 @@ export function parseTicketing(x: TicketingInput | null, stored: { kind: TicketK
       const changeType = (text(x, 'changeType') ?? 'normal') as 'normal' | 'standard';
       if (changeType !== 'normal' && changeType !== 'standard') throw badRequest(`${f('changeType')} must be normal or standard`, f('changeType'));
       return {
-        kind: 'servicenow', instanceUrl: httpUrl(x, 'instanceUrl', true)!, username: text(x, 'username', { required: true })!, password: secret,
+        kind: 'servicenow', instanceUrl: httpUrl(x, 'instanceUrl', true, judge)!, username: text(x, 'username', { required: true })!,
         changeType, assignmentGroup: text(x, 'assignmentGroup') ?? null, closeOnReport: bool(x, 'closeOnReport', true),
       };
     }
     case 'webhook':
-      if (secret.length < 16) throw badRequest(`${f('secret')} must be at least 16 characters`, f('secret'));
-      return { kind: 'webhook', url: httpUrl(x, 'url', true)!, secret };
+      return { kind: 'webhook', url: httpUrl(x, 'url', true, judge)! };
   }
 }
 
@@ -142,9 +189,8 @@ export function viewTicketing(stored: StoredTicketing | null, hasSecret: boolean
 
 /** Where a destination sends to, for the audit trail (never a secret, never a path with tokens). */
 export function destinationHost(t: StoredTicketing): string {
-  const url = t.kind === 'jira' ? t.baseUrl : t.kind === 'asana' ? t.apiUrl : t.kind === 'servicenow' ? t.instanceUrl : t.url;
   try {
-    return new URL(url).host;
+    return new URL(destinationUrl(t)).host;
   } catch {
     return '';
   }
