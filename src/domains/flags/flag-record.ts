@@ -11,9 +11,12 @@ export type FlagRecord = {
   change: 'created' | 'updated' | 'unchanged' | 'deleted';
   flag: string;
   env: string | null;
+  /** The value that changed, before and after; a creation is `(absent)` → off (`false`). */
   from: Json;
   to: Json;
   fields: string[];
+  /** For a creation, what the flag was created as (type, risk, owner, values…); else null. */
+  definition: Json;
   actor: string;
   actorDetail: AuditEvent['actor'];
   reason: string;
@@ -29,18 +32,22 @@ export type FlagRecord = {
 };
 
 /**
- * Version 2 is what is written now. Version 1 (the first shape) named the values `old`/`new`, kept
- * the environment under `environment` and had no `fields`, `approvers` or `gitops`; it is read as
- * it was, never rewritten, so a query across the change still returns every record.
+ * Version 3 is what is written now: a creation's from/to is the switch (null → false, as every flag
+ * starts off) and its definition has a field of its own. Version 2 kept the definition as the
+ * creation's `to`. Version 1 (the first shape) named the values `old`/`new`, kept the environment
+ * under `environment` and had no `fields`, `approvers` or `gitops`. Older records are read as they
+ * were written, never rewritten, and shown in the current shape, so a query across the changes
+ * still returns every record, each complete.
  */
-export const FLAG_RECORD_VERSION = 2;
+export const FLAG_RECORD_VERSION = 3;
 
-export type FlagRecordDataV2 = {
+export type FlagRecordData = {
   flag: string;
   env: string | null;
   from: Json;
   to: Json;
   fields: string[];
+  definition?: Json;
   reason: string;
   approvers: string[];
   source: FlagSource;
@@ -59,21 +66,45 @@ export function isFlagRecord(e: AuditEvent): boolean {
   return e.target.type === 'flag' && e.action in CHANGES;
 }
 
+/** What from/to say where there was nothing: before a creation, after a deletion. */
+export const ABSENT = '(absent)';
+/** What the reason says where none was given: only low-risk flags accept that. */
+export const NO_REASON = '(no reason required)';
+
+/** A creation's from/to and definition, whichever version wrote it. */
+function creation(stored: { from: Json; to: Json; definition: Json }, version: number): { from: Json; to: Json; definition: Json } {
+  if (version >= 3) return { from: ABSENT, to: stored.to ?? false, definition: stored.definition };
+  // Up to version 2 the creation's `to` was the definition; every flag was created off.
+  return { from: ABSENT, to: false, definition: stored.to };
+}
+
+/**
+ * The record as readers see it: the spec's six fields (ts, actor, flag, from, to, reason) are
+ * present and non-empty for every kind, so `jq '"\(.from)->\(.to) (\(.reason))"'` reads right.
+ */
 export function toFlagRecord(e: AuditEvent): FlagRecord {
   const d = e.data as Record<string, unknown>;
   const v1 = e.schemaVersion === 1;
+  const change = CHANGES[e.action] ?? 'updated';
+  let from = ((v1 ? d.old : d.from) as Json | undefined) ?? null;
+  let to = ((v1 ? d.new : d.to) as Json | undefined) ?? null;
+  let definition: Json = null;
+  if (change === 'created') ({ from, to, definition } = creation({ from, to, definition: (d.definition as Json | undefined) ?? null }, e.schemaVersion));
+  if (change === 'deleted' && to === null) to = ABSENT;
+  const reason = ((d.reason as string | undefined) ?? '').trim() ? (d.reason as string) : NO_REASON;
   return {
     seq: e.seq,
     ts: e.occurredAt,
-    change: CHANGES[e.action] ?? 'updated',
+    change,
     flag: (d.flag as string | undefined) ?? e.target.id,
     env: ((v1 ? d.environment : d.env) as string | null | undefined) ?? null,
-    from: ((v1 ? d.old : d.from) as Json | undefined) ?? null,
-    to: ((v1 ? d.new : d.to) as Json | undefined) ?? null,
+    from,
+    to,
     fields: v1 ? [] : ((d.fields as string[] | undefined) ?? []),
+    definition,
     actor: e.actor.name,
     actorDetail: e.actor,
-    reason: (d.reason as string | undefined) ?? '',
+    reason,
     approvers: v1 ? [] : ((d.approvers as string[] | undefined) ?? []),
     source: ((d.source as FlagSource | undefined) ?? (e.source === 'api' ? 'api' : e.source === 'cli' ? 'cli' : 'ui')),
     correlationId: e.correlationId,

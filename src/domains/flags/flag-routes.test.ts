@@ -2,6 +2,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeEachEngine } from '../../../test/support/engines.js';
 import { createToken, signedInOwner, testApp, type SignedIn, type TestApp } from '../../../test/support/test-app.js';
 import { appendAuditEvent, verifyLedger } from '../ledger/index.js';
+import { FLAG_RECORD_VERSION } from './flag-record.js';
 
 type Rec = { flag: string; env: string | null; from: unknown; to: unknown; actor: string; actorDetail: { kind: string; automation: string | null; trigger: string | null }; reason: string; source: string; correlationId: string | null; change: string; schemaVersion: number; gitops: unknown; ts: string };
 
@@ -33,7 +34,7 @@ describeEachEngine('feature flags and their change records', (engine) => {
     const res = await set('web.checkout.x', 'production', { enabled: true, reason: 'GA' });
     expect(res.statusCode, res.body).toBe(200);
     const rec = res.json().record as Rec;
-    expect(rec).toMatchObject({ flag: 'web.checkout.x', env: 'production', from: false, to: true, actor: owner.user.email, reason: 'GA', source: 'ui', change: 'updated', schemaVersion: 2 });
+    expect(rec).toMatchObject({ flag: 'web.checkout.x', env: 'production', from: false, to: true, actor: owner.user.email, reason: 'GA', source: 'ui', change: 'updated', schemaVersion: FLAG_RECORD_VERSION });
     expect(rec.ts).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
     expect(rec.actorDetail).toMatchObject({ kind: 'user', id: owner.user.id });
   });
@@ -104,7 +105,7 @@ describeEachEngine('feature flags and their change records', (engine) => {
     expect((await api('GET', '/api/flags/audit?since=soon')).json()).toMatchObject({ field: 'since' });
   });
 
-  it('reads version-1 records beside version-2 ones in one query', async () => {
+  it('reads version-1 records beside current ones in one query', async () => {
     await create('ops.legacy.flag');
     await engine.db().transaction((tx) => appendAuditEvent(tx, t.clock, { actor: { kind: 'user', id: 'usr_old', name: 'alice' }, source: 'api' }, {
       orgId: owner.org.id, action: 'flag.updated', target: { type: 'flag', id: 'ops.legacy.flag' }, schemaVersion: 1,
@@ -113,7 +114,7 @@ describeEachEngine('feature flags and their change records', (engine) => {
     await set('ops.legacy.flag', 'production', { enabled: true, reason: 'after the shape changed' });
     const recs = (await api('GET', '/api/flags/audit?namespace=ops.legacy.flag&env=production')).json() as { items: Rec[] };
     expect(recs.items.map((r) => [r.schemaVersion, r.env, r.from, r.to, r.reason])).toEqual([
-      [2, 'production', false, true, 'after the shape changed'],
+      [FLAG_RECORD_VERSION, 'production', false, true, 'after the shape changed'],
       [1, 'production', false, true, 'GA'],
     ]);
   });

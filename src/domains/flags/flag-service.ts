@@ -4,7 +4,7 @@ import { badRequest, conflict, forbidden, notFound } from '../../platform/errors
 import { newId } from '../../platform/ids.js';
 import { appendAuditEvent, listAuditEvents, type AuditContext, type AuditFilter } from '../ledger/index.js';
 import { approvalsRequired, changedSlice, checkReason, DEFAULT_TICKET_PATTERN, FLAG_KEY, namespacePrefix, valueProblem, type EnvironmentPolicy, type Flag, type FlagSource, type FlagState, type FlagType, type Json, type Risk } from './flag.js';
-import { FLAG_RECORD_VERSION, toFlagRecord, type FlagRecord, type FlagRecordDataV2 } from './flag-record.js';
+import { FLAG_RECORD_VERSION, toFlagRecord, type FlagRecord, type FlagRecordData } from './flag-record.js';
 import * as store from './flag-store.js';
 import { compileTicketPattern } from './ticket-pattern.js';
 import { proposeInTx, publicRequest, type ChangeRequest } from './flag-request-store.js';
@@ -55,7 +55,7 @@ export class FlagService {
     };
   }
 
-  private async record(tx: Tx, ctx: AuditContext, orgId: string, action: string, data: FlagRecordDataV2): Promise<FlagRecord> {
+  private async record(tx: Tx, ctx: AuditContext, orgId: string, action: string, data: FlagRecordData): Promise<FlagRecord> {
     const event = await appendAuditEvent(tx, this.deps.clock, ctx, { orgId, action, target: { type: 'flag', id: data.flag }, data, schemaVersion: FLAG_RECORD_VERSION });
     return toFlagRecord(event);
   }
@@ -110,9 +110,10 @@ export class FlagService {
       await store.insertFlag(tx, orgId, flag);
       for (const e of envs) await store.insertState(tx, orgId, flag.key, e.key, { enabled: false, value, rules: [], rollout: null }, at);
       await this.record(tx, this.actorCtx(ctx, meta), orgId, 'flag.created', {
-        flag: flag.key, env: null, from: null,
-        to: { type: flag.type, risk: flag.risk, ownerService: flag.ownerService, tags: flag.tags, offValue, value, approvalsNeeded: flag.approvalsNeeded },
-        fields: ['type', 'risk', 'ownerService', 'tags', 'offValue', 'value', 'approvalsNeeded'], reason: meta.reason, approvers: [], source: meta.source, gitops: meta.gitops ?? null,
+        // What changed is that the flag exists, off in every environment; what it is goes beside.
+        flag: flag.key, env: null, from: null, to: false, fields: ['enabled'],
+        definition: { type: flag.type, risk: flag.risk, ownerService: flag.ownerService, tags: flag.tags, offValue, value, approvalsNeeded: flag.approvalsNeeded },
+        reason: meta.reason, approvers: [], source: meta.source, gitops: meta.gitops ?? null,
       });
       const states = (await store.listStates(tx, orgId, [flag.key])).get(flag.key) ?? [];
       return { ...flag, states };
@@ -146,11 +147,14 @@ export class FlagService {
       const verdict = checkReason(s.risk === 'high' ? 'high' : flag.risk, meta.reason, await this.ticketPattern(tx, orgId));
       if (!verdict.ok) throw badRequest(verdict.error, 'reason');
       const next: Flag = { ...flag, ...Object.fromEntries(Object.entries(s).filter(([, v]) => v !== undefined)), updatedAt: this.now() };
-      const fields = (['description', 'ownerService', 'risk', 'tags', 'approvalsNeeded'] as const).filter((k) => JSON.stringify(flag[k]) !== JSON.stringify(next[k]));
+      const settingKeys = ['description', 'ownerService', 'risk', 'tags', 'approvalsNeeded'] as const;
+      const fields = settingKeys.filter((k) => JSON.stringify(flag[k]) !== JSON.stringify(next[k]));
       if (fields.length > 0) await store.updateFlagSettings(tx, orgId, next);
+      // An unchanged write still says what was asked for, at the value it already had.
+      const shown = fields.length > 0 ? fields : settingKeys.filter((k) => s[k] !== undefined);
       await this.record(tx, this.actorCtx(ctx, meta), orgId, fields.length ? 'flag.updated' : 'flag.unchanged', {
         flag: key, env: null,
-        from: Object.fromEntries(fields.map((k) => [k, flag[k] as Json])), to: Object.fromEntries(fields.map((k) => [k, next[k] as Json])),
+        from: Object.fromEntries(shown.map((k) => [k, flag[k] as Json])), to: Object.fromEntries(shown.map((k) => [k, next[k] as Json])),
         fields, reason: meta.reason, approvers: [], source: meta.source, gitops: meta.gitops ?? null,
       });
       return { ...next, states: (await store.listStates(tx, orgId, [key])).get(key) ?? [] };

@@ -149,6 +149,8 @@ export type FlagRecord = {
   from: unknown;
   to: unknown;
   fields: string[];
+  /** For a creation: what the flag was created as; else null. */
+  definition?: unknown;
   actor: string;
   actorDetail: {
     kind: string;

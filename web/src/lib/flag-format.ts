@@ -114,7 +114,8 @@ function fieldParts(field: string, from: unknown, to: unknown): ChangePart[] {
 export function describeRecord(record: FlagRecord): ChangeDescription {
   const { change, from, to, fields } = record;
   if (change === 'created') {
-    const t = isRecord(to) ? to : {};
+    // Since record version 3 the definition has its own field; before, it was the creation's `to`.
+    const t = isRecord(record.definition) ? record.definition : isRecord(to) ? to : {};
     const bits = [t['type'], t['risk'] === undefined ? undefined : `${String(t['risk'])} risk`]
       .filter((b): b is string => typeof b === 'string');
     return { kind: 'text', text: bits.length > 0 ? `created (${bits.join(', ')})` : 'created' };
