@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { CLIENT_HEADER } from '../platform/http/access.js';
 import { EXIT } from './common.js';
 
 /**
@@ -66,7 +67,8 @@ export class ApiClient {
     try {
       res = await fetch(url, {
         method,
-        headers: { authorization: `Bearer ${this.#token}`, accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        // The client header labels what this token writes as coming from the command line (source cli).
+        headers: { authorization: `Bearer ${this.#token}`, accept: 'application/json', [CLIENT_HEADER]: 'cli', ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
         body: body === undefined ? undefined : JSON.stringify(body),
         signal: AbortSignal.timeout(TIMEOUT_MS),
         // Following a redirect could carry the token somewhere the user did not name.

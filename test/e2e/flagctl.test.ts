@@ -15,7 +15,7 @@ const JQ = '/usr/bin/jq';
 // The filter of the incident how-to, character for character.
 const JQ_FILTER = '.[] | "\\(.ts) \\(.actor) \\(.flag): \\(.from)->\\(.to) (\\(.reason))"';
 
-type Rec = { ts: string; actor: string; flag: string; env: string | null; from: unknown; to: unknown; reason: string; change: string; source: string; correlationId: string | null };
+type Rec = { ts: string; actor: string; flag: string; env: string | null; from: unknown; to: unknown; reason: string; change: string; source: string; correlationId: string | null; definition: unknown };
 
 /** How jq's string interpolation shows a value: strings as they are, anything else as compact JSON. */
 const jqText = (v: unknown) => (typeof v === 'string' ? v : JSON.stringify(v));
@@ -67,6 +67,7 @@ for (const engine of engineNames()) describe(`flagctl: the flags command line ag
   let server: ServerProcess | undefined;
   let secret: string;
   let readOnly: string;
+  let auditor: string;
   let env: Record<string, string>;
   const flags = (args: string[], extra: Record<string, string> = {}) => runCli(['flags', ...args], { env: { ...env, ...extra } });
 
@@ -77,6 +78,7 @@ for (const engine of engineNames()) describe(`flagctl: the flags command line ag
     // Tokens are made before the server starts: it holds the embedded store while it runs.
     secret = await createToken(dataDir, 'flagctl-e2e', 'flags:read,flags:write', store.args);
     readOnly = await createToken(dataDir, 'flagctl-reader', 'flags:read', store.args);
+    auditor = await createToken(dataDir, 'ledger-reader', 'audit:read', store.args);
     server = await startServer({ dataDir, args: store.args });
     env = { CHANGELEDGER_URL: server.pipelineUrl, CHANGELEDGER_TOKEN: secret };
   }, 120_000);
@@ -147,8 +149,14 @@ for (const engine of engineNames()) describe(`flagctl: the flags command line ag
     expect(killed.map((x) => [x.flag, x.from, x.to])).toEqual([['ops.payments.retry', true, false], ['ops.payments.new-processor', true, false]]);
     expect(new Set(killed.map((x) => x.correlationId)).size).toBe(1);
 
+    // The spec's completeness test holds for every kind the query returns: creations, toggles, an unchanged write, a rollout, a kill switch.
+    for (const x of records) for (const f of ['ts', 'actor', 'flag', 'from', 'to', 'reason'] as const) expect(x[f] ?? '', `${f} of ${JSON.stringify(x)}`).not.toBe('');
     const expected = records.map((x) => `${x.ts} ${x.actor} ${x.flag}: ${jqText(x.from)}->${jqText(x.to)} (${x.reason})`);
     expect(expected).toContain(`${killed[1]!.ts} token "flagctl-e2e" of ${EMAIL} ops.payments.new-processor: true->false (INC-4412 payment errors climbing)`);
+    const created = (key: string) => records.find((x) => x.flag === key && x.change === 'created')!;
+    expect(expected).toContain(`${created('ops.payments.new-processor').ts} token "flagctl-e2e" of ${EMAIL} ops.payments.new-processor: (absent)->false (PAY-12 introduce the new processor)`);
+    expect(expected).toContain(`${created('ops.payments.retry').ts} token "flagctl-e2e" of ${EMAIL} ops.payments.retry: (absent)->false ((no reason required))`);
+    expect(created('ops.payments.new-processor').definition).toMatchObject({ type: 'boolean', risk: 'high', ownerService: 'payments', tags: ['payments'] });
     if (!existsSync(JQ)) {
       console.warn(`flagctl e2e: ${JQ} is missing, so the jq pipeline of the how-to was NOT run (apt-get install jq); checked the parsed JSON only`);
       return;
@@ -157,8 +165,17 @@ for (const engine of engineNames()) describe(`flagctl: the flags command line ag
     expect(jq.status, jq.stderr).toBe(0);
     const lines = jq.stdout.trimEnd().split('\n');
     expect(lines).toEqual(expected);
-    for (const line of lines) expect(line).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z token "flagctl-e2e" of \S+ ops\.payments\.[a-z-]+: .+->.+ \(.*\)$/);
+    for (const line of lines) expect(line).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z token "flagctl-e2e" of \S+ ops\.payments\.[a-z-]+: .+->.+ \(.+\)$/);
+    for (const line of lines) expect(line).not.toMatch(/: null->|->null /);
     expect(lines).toContain(`${records.find((x) => x.reason === 'INC-4411 switch to the new processor')!.ts} token "flagctl-e2e" of ${EMAIL} ops.payments.new-processor: false->true (INC-4411 switch to the new processor)`);
+  });
+
+  it('its writes are recorded in the ledger with source cli: the client names itself, the token stays the actor', async () => {
+    const res = await fetch(`${server!.pipelineUrl}/api/audit?action=flag.&limit=500`, { headers: { authorization: `Bearer ${auditor}` } });
+    expect(res.status, await res.clone().text()).toBe(200);
+    const events = ((await res.json()) as { items: Array<{ action: string; source: string; actor: { kind: string; name: string } }> }).items;
+    expect(events.length).toBeGreaterThanOrEqual(8);
+    expect(events.map((e) => [e.source, e.actor.kind, e.actor.name])).toEqual(events.map(() => ['cli', 'token', `token "flagctl-e2e" of ${EMAIL}`]));
   });
 
   it('history and the audit table read the same records', async () => {

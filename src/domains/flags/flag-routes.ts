@@ -23,7 +23,8 @@ function orgOf(req: FastifyRequest): string {
 }
 
 function metaOf(req: FastifyRequest, body: Provenance): WriteMeta {
-  const source = body.source ?? (req.principal?.kind === 'token' ? 'api' : 'ui');
+  // Unless the write names its source, it is the request's channel: ui, api, or cli (our clients).
+  const source = body.source ?? (requestAuditContext(req).source as FlagSource);
   if (source === 'gitops' && !body.gitops) throw badRequest('gitops needs the commit SHA and the deploy run that applied it', 'gitops');
   if (source === 'automation' && !body.automation) throw badRequest('automation must name itself and what triggered it', 'automation');
   return { reason: body.reason ?? '', source, gitops: body.gitops ?? null, automation: body.automation ?? null, userId: req.principal?.user.id, breakGlass: body.breakGlass === true };

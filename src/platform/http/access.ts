@@ -20,6 +20,12 @@ declare module 'fastify' {
 }
 
 const CORRELATION = /^[A-Za-z0-9._:/-]{1,128}$/;
+/**
+ * Our command-line clients (flagctl, `changeledger changes`) send `cli` in this header, so a token's
+ * writes through them are recorded with source `cli`. It labels the channel only: whoever holds the
+ * token could send it from curl, and it changes nothing of who the actor is or what they may do.
+ */
+export const CLIENT_HEADER = 'x-changeledger-client';
 
 /** The audit circumstances of a request: its principal as actor, its id, its correlation id. */
 export function requestAuditContext(req: {
@@ -34,7 +40,7 @@ export function requestAuditContext(req: {
   if (p.kind === 'token') {
     return {
       actor: { kind: 'token', id: p.tokenId, name: `token "${p.tokenName}" of ${p.user.email}` },
-      source: 'api',
+      source: req.headers[CLIENT_HEADER] === 'cli' ? 'cli' : 'api',
       requestId: req.id,
       correlationId,
     };
