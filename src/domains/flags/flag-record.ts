@@ -100,7 +100,8 @@ export function toFlagRecord(e: AuditEvent): FlagRecord {
     env: ((v1 ? d.environment : d.env) as string | null | undefined) ?? null,
     from,
     to,
-    fields: v1 ? [] : ((d.fields as string[] | undefined) ?? []),
+    // A creation's from/to is the switch, in whichever version it was written.
+    fields: change === 'created' ? ['enabled'] : v1 ? [] : ((d.fields as string[] | undefined) ?? []),
     definition,
     actor: e.actor.name,
     actorDetail: e.actor,
