@@ -67,11 +67,16 @@ async function approveLinkFor(smtp: SmtpCapture, email: string, title: string): 
 
 describe('change pages web UI', () => {
   let smtp: SmtpCapture | undefined;
+  let requesterToken = '';
   const suite = uiSuite({
     name: 'changes-ui',
     owner: { email: owner.email, password, args: ['--name', owner.name] },
     prepare: async (dataDir) => {
       for (const who of [requester, approver, critical]) await addMember(dataDir, who);
+      // A member does not create tokens; an operator makes the requester's pipeline token.
+      const made = await runCli(['tokens', 'create', '--user', requester.email, '--name', 'deploy', '--scopes', 'changes:read,changes:write', '--json', '--data', dataDir]);
+      if (made.code !== 0) throw new Error(`tokens create failed (${String(made.code)}): ${made.stderr}`);
+      requesterToken = (JSON.parse(made.stdout) as { secret: string }).secret;
       smtp = await startSmtpCapture();
       return { CHANGELEDGER_SMTP_URL: smtp.url, CHANGELEDGER_MAIL_FROM: 'changeledger <changes@acme.io>' };
     },
@@ -138,8 +143,7 @@ describe('change pages web UI', () => {
     async () => {
       const { server, browser } = suite();
       const base = server.url;
-      const s = await apiSession(base, requester.email);
-      const { secret } = (await call(base, s, 'POST', '/api/tokens', JSON.stringify({ name: 'deploy', scopes: ['changes:read', 'changes:write'] }))) as { secret: string };
+      const secret = requesterToken;
       const registered = await fetch(new URL('/api/changes', server.pipelineUrl), {
         method: 'POST',
         headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json' },
