@@ -2,7 +2,9 @@ import { performance } from 'node:perf_hooks';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeEachEngine } from '../../../test/support/engines.js';
 import { PASSWORD, signedInOwner, signIn, testApp, testCtx, type SignedIn, type TestApp } from '../../../test/support/test-app.js';
+import { sha256Hex } from '../../platform/crypto/tokens.js';
 import { listAuditEvents } from '../ledger/index.js';
+import { waitAfter } from './throttle-schedule.js';
 
 describeEachEngine('sign-in throttling', (engine) => {
   let t: TestApp;
@@ -104,6 +106,24 @@ describeEachEngine('sign-in throttling', (engine) => {
       for (const app of [t.main, other.main, t.main, other.main, t.main]) expect((await signInFrom(app, p.address, p.email, 'wrong password!')).statusCode).toBe(401);
       expect((await signInFrom(other.main, p.address, p.email, PASSWORD)).statusCode).toBe(429);
       expect((await signInFrom(t.main, p.address, p.email, PASSWORD)).statusCode).toBe(429);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('failures at the same moment are each counted once (one atomic upsert per failure)', async () => {
+    const p = await person();
+    const other = await testApp(engine.db(), { clock: t.clock });
+    try {
+      const answers = await Promise.all(Array.from({ length: 8 }, (_x, i) => signInFrom(i % 2 ? other.main : t.main, p.address, p.email, 'wrong password!')));
+      // Each checks before it fails, so all are normally answered 401; a late one may already wait.
+      const failed = answers.filter((a) => a.statusCode === 401).length;
+      expect(answers.every((a) => a.statusCode === 401 || a.statusCode === 429)).toBe(true);
+      expect(failed).toBeGreaterThanOrEqual(5);
+      const row = await engine.db().query<{ failures: number }>("SELECT failures FROM auth_throttles WHERE scope = 'account' AND subject = $1", [sha256Hex(p.email.toLowerCase())]);
+      expect(Number(row.rows[0]!.failures)).toBe(failed);
+      const held = await signInFrom(t.main, p.address, p.email, PASSWORD);
+      expect([held.statusCode, held.headers['retry-after']]).toEqual([429, String(waitAfter('account', failed))]);
     } finally {
       await other.close();
     }
