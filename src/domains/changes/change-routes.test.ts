@@ -191,7 +191,7 @@ describeEachEngine('changes: registration, lifecycle and approvals', (engine) =>
       expect(started.windowStart).toBe(t.clock.now().toISOString());
       const done = (await pipe.post(`${url}/complete`)).json().change;
       expect(done).toMatchObject({ status: 'evaluating', outcome: 'success' });
-      expect((await pipe.post(`${url}/complete`)).json()).toMatchObject({ status: 'evaluating', error: expect.stringContaining('cannot finish a change that is evaluating') });
+      expect((await pipe.post(`${url}/complete`)).json()).toMatchObject({ status: 'evaluating', error: expect.stringContaining('cannot complete a change that is evaluating') });
       expect(await events(c.id)).toEqual(['change.registered', 'change.approval_given', 'change.approval_given', 'change.approved', 'change.started', 'change.completed']);
     });
 
