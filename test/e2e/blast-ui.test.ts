@@ -264,7 +264,7 @@ async function hopsAndDirection(page: Page): Promise<void> {
   // From the bottom of the page and from the top, a press on each segment of the map's
   // controls lands on that control: neither its label nor the sticky top bar takes it.
   for (const scrollTo of ['bottom', 'top'] as const) {
-    await page.evaluate((to) => { window.scrollTo(0, to === 'top' ? 0 : document.body.scrollHeight); }, scrollTo);
+    await page.evaluate(scrollTo === 'top' ? 'window.scrollTo(0, 0)' : 'window.scrollTo(0, document.body.scrollHeight)');
     for (const name of ['+0', '+1', '+2', 'Callers', 'Callees', 'Both']) {
       expect(await pressLandsOn(page.getByRole('radio', { name, exact: true })), `${name}, scrolled from the ${scrollTo}`).toBe('control');
     }

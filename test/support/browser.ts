@@ -28,7 +28,7 @@ export async function pressLandsOn(control: Locator): Promise<string> {
   await control.scrollIntoViewIfNeeded();
   return control.evaluate((el) => {
     const r = el.getBoundingClientRect();
-    const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+    const hit = el.ownerDocument.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
     if (hit !== null && (hit === el || el.contains(hit))) return 'control';
     if (hit === null) return 'nothing (outside the viewport)';
     const cls = typeof hit.className === 'string' && hit.className !== '' ? `.${hit.className.split(/\s+/).join('.')}` : '';
