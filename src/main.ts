@@ -37,7 +37,7 @@ export async function startServer(cfg: ServeConfig, opts: { clock?: Clock; say?:
   let main: FastifyInstance | null = null;
   let pipeline: FastifyInstance | null = null;
   try {
-    const startCtx = { actor: { kind: 'system' as const, id: null, name: 'changeledger serve (start)' }, source: 'cli' as const };
+    const startCtx = { actor: { kind: 'system' as const, id: null, name: 'changeledger serve (start)' }, source: 'system' as const };
     const first = await services.auth.bootstrap(startCtx, { orgName: cfg.orgName, ownerEmail: cfg.ownerEmail });
     const reissued = first ? null : await services.auth.reissueFirstOwnerLink(startCtx);
     // The hourly catalogue sweep keeps itself going once scheduled; every start makes sure it is.

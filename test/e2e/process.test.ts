@@ -221,6 +221,14 @@ describe('first start on an empty database', () => {
       const third = await startServer({ dataDir });
       try {
         expect(linkOf(third.stderr())).toBeUndefined();
+        // What the server wrote by itself at start-up is labelled system; the password, the UI's.
+        const audit = await fetch(`${third.url}/api/audit?limit=50`, { headers: { cookie: session.cookie } });
+        expect(audit.status).toBe(200);
+        const events = ((await audit.json()) as { items: { action: string; source: string; actor: { kind: string } }[] }).items;
+        const byServer = events.filter((e) => e.actor.kind === 'system');
+        expect(byServer.map((e) => e.action)).toContain('organization.created');
+        expect(byServer.map((e) => e.source)).toEqual(byServer.map(() => 'system'));
+        expect(events.find((e) => e.action === 'user.password_set')?.source).toBe('ui');
       } finally {
         await third.stop();
       }

@@ -3,7 +3,7 @@ import { canonicalJson } from '../../platform/canonical-json.js';
 
 export const ACTOR_KINDS = ['user', 'token', 'service', 'automation', 'system'] as const;
 export type ActorKind = (typeof ACTOR_KINDS)[number];
-export const AUDIT_SOURCES = ['ui', 'api', 'cli', 'webhook', 'scheduler'] as const;
+export const AUDIT_SOURCES = ['ui', 'api', 'cli', 'webhook', 'scheduler', 'system'] as const;
 export type AuditSource = (typeof AUDIT_SOURCES)[number];
 
 /** Who did it. Automation names itself and what set it off (a pipeline run, a guardrail breach). */

@@ -12,7 +12,7 @@ export type Session = {
 
 export type ActorKind = 'user' | 'token' | 'service' | 'automation' | 'system';
 
-export type EventSource = 'ui' | 'api' | 'cli' | 'webhook' | 'scheduler';
+export type EventSource = 'ui' | 'api' | 'cli' | 'webhook' | 'scheduler' | 'system';
 
 export type AuditEvent = {
   seq: number;
