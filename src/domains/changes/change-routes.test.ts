@@ -355,6 +355,12 @@ describeEachEngine('changes: registration, lifecycle and approvals', (engine) =>
       expect(((await api(people.mia!).get('/api/changes?mine=1')).json().changes as Json[]).length).toBe(all.length);
       const one = all[0]!;
       expect(((await api(owner).get(`/api/changes?q=${one.displayId}`)).json().changes as Json[]).map((c) => c.id)).toEqual([one.id]);
+      // q is text, not a LIKE pattern: % and _ match only themselves.
+      const pct = (await pipe.post('/api/changes', { title: 'Raise checkout to 50% of traffic', components: [{ kind: 'service', key: 'svc:never-seen' }] })).json().change as Json;
+      const titles = async (q: string) => ((await api(owner).get(`/api/changes?q=${encodeURIComponent(q)}`)).json().changes as Json[]).map((c) => c.id);
+      expect(await titles('50%')).toEqual([pct.id]);
+      expect(await titles('_')).toEqual([]);
+      expect(await titles('%')).toEqual([pct.id]);
     });
 
     it('cancels what has not started, refuses from a wrong status with the current one, and lets only writers act', async () => {

@@ -132,7 +132,7 @@ export async function listChanges(db: Queryable, orgId: string, f: ListFilter): 
   const r = await db.query<ChangeRow>(
     `${SELECT} WHERE c.org_id = $1
        AND (cardinality($2::text[]) = 0 OR c.status = ANY($2::text[]))
-       AND ($3::text IS NULL OR c.title ILIKE '%' || $3 || '%' OR upper('CHG-' || substr(c.id, 5, 8)) = upper($3) OR c.id = $3)
+       AND ($3::text IS NULL OR strpos(lower(c.title), lower($3)) > 0 OR upper('CHG-' || substr(c.id, 5, 8)) = upper($3) OR c.id = $3)
        AND ($4::text IS NULL OR c.owner_id = $4)
        AND (cardinality($5::text[]) = 0 OR c.criticality = ANY($5::text[]) OR ('pending' = ANY($5::text[]) AND c.criticality_source = 'pending'))
      ORDER BY c.window_start DESC, c.id DESC LIMIT $6`,
