@@ -32,6 +32,8 @@ export type AppDeps = Omit<Services, 'worker'> & {
   /** Where the built UI is; absent in API-only tests. */
   webDir?: string | null;
   version: string;
+  /** Proxies whose X-Forwarded-For gives the client's address (sign-in throttling, logs). */
+  trustProxy?: readonly string[];
 };
 
 export const MAIN_BODY_LIMIT = 1024 * 1024;
@@ -39,8 +41,8 @@ export const PIPELINE_BODY_LIMIT = 64 * 1024;
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
 
 /**
- * One Fastify instance per listener. Both carry every API route, so the pipeline listener can
- * tell a session-only route (403) from one that does not exist (404); the guards differ.
+ * One Fastify instance per listener, both carrying every route; src/route-rules.ts says which
+ * listener serves which, and the guards answer 404 for the rest.
  */
 export async function buildApp(deps: AppDeps, listener: Listener): Promise<FastifyInstance> {
   const app = Fastify({
@@ -53,6 +55,7 @@ export async function buildApp(deps: AppDeps, listener: Listener): Promise<Fasti
     schemaController: { compilersFactory: { buildValidator } },
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
     return503OnClosing: true,
+    trustProxy: deps.trustProxy !== undefined && deps.trustProxy.length > 0 ? [...deps.trustProxy] : false,
   }).withTypeProvider<TypeBoxTypeProvider>() as unknown as FastifyInstance;
 
   app.addSchema(ErrorBody);

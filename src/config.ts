@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { join, resolve } from 'node:path';
 import type { MailConfig } from './platform/mail/mailer.js';
 import { packageRoot } from './platform/paths.js';
@@ -20,6 +21,11 @@ export type ServeConfig = StoreConfig & {
   outboundAllowPrivate: boolean;
   /** Where e-mail goes; null: every e-mail is skipped with a log line. */
   mail: MailConfig | null;
+  /**
+   * The reverse proxies (addresses or CIDR ranges) whose X-Forwarded-For is believed; empty: the
+   * client is the connection's peer, and the header is ignored.
+   */
+  trustProxy: readonly string[];
 };
 
 export const version: string = (JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')) as { version: string }).version;
@@ -67,6 +73,25 @@ export function mailConfig(o: Record<string, string | undefined>, env = process.
   return Object.freeze({ smtpUrl, from: from.trim() });
 }
 
+/**
+ * `--trust-proxy 10.0.0.5,10.1.0.0/16` / CHANGELEDGER_TRUST_PROXY: only named proxies, never
+ * "trust everyone", since a believed X-Forwarded-For decides whose sign-ins are throttled.
+ */
+export function trustProxyConfig(text: string | undefined): readonly string[] {
+  if (text === undefined || text.trim() === '') return Object.freeze([]);
+  const entries = text.split(',').map((e) => e.trim()).filter((e) => e !== '');
+  for (const entry of entries) {
+    const [addr = '', bits, ...rest] = entry.split('/');
+    const family = isIP(addr);
+    const max = family === 4 ? 32 : 128;
+    const okBits = bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= max);
+    if (family === 0 || rest.length > 0 || !okBits) {
+      throw new Error(`--trust-proxy takes addresses or CIDR ranges separated by commas (10.0.0.5,10.1.0.0/16), got "${entry}"`);
+    }
+  }
+  return Object.freeze(entries);
+}
+
 export function serveConfig(o: Record<string, string | undefined>, env = process.env): ServeConfig {
   const publicUrl = o.publicUrl ?? env.CHANGELEDGER_PUBLIC_URL ?? null;
   if (publicUrl !== null && !/^https?:\/\/[^\s/]+/.test(publicUrl)) throw new Error(`--public-url must be an http(s) URL, got "${publicUrl}"`);
@@ -83,5 +108,6 @@ export function serveConfig(o: Record<string, string | undefined>, env = process
     workerPollMs: 1_000,
     outboundAllowPrivate: (env.CHANGELEDGER_OUTBOUND_ALLOW_PRIVATE ?? '') === '1',
     mail: mailConfig(o, env),
+    trustProxy: trustProxyConfig(o.trustProxy ?? env.CHANGELEDGER_TRUST_PROXY),
   });
 }

@@ -42,7 +42,7 @@ export async function startServer(cfg: ServeConfig, opts: { clock?: Clock; say?:
     const reissued = first ? null : await services.auth.reissueFirstOwnerLink(startCtx);
     // The hourly catalogue sweep keeps itself going once scheduled; every start makes sure it is.
     await db.transaction((tx) => services.catalogue.scheduleSweep(tx));
-    const deps = { ...services, secureCookies: cfg.secureCookies, version };
+    const deps = { ...services, secureCookies: cfg.secureCookies, version, trustProxy: cfg.trustProxy };
     main = await buildApp(deps, 'main');
     pipeline = await buildApp(deps, 'pipeline');
     await main.listen({ host: cfg.host, port: cfg.port });

@@ -13,6 +13,7 @@ export function serveCommands(program: Command, io: Io, done: (code: number) => 
     .option('--pipeline-host <address>', 'bind address of the pipeline listener', process.env.PIPELINE_HOST ?? 'localhost')
     .option('--pipeline-port <port>', 'port of the pipeline listener (API tokens)', process.env.PIPELINE_PORT ?? '4320')
     .option('--public-url <url>', 'where people reach the UI (sign-in links; https turns on Secure cookies)')
+    .option('--trust-proxy <addresses>', 'reverse proxies whose X-Forwarded-For names the client, as addresses or CIDR ranges separated by commas (default: $CHANGELEDGER_TRUST_PROXY, else none)')
     .option('--org-name <name>', 'name of the first organisation on an empty database')
     .option('--owner-email <email>', 'e-mail of the first owner on an empty database')
     .option('--smtp-url <url>', 'SMTP server for e-mail: smtp://user:pass@host:587 or smtps://…:465 (default: $CHANGELEDGER_SMTP_URL, preferred: a password in an argument shows in ps)')

@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest';
+import { serveConfig, trustProxyConfig } from './config.js';
+
+describe('--trust-proxy', () => {
+  it.each([
+    [undefined, []],
+    ['', []],
+    ['10.0.0.5', ['10.0.0.5']],
+    [' 10.0.0.5 , 10.1.0.0/16 ', ['10.0.0.5', '10.1.0.0/16']],
+    ['::1,fd00::/8', ['::1', 'fd00::/8']],
+  ])('takes %j as %j', (text, expected) => {
+    expect(trustProxyConfig(text)).toEqual(expected);
+  });
+
+  it.each(['true', '*', 'proxy.internal', '10.0.0.0/33', '::/129', '10.0.0.0/8/8', '10.0.0.0/x'])('refuses %j, naming the option and the entry', (text) => {
+    expect(() => trustProxyConfig(text)).toThrow(`--trust-proxy takes addresses or CIDR ranges separated by commas (10.0.0.5,10.1.0.0/16), got "${text}"`);
+  });
+
+  it('is read from CHANGELEDGER_TRUST_PROXY when the option is absent, and trusts nobody by default', () => {
+    expect(serveConfig({}, { CHANGELEDGER_TRUST_PROXY: '10.0.0.5' }).trustProxy).toEqual(['10.0.0.5']);
+    expect(serveConfig({ trustProxy: '10.0.0.6' }, { CHANGELEDGER_TRUST_PROXY: '10.0.0.5' }).trustProxy).toEqual(['10.0.0.6']);
+    expect(serveConfig({}, {}).trustProxy).toEqual([]);
+  });
+});
