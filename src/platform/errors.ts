@@ -19,3 +19,5 @@ export const unauthorized = (message = 'sign in first') => new AppError(401, mes
 export const forbidden = (message: string) => new AppError(403, message);
 export const notFound = (message: string) => new AppError(404, message);
 export const conflict = (message: string, extra?: Record<string, unknown>) => new AppError(409, message, undefined, extra);
+/** Something with this name exists already: the same answer as a unique constraint's (platform/db/unique-violation). */
+export const taken = (message: string, field: string) => new AppError(409, message, field);

@@ -36,7 +36,7 @@ describeEachEngine('creating one key from many requests at once', (engine) => {
 
   it('a flag: one 201, seven 409 naming the key, one flag and one record written', async () => {
     const refused = await race('/api/flags', { key: 'ops.race', type: 'boolean', risk: 'low' });
-    for (const r of refused) expect(r.error).toBe('flag ops.race exists already');
+    for (const r of refused) expect(r).toEqual({ error: 'flag ops.race exists already', field: 'key' });
     const n = await engine.db().query<{ n: number }>('SELECT count(*)::int AS n FROM flags WHERE org_id = $1 AND key = $2', [owner.org.id, 'ops.race']);
     expect(n.rows[0]!.n).toBe(1);
     expect(await audited('flag.created', 'ops.race')).toBe(1);
@@ -44,13 +44,13 @@ describeEachEngine('creating one key from many requests at once', (engine) => {
 
   it('an environment: one 201, seven 409 naming the key', async () => {
     const refused = await race('/api/environments', { key: 'qa', name: 'QA' });
-    for (const r of refused) expect(r.error).toBe('environment qa exists already');
+    for (const r of refused) expect(r).toEqual({ error: 'environment qa exists already', field: 'key' });
     expect(await audited('environment.created', 'qa')).toBe(1);
   });
 
   it('a manual service: one 200, seven 409 naming the service', async () => {
     const refused = await race(`/api/organizations/${owner.org.id}/manual-services`, { name: 'Ledger Racer' });
-    for (const r of refused) expect(r.error).toContain('svc:ledger-racer');
+    for (const r of refused) expect(r).toEqual({ error: 'manual service svc:ledger-racer exists already', field: 'name' });
     expect(await audited('manual_service.created', 'svc:ledger-racer')).toBe(1);
   });
 });

@@ -1,6 +1,6 @@
 import type { Clock } from '../../platform/clock.js';
 import type { Database, Row } from '../../platform/db/database.js';
-import { badRequest, conflict, forbidden, notFound } from '../../platform/errors.js';
+import { badRequest, forbidden, notFound, taken } from '../../platform/errors.js';
 import { appendAuditEvent, type AuditContext } from '../ledger/index.js';
 import type { CatalogueService } from './catalogue-service.js';
 import { manualKey, matchComponents, matchContext, type ComponentInput, type MatchContext, type MatchResult } from './matching.js';
@@ -66,7 +66,7 @@ export class MappingService {
     const at = this.deps.clock.now().toISOString();
     await this.deps.db.transaction(async (tx) => {
       const exists = await tx.query('SELECT 1 FROM manual_services WHERE org_id = $1 AND key = $2', [m.org.id, key]);
-      if (exists.rows.length) throw conflict(`${key} exists already`);
+      if (exists.rows.length) throw taken(`manual service ${key} exists already`, 'name');
       const known = await tx.query('SELECT 1 FROM catalogue_entities WHERE org_id = $1 AND key = $2', [m.org.id, key]);
       await tx.query('INSERT INTO manual_services (org_id, key, name, created_by, created_at, merged_at) VALUES ($1, $2, $3, $4, $5, $6)',
         [m.org.id, key, name.trim(), m.user.email, at, known.rows.length ? at : null]);

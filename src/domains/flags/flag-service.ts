@@ -1,6 +1,6 @@
 import type { Clock } from '../../platform/clock.js';
 import type { Database, Tx } from '../../platform/db/database.js';
-import { badRequest, conflict, forbidden, notFound } from '../../platform/errors.js';
+import { badRequest, forbidden, notFound, taken } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import { appendAuditEvent, listAuditEvents, type AuditContext, type AuditFilter } from '../ledger/index.js';
 import { approvalsRequired, changedSlice, checkReason, DEFAULT_TICKET_PATTERN, FLAG_KEY, namespacePrefix, valueProblem, type EnvironmentPolicy, type Flag, type FlagSource, type FlagState, type FlagType, type Json, type Risk } from './flag.js';
@@ -77,7 +77,7 @@ export class FlagService {
   async createEnvironment(ctx: AuditContext, orgId: string, input: { key: string; name: string }): Promise<store.Environment> {
     return this.deps.db.transaction(async (tx) => {
       const envs = await this.ensureEnvironments(tx, ctx, orgId);
-      if (envs.some((e) => e.key === input.key)) throw conflict(`environment ${input.key} exists already`);
+      if (envs.some((e) => e.key === input.key)) throw taken(`environment ${input.key} exists already`, 'key');
       const env: store.Environment = { key: input.key, name: input.name, position: envs.length, approvalPolicy: 'none', approvalsNeeded: 1 };
       await store.insertEnvironment(tx, orgId, env, this.now());
       // Every flag gets a state in the new environment: off, serving its on-value once enabled.
@@ -106,7 +106,7 @@ export class FlagService {
     };
     return this.deps.db.transaction(async (tx) => {
       const envs = await this.ensureEnvironments(tx, ctx, orgId);
-      if (await store.findFlag(tx, orgId, flag.key)) throw conflict(`flag ${flag.key} exists already`);
+      if (await store.findFlag(tx, orgId, flag.key)) throw taken(`flag ${flag.key} exists already`, 'key');
       await store.insertFlag(tx, orgId, flag);
       for (const e of envs) await store.insertState(tx, orgId, flag.key, e.key, { enabled: false, value, rules: [], rollout: null }, at);
       await this.record(tx, this.actorCtx(ctx, meta), orgId, 'flag.created', {
