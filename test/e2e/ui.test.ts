@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { type Locator, type Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { hasChromium, openPage } from '../support/browser.js';
+import { runCli } from '../support/spawn-server.js';
 import { artifactsDir, uiSuite } from '../support/ui-suite.js';
 
 // Drives the built UI (dist/web, produced by `npm run build`) against a real server
@@ -12,11 +13,23 @@ if (!hasChromium) console.warn('chromium not installed: UI test skipped');
 
 const ownerEmail = 'owner@example.test';
 const ownerPassword = 'correct-horse-battery-staple';
+const memberEmail = 'member@example.test';
+const memberPassword = 'member-horse-battery-staple';
 const secretPattern = /^clt_[A-Za-z0-9]{8}_[A-Za-z0-9_-]{43}$/;
 
 
 describe('web UI', () => {
-  const suite = uiSuite({ name: 'ui', owner: { email: ownerEmail, password: ownerPassword } });
+  const suite = uiSuite({
+    name: 'ui',
+    owner: { email: ownerEmail, password: ownerPassword },
+    // A member, and the token an operator made for them: members do not create tokens.
+    prepare: async (dataDir) => {
+      const added = await runCli(['users', 'add', '--email', memberEmail, '--role', 'member', '--password-stdin', '--data', dataDir], { input: `${memberPassword}\n` });
+      if (added.code !== 0) throw new Error(`users add failed (${String(added.code)}): ${added.stderr}`);
+      const made = await runCli(['tokens', 'create', '--user', memberEmail, '--name', 'member-bot', '--scopes', 'changes:read', '--data', dataDir]);
+      if (made.code !== 0) throw new Error(`tokens create failed (${String(made.code)}): ${made.stderr}`);
+    },
+  });
 
   it.skipIf(!hasChromium)(
     'signs in, creates a token, finds it in the audit log and revokes it',
@@ -38,16 +51,43 @@ describe('web UI', () => {
     },
     60_000,
   );
+
+  it.skipIf(!hasChromium)(
+    'shows a member no new-token form, only the tokens they own, which they may revoke',
+    async () => {
+      const { server, browser } = suite();
+      const { context, page, consoleErrors } = await openPage(browser);
+      try {
+        await signIn(page, server.url, memberEmail, memberPassword);
+        const denied = page.getByTestId('tokens-create-denied');
+        await denied.waitFor();
+        expect(await denied.textContent()).toBe('Only owners and admins create API tokens. Ask one of them for a token, or revoke one of yours below.');
+        expect(await page.getByTestId('token-create-form').count()).toBe(0);
+        const row = page.locator('[data-testid="token-row"][data-token-name="member-bot"]');
+        await row.waitFor();
+        // The owner's tokens are not the member's to see.
+        expect(await page.locator('[data-testid="token-row"][data-token-name="ci-deploy"]').count()).toBe(0);
+        await page.screenshot({ path: join(artifactsDir, 'ui-tokens-member.png'), fullPage: true });
+        await row.getByTestId('token-revoke').click();
+        await page.locator('[data-testid="token-revoke-confirm-row"]').getByTestId('token-revoke-confirm').click();
+        await row.getByTestId('token-status').filter({ hasText: 'revoked' }).waitFor();
+      } finally {
+        await context.close();
+      }
+      expect(consoleErrors.filter((text) => !text.includes('401'))).toEqual([]);
+    },
+    60_000,
+  );
 });
 
-async function signIn(page: Page, baseUrl: string): Promise<void> {
+async function signIn(page: Page, baseUrl: string, email = ownerEmail, password = ownerPassword): Promise<void> {
   // A protected page first: the app must bounce to /signin and come back afterwards.
   await page.goto(new URL('/tokens', baseUrl).toString());
   await page.waitForURL((url) => url.pathname === '/signin');
   expect(new URL(page.url()).searchParams.get('next')).toBe('/tokens');
 
-  await page.getByLabel('Email', { exact: true }).fill(ownerEmail);
-  await page.getByLabel('Password', { exact: true }).fill(ownerPassword);
+  await page.getByLabel('Email', { exact: true }).fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(password);
   await page.getByTestId('signin-submit').click();
 
   await page.waitForURL((url) => url.pathname === '/tokens');

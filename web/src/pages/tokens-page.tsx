@@ -65,7 +65,7 @@ export function TokensPage() {
       {canCreate ? (
         <TokenCreateForm onCreated={onCreated} />
       ) : (
-        <p className="card muted pad" data-testid="tokens-create-denied">
+        <p className="card muted" data-testid="tokens-create-denied">
           Only owners and admins create API tokens. Ask one of them for a token, or revoke one of yours below.
         </p>
       )}
