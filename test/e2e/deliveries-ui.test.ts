@@ -192,7 +192,7 @@ describeEachEngine('deliveries in the web UI', (engine) => {
       expect(await page.getByTestId('ticketing-kind-webhook').isChecked()).toBe(true);
       expect(await page.getByLabel('URL', { exact: true }).inputValue()).toBe(`${receiver!.url}/tickets`);
       expect(await page.getByLabel('Signing secret', { exact: true }).inputValue()).toBe('••••');
-      expect(await page.getByTestId('ticketing-secret-hint').textContent()).toBe('At least 16 characters; signs every delivery. Leave as •••• to keep the stored secret.');
+      expect(await page.getByTestId('ticketing-secret-hint').textContent()).toBe('At least 16 characters; signs every delivery. Leave as •••• to keep the stored secret while the host stays the same.');
       // Left as ••••, the stored secret is the one a test signs with.
       await page.getByTestId('ticketing-test').click();
       await page.locator('[data-testid="ticketing-test-result"][data-ok="true"]').waitFor();

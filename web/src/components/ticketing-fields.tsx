@@ -65,7 +65,9 @@ function Input({ kind, name, label, value, onChange, hint, placeholder, secret =
 
 // Under a secret: its rule, and how to keep the stored one (the input then holds ••••).
 function SecretHint({ kind, hasSecret, rule }: { kind: TicketKind; hasSecret: boolean; rule?: string }) {
-  const keep = hasSecret ? `Leave as ${MASK} to keep the stored ${secretNoun[kind]}.` : rule === undefined ? 'Stored sealed; never shown again.' : null;
+  // The server keeps a stored secret only for the destination it was entered for.
+  const same = kind === 'jira' || kind === 'servicenow' ? 'host and account stay' : 'host stays';
+  const keep = hasSecret ? `Leave as ${MASK} to keep the stored ${secretNoun[kind]} while the ${same} the same.` : rule === undefined ? 'Stored sealed; never shown again.' : null;
   return <span data-testid="ticketing-secret-hint">{[rule, keep].filter((x) => x !== undefined && x !== null).join(' ')}</span>;
 }
 
