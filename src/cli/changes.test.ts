@@ -171,7 +171,7 @@ for (const engine of engineNames()) describe(`changeledger changes: the pipeline
     expect(done.stdout).toMatch(new RegExp(`^completed ${displayId} \\(outcome partial\\): under surveillance until \\S+Z\\n$`));
     const twice = await changes(['complete', id]);
     expect(twice.code).toBe(2);
-    expect(twice.stderr).toBe('changeledger: cannot finish a change that is evaluating: it is under surveillance\n');
+    expect(twice.stderr).toBe('changeledger: cannot complete a change that is evaluating: it is under surveillance\n');
 
     const s = await changes(['status', id, '--json']);
     expect(s.code, s.stderr).toBe(0);
