@@ -1,9 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { engineNames } from '../../test/support/engines.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { emptyPostgresDatabase, engineNames } from '../../test/support/engines.js';
 import { createOwner, runCli } from '../../test/support/spawn-server.js';
 import { systemClock } from '../platform/clock.js';
 import { openDatabase, type Database } from '../platform/db/database.js';
@@ -16,22 +15,12 @@ async function freshStore(engine: 'pglite' | 'postgres'): Promise<{ dataDir: str
   if (engine === 'pglite') {
     return { dataDir, args: ['--data', dataDir], open: () => openDatabase({ engine: 'pglite', dataDir, lock: false }), drop: async () => rmSync(dataDir, { recursive: true, force: true }) };
   }
-  const admin = inject('pgUrl')!;
-  const name = `cltest_audit_${Math.random().toString(36).slice(2, 10)}`;
-  const c = new pg.Client({ connectionString: admin });
-  await c.connect();
-  await c.query(`CREATE DATABASE ${name}`);
-  await c.end();
-  const u = new URL(admin);
-  u.pathname = `/${name}`;
+  const pgdb = await emptyPostgresDatabase('audit');
   return {
-    dataDir, args: ['--data', dataDir, '--database-url', u.toString()],
-    open: () => openDatabase({ engine: 'postgres', url: u.toString() }),
+    dataDir, args: ['--data', dataDir, '--database-url', pgdb.url],
+    open: () => openDatabase({ engine: 'postgres', url: pgdb.url }),
     drop: async () => {
-      const d = new pg.Client({ connectionString: admin });
-      await d.connect();
-      await d.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await d.end();
+      await pgdb.drop();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };

@@ -3,9 +3,8 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { engineNames } from '../support/engines.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { emptyPostgresDatabase, engineNames } from '../support/engines.js';
 import { main } from '../../src/cli/main.js';
 import { createOwner, runCli, startServer, type ServerProcess } from '../support/spawn-server.js';
 
@@ -42,23 +41,8 @@ function closedPort(): Promise<number> {
 /** A fresh PostgreSQL database for the server process, or nothing extra for the embedded one. */
 async function storeArgs(engine: 'pglite' | 'postgres'): Promise<{ args: string[]; drop: () => Promise<void> }> {
   if (engine === 'pglite') return { args: [], drop: async () => undefined };
-  const admin = inject('pgUrl')!;
-  const name = `cltest_flagctl_${Math.random().toString(36).slice(2, 10)}`;
-  const c = new pg.Client({ connectionString: admin });
-  await c.connect();
-  await c.query(`CREATE DATABASE ${name}`);
-  await c.end();
-  const u = new URL(admin);
-  u.pathname = `/${name}`;
-  return {
-    args: ['--database-url', u.toString()],
-    drop: async () => {
-      const d = new pg.Client({ connectionString: admin });
-      await d.connect();
-      await d.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await d.end();
-    },
-  };
+  const pgdb = await emptyPostgresDatabase('flagctl');
+  return { args: ['--database-url', pgdb.url], drop: pgdb.drop };
 }
 
 for (const engine of engineNames()) describe(`flagctl: the flags command line against a real server process [${engine}]`, { timeout: 120_000 }, () => {

@@ -2,10 +2,9 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
-import { afterAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/platform/db/database.js';
-import { engineNames } from '../support/engines.js';
+import { emptyPostgresDatabase, engineNames } from '../support/engines.js';
 import { createOwner, runCli, startServer, type ServerProcess } from '../support/spawn-server.js';
 
 const PASSWORD = 'correct horse battery staple';
@@ -17,21 +16,11 @@ type Target = { args: string[]; env: Record<string, string>; dataDir: string; cl
 async function freshTarget(engine: 'pglite' | 'postgres'): Promise<Target> {
   const dataDir = mkdtempSync(join(tmpdir(), 'changeledger-e2e-'));
   if (engine === 'pglite') return { args: ['--data', dataDir], env: {}, dataDir, cleanup: async () => rmSync(dataDir, { recursive: true, force: true }) };
-  const admin = inject('pgUrl')!;
-  const name = `cltest_e2e_${Math.random().toString(36).slice(2, 10)}`;
-  const c = new pg.Client({ connectionString: admin });
-  await c.connect();
-  await c.query(`CREATE DATABASE ${name}`);
-  await c.end();
-  const u = new URL(admin);
-  u.pathname = `/${name}`;
+  const pgdb = await emptyPostgresDatabase('e2e');
   return {
-    args: ['--database-url', u.toString()], env: { DATABASE_URL: u.toString() }, dataDir,
+    args: ['--database-url', pgdb.url], env: { DATABASE_URL: pgdb.url }, dataDir,
     cleanup: async () => {
-      const d = new pg.Client({ connectionString: admin });
-      await d.connect();
-      await d.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await d.end();
+      await pgdb.drop();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };

@@ -68,3 +68,26 @@ export function describeEachEngine(title: string, body: (engine: TestEngine) => 
     describe(`${title} [${name}]`, () => body(useEngine(name)));
   }
 }
+
+/**
+ * An empty PostgreSQL database of its own, for a test whose real processes (a server, the CLI)
+ * migrate it themselves; `drop` ends their connections and removes it.
+ */
+export async function emptyPostgresDatabase(label: string): Promise<{ url: string; drop(): Promise<void> }> {
+  const admin = inject('pgUrl');
+  if (!admin) throw new Error('no PostgreSQL server for this run');
+  const name = `cltest_${label}_${Math.random().toString(36).slice(2, 10)}`;
+  const asAdmin = async (sql: string) => {
+    const c = new pg.Client({ connectionString: admin });
+    await c.connect();
+    try {
+      await c.query(sql);
+    } finally {
+      await c.end();
+    }
+  };
+  await asAdmin(`CREATE DATABASE ${name}`);
+  const u = new URL(admin);
+  u.pathname = `/${name}`;
+  return { url: u.toString(), drop: () => asAdmin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
+}
