@@ -10,6 +10,7 @@ const BENCHES: Record<string, { about: string; load: () => Promise<Bench> }> = {
   ledger: { about: 'audit appends vs plain inserts, and audit query latency at 1M events (PGlite and PostgreSQL)', load: () => import('./ledger.js') },
   flags: { about: 'flag writes vs the bare UPDATE, and flag audit latency at 1M records, indexed vs unindexed (PGlite and PostgreSQL)', load: () => import('./flags.js') },
   blast: { about: 'preview-blast and inventory pages on a 20,000-service estate vs a recursive-CTE computation in SQL (PGlite and PostgreSQL)', load: () => import('./blast.js') },
+  'ticket-patterns': { about: 'the organisation ticket pattern on RE2 (re2js) vs JavaScript RegExp: ordinary reasons, and the ReDoS pattern on growing inputs (no database)', load: () => import('./ticket-patterns.js') },
   deliveries: { about: 'the callback outbox drained by the job worker vs the same signed POSTs sent directly, and what notify adds to a transition (PGlite and PostgreSQL)', load: () => import('./deliveries.js') },
 };
 
