@@ -1,3 +1,5 @@
+import { ipv6Groups } from '../../platform/net/ip-address.js';
+
 /**
  * The backoff of failed credentials, per account and per address. Pure: the counters come in, the
  * wait goes out. A counter holds its failures and the time of the last one.
@@ -39,9 +41,6 @@ export function addressSubject(ip: string): string {
   const mapped = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i.exec(ip);
   if (mapped) return mapped[1]!;
   if (!ip.includes(':')) return ip || 'unknown';
-  const [head = '', tail = ''] = ip.toLowerCase().split('%')[0]!.split('::');
-  const left = head ? head.split(':') : [];
-  const right = ip.includes('::') && tail ? tail.split(':') : [];
-  const groups = ip.includes('::') ? [...left, ...Array<string>(Math.max(0, 8 - left.length - right.length)).fill('0'), ...right] : left;
-  return `${groups.slice(0, 4).map((g) => g.replace(/^0+(?=.)/, '')).join(':')}::/64`;
+  const groups = ipv6Groups(ip.split('%')[0]!);
+  return groups ? `${groups.slice(0, 4).map((g) => g.toString(16)).join(':')}::/64` : ip;
 }

@@ -2,6 +2,7 @@ import { lookup as dnsLookup } from 'node:dns/promises';
 import http, { type IncomingHttpHeaders } from 'node:http';
 import https from 'node:https';
 import { BlockList, isIP } from 'node:net';
+import { ipv6Groups } from './ip-address.js';
 
 /**
  * Where an address leads, for the one judgement every outbound request passes:
@@ -30,24 +31,6 @@ for (const [cls, family, net, bits] of RANGES) {
   const list = LISTS.get(cls) ?? new BlockList();
   list.addSubnet(net, bits, family);
   LISTS.set(cls, list);
-}
-
-/** The eight 16-bit groups of an IPv6 address (a dotted IPv4 tail counts as two). */
-function ipv6Groups(address: string): number[] | null {
-  let a = address.toLowerCase();
-  const tail = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(a);
-  if (tail) {
-    const [b0, b1, b2, b3] = tail.slice(1).map(Number) as [number, number, number, number];
-    a = `${a.slice(0, tail.index)}${((b0 << 8) | b1).toString(16)}:${((b2 << 8) | b3).toString(16)}`;
-  }
-  const halves = a.split('::');
-  if (halves.length > 2) return null;
-  const head = halves[0] ? halves[0].split(':') : [];
-  const rest = halves.length === 2 && halves[1] ? halves[1].split(':') : [];
-  const missing = 8 - head.length - rest.length;
-  if (halves.length === 1 ? missing !== 0 : missing < 1) return null;
-  const groups = [...head, ...Array<string>(halves.length === 2 ? missing : 0).fill('0'), ...rest].map((g) => parseInt(g, 16));
-  return groups.length === 8 && groups.every((g) => Number.isInteger(g) && g >= 0 && g <= 0xffff) ? groups : null;
 }
 
 const dotted = (hi: number, lo: number) => [hi >> 8, hi & 255, lo >> 8, lo & 255].join('.');
