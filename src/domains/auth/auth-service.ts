@@ -13,6 +13,8 @@ import { SignInThrottle } from './sign-in-throttle.js';
 export const SESSION_HOURS = 12;
 export const SIGN_IN_LINK_HOURS = 24;
 const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,255}$/;
+/** The one e-mail rule, also for callers that check arguments before opening the store (the CLI). */
+export const isEmailAddress = (text: string): boolean => EMAIL.test(text);
 
 export type NewSession = { principal: SessionPrincipal; cookieValue: string };
 

@@ -1,4 +1,4 @@
 export * from './auth-types.js';
-export { AuthService, SESSION_HOURS, type OrganizationInitializer } from './auth-service.js';
+export { AuthService, SESSION_HOURS, isEmailAddress, type OrganizationInitializer } from './auth-service.js';
 export { SCOPES, ROLES, isScope, type Scope, type Role } from './scopes.js';
 export { MIN_PASSWORD_LENGTH } from './password.js';
