@@ -6,7 +6,7 @@ import type { Role } from './domains/auth/index.js';
 import { registeredRoutes } from './platform/http/guards.js';
 import { isUiFile, renderRouteTable, ROUTE_RULES, ruleOf, type RouteRule } from './route-rules.js';
 
-const README = new URL('../README.md', import.meta.url);
+const API_DOC = new URL('../docs/api.md', import.meta.url);
 const keyOf = (method: string, path: string) => `${method === 'HEAD' ? 'GET' : method} ${path}`;
 
 describe('the route rules table', () => {
@@ -15,10 +15,10 @@ describe('the route rules table', () => {
     expect(keys.filter((k, i) => keys.indexOf(k) !== i)).toEqual([]);
   });
 
-  it('is what README lists under "Who may call what"', () => {
-    const text = readFileSync(README, 'utf8');
+  it('is what docs/api.md lists under "Who may call what"', () => {
+    const text = readFileSync(API_DOC, 'utf8');
     const block = /<!-- route-rules:start[^>]*-->\n([\s\S]*?)\n<!-- route-rules:end -->/.exec(text);
-    expect(block, 'README.md needs the block <!-- route-rules:start --> … <!-- route-rules:end -->').not.toBeNull();
+    expect(block, 'docs/api.md needs the block <!-- route-rules:start --> … <!-- route-rules:end -->').not.toBeNull();
     expect(block![1]).toBe(renderRouteTable());
   });
 });
