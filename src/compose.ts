@@ -7,6 +7,7 @@ import { ApprovalService } from './domains/changes/approval-service.js';
 import { ChangeMail } from './domains/changes/change-mail.js';
 import { readStatus } from './domains/changes/change-view.js';
 import { DeliveryService } from './domains/deliveries/delivery-service.js';
+import { readDeliveriesView } from './domains/deliveries/delivery-store.js';
 import { ChangeService, type ChangeNotifier } from './domains/changes/change-service.js';
 import { ChangeSettingsService } from './domains/changes/change-settings.js';
 import { FlagRequestService } from './domains/flags/flag-request-service.js';
@@ -78,10 +79,10 @@ export function compose(o: ComposeOptions): Services {
   // Callbacks and ticket steps: written with the event, sent by the worker through the one outbound client.
   const deliveries: DeliveryService = new DeliveryService({
     db: o.db, clock: o.clock, sealer: o.sealer, client: o.outbound.client, logger: o.logger,
-    statusBody: (db, c) => readStatus(db, c, { change: changes.link(c), approve: changes.link(c, true) }),
+    statusBody: (db, c) => readStatus(db, c, { change: changes.link(c), approve: changes.link(c, true) }, readDeliveriesView),
   });
   const notifier = fanOut([changeMail, deliveries, ...(o.notifier ? [o.notifier] : [])]);
-  const changes: ChangeService = new ChangeService({ db: o.db, clock: o.clock, sealer: o.sealer, blast, mappings, notifier, baseUrl: () => (typeof o.publicUrl === 'function' ? o.publicUrl() : o.publicUrl ?? 'http://localhost:8080'), outbound: o.outbound.client });
+  const changes: ChangeService = new ChangeService({ db: o.db, clock: o.clock, sealer: o.sealer, blast, mappings, notifier, baseUrl: () => (typeof o.publicUrl === 'function' ? o.publicUrl() : o.publicUrl ?? 'http://localhost:8080'), outbound: o.outbound.client, deliveries: readDeliveriesView });
   const approvals = new ApprovalService({ db: o.db, clock: o.clock, changes, blast, mappings, catalogue, notifier });
   const changeSettings = new ChangeSettingsService({ db: o.db, clock: o.clock, sealer: o.sealer, outbound: o.outbound.client });
   const incidents = new IncidentService({ db: o.db, clock: o.clock, flags, sealer: o.sealer, outbound: o.outbound });

@@ -14,7 +14,7 @@ import { APPROVAL_MODES, type ChangeSettingsService } from './change-settings.js
 import * as store from './change-store.js';
 import { CHANGE_KINDS, OUTCOMES, PIPELINE_FIELDS } from './change-store.js';
 import { readStatus } from './change-view.js';
-import { TICKET_KINDS } from '../deliveries/ticketing/ticket-types.js';
+import { TICKET_KINDS } from './ticket-destination.js';
 import { CHANGE_STATUSES } from './change-lifecycle.js';
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
@@ -209,7 +209,7 @@ export const changeRoutes: FastifyPluginAsyncTypebox<{ db: Database; changes: Ch
     schema: { tags, summary: 'The compact status a pipeline polls', params: Params, response: { 200: Status, ...errors(401, 403, 404) } },
   }, async (req) => {
     const c = await changes.get(req.principal!, req.params.id);
-    return readStatus(db, c, links(c.id));
+    return readStatus(db, c, links(c.id), changes.readDeliveries);
   });
 
   app.post('/api/changes/:id/start', { config: write, schema: { tags, summary: 'Start a scheduled or approved change now (409 while it waits for approval or mapping)', params: Params, response: { 200: OneChange, ...errors(401, 403, 404, 409) } } },

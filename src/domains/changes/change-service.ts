@@ -13,6 +13,7 @@ import type { BlastService } from '../catalogue/blast-service.js';
 import type { Criticality } from '../catalogue/criticality.js';
 import type { ComponentInput, Resolved, Unresolved } from '../catalogue/matching.js';
 import type { MappingService } from '../catalogue/mapping-service.js';
+import type { DeliveriesReader } from './change-deliveries.js';
 import { appendAuditEvent, type AuditContext } from '../ledger/index.js';
 import { readApprovers, readSettings, type ChangeSettings } from './change-settings.js';
 import * as store from './change-store.js';
@@ -53,7 +54,13 @@ export class ChangeService {
     db: Database; clock: Clock; sealer: Sealer; blast: BlastService; mappings: MappingService; notifier: ChangeNotifier; baseUrl: () => string;
     /** The outbound client's judgement of an address literal, so a callbackUrl that can never be delivered is refused now. */
     outbound: Pick<OutboundClient, 'judgeLiteral'>;
+    /** The deliveries of a change for /status: deliveries is a higher domain, so compose.ts plugs its reader in here. */
+    deliveries: DeliveriesReader;
   }) {}
+
+  get readDeliveries(): DeliveriesReader {
+    return this.deps.deliveries;
+  }
 
   /** Whether the caller may change this change: its owner, an owner or admin of the organisation. */
   static canWrite(p: Principal, c: Change): boolean {

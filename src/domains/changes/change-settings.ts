@@ -1,7 +1,7 @@
 import type { Clock } from '../../platform/clock.js';
 import { openOrNull, type Sealer } from '../../platform/crypto/sealed.js';
-import { destinationHost, parseTicketing, splitSecret, viewTicketing, type StoredTicketing, type TicketingInput, type TicketingView } from '../deliveries/ticketing/ticketing-settings.js';
-import type { TicketKind } from '../deliveries/ticketing/ticket-types.js';
+import { destinationHost, parseTicketing, splitSecret, viewTicketing, type StoredTicketing, type TicketingInput, type TicketingView } from './ticketing-settings.js';
+import type { TicketKind } from './ticket-destination.js';
 import type { Database, Queryable, Row, Tx } from '../../platform/db/database.js';
 import { badRequest, forbidden } from '../../platform/errors.js';
 import type { OutboundClient } from '../../platform/net/outbound.js';

@@ -1,5 +1,5 @@
 /** Rows of the changes tables and their mapping to the domain shape. */
-import type { TicketRef } from '../deliveries/ticketing/ticket-types.js';
+import type { TicketRef } from './ticket-destination.js';
 import type { Queryable, Row, Tx } from '../../platform/db/database.js';
 import type { SilenceMode } from '../catalogue/blast.js';
 import type { CompactBlast } from '../catalogue/blast-snapshot.js';

@@ -4,7 +4,7 @@ import { unknownTier } from './change-service.js';
 import type { Decision } from './change-store.js';
 import * as store from './change-store.js';
 import type { Queryable } from '../../platform/db/database.js';
-import { readDeliveriesView, type DeliveriesView } from '../deliveries/delivery-store.js';
+import type { DeliveriesReader, DeliveriesView } from './change-deliveries.js';
 
 export type ApprovalState = 'not_required' | 'mapping' | 'pending' | 'approved' | 'rejected' | 'expired';
 
@@ -42,7 +42,7 @@ export function statusOf(c: Change, decisions: Decision[], links: { change: stri
   };
 }
 
-/** The /status body as stored now: the change, its decisions and its deliveries. */
-export async function readStatus(db: Queryable, c: Change, links: { change: string; approve: string }) {
-  return statusOf(c, await store.listDecisions(db, c.id), links, await readDeliveriesView(db, c.id, c.ticket));
+/** The /status body as stored now: the change, its decisions and its deliveries (read through the seam deliveries fills). */
+export async function readStatus(db: Queryable, c: Change, links: { change: string; approve: string }, deliveries: DeliveriesReader) {
+  return statusOf(c, await store.listDecisions(db, c.id), links, await deliveries(db, c.id, c.ticket));
 }

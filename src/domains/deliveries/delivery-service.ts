@@ -17,7 +17,7 @@ import { findDelivery, listAttempts, listDeliveries, stepView, type Attempt, typ
 import { CALLBACK_USER_AGENT, signedHeaders } from './signing.js';
 import { probe, sendStep } from './ticketing/adapters.js';
 import type { TicketChange, TicketClose, TicketEvent, TicketKind, TicketRef, TicketStep, TicketTest } from './ticketing/ticket-types.js';
-import { destinationHost, joinSecret, parseTicketing, type TicketingInput } from './ticketing/ticketing-settings.js';
+import { destinationHost, joinSecret, parseTicketing, type TicketingInput } from '../changes/ticketing-settings.js';
 
 export const DELIVERY_JOB = 'delivery.send';
 

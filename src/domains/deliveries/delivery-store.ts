@@ -1,6 +1,9 @@
 /** Delivery rows and what the Pipeline card and /status show of them. */
 import type { Queryable, Row } from '../../platform/db/database.js';
+import type { DeliveriesReader, DeliveriesView, StepView } from '../changes/change-deliveries.js';
 import type { TicketKind, TicketRef } from './ticketing/ticket-types.js';
+
+export type { DeliveriesView, StepView };
 
 export type DeliveryChannel = 'callback' | 'ticket';
 export type DeliveryState = 'waiting' | 'pending' | 'retrying' | 'delivered' | 'failed';
@@ -52,18 +55,6 @@ export async function listAttempts(db: Queryable, deliveryIds: string[]): Promis
   return out;
 }
 
-/** The state a person reads: a step waiting behind an earlier one is simply pending. */
-export type StepView = {
-  deliveryId: string; event: string; action: Delivery['action']; state: 'pending' | 'retrying' | 'delivered' | 'failed';
-  attempts: number; httpStatus: number | null; error: string | null; note: string | null; via: 'server'; at: string; nextAttemptAt: string | null;
-};
-
-export type DeliveriesView = {
-  /** The last callback sent or being sent; null when the change has no callback URL or nothing happened yet. */
-  callback: StepView | null;
-  ticket: { kind: TicketKind | null; id: string | null; key: string | null; url: string | null; steps: StepView[] } | null;
-};
-
 export function stepView(d: Delivery): StepView {
   return {
     deliveryId: d.id, event: d.event, action: d.action, state: d.state === 'waiting' ? 'pending' : d.state, attempts: d.attempts,
@@ -85,6 +76,16 @@ export function deliveriesView(all: Delivery[], ticket: TicketRef | null): Deliv
   };
 }
 
-export async function readDeliveriesView(db: Queryable, changeId: string, ticket: TicketRef | null): Promise<DeliveriesView> {
-  return deliveriesView(await listDeliveries(db, changeId), ticket);
+/** The reader compose.ts plugs into changes, for /status. */
+export const readDeliveriesView: DeliveriesReader = async (db, changeId, ticket) => deliveriesView(await listDeliveries(db, changeId), ticket);
+
+/** The organisation's deliveries in one state, newest first, with the change each belongs to. */
+export async function listDeliveriesInState(db: Queryable, orgId: string, state: 'failed' | 'retrying', limit: number): Promise<Array<Delivery & { changeTitle: string }>> {
+  const r = await db.query<DeliveryRow & { change_title: string }>(
+    `SELECT d.*, c.title AS change_title FROM deliveries d JOIN changes c ON c.id = d.change_id
+     WHERE d.org_id = $1 AND d.state = $2 AND d.action IS DISTINCT FROM 'test'
+     ORDER BY d.updated_at DESC, d.id DESC LIMIT $3`,
+    [orgId, state, limit],
+  );
+  return r.rows.map((x) => ({ ...toDelivery(x), changeTitle: x.change_title }));
 }

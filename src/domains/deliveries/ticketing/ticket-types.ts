@@ -1,23 +1,9 @@
 import type { OutboundClient } from '../../../platform/net/outbound.js';
+import type { Ticketing, TicketKind, TicketRef } from '../../changes/ticket-destination.js';
 
-/** Where an organisation's change tickets go: one destination, or none. */
-export type TicketKind = 'jira' | 'asana' | 'servicenow' | 'webhook';
-export const TICKET_KINDS: readonly TicketKind[] = ['jira', 'asana', 'servicenow', 'webhook'];
-
-export type JiraTicketing = {
-  kind: 'jira'; baseUrl: string; deployment: 'cloud' | 'datacenter'; email: string | null; apiToken: string;
-  projectKey: string; issueType: string; labels: string[];
-};
-export type AsanaTicketing = { kind: 'asana'; apiUrl: string; token: string; workspaceGid: string; projectGid: string; completeOnReport: boolean };
-export type ServiceNowTicketing = {
-  kind: 'servicenow'; instanceUrl: string; username: string; password: string; changeType: 'normal' | 'standard';
-  assignmentGroup: string | null; closeOnReport: boolean;
-};
-export type WebhookTicketing = { kind: 'webhook'; url: string; secret: string };
-export type Ticketing = JiraTicketing | AsanaTicketing | ServiceNowTicketing | WebhookTicketing;
-
-/** The ticket a change got: shown on the change page, in /status and in the report. */
-export type TicketRef = { kind: TicketKind; id: string; key: string; url: string | null };
+// The destination's own types belong to changes (its settings store them); adapters read them from here.
+export { TICKET_KINDS } from '../../changes/ticket-destination.js';
+export type { AsanaTicketing, JiraTicketing, ServiceNowTicketing, Ticketing, TicketKind, TicketRef, WebhookTicketing } from '../../changes/ticket-destination.js';
 
 /** The change events a ticket hears of. `aborted` is a completion with a rollback. */
 export type TicketEvent =

@@ -3,9 +3,9 @@
  * secret of each kind sealed apart and shown as `••••` with `hasSecret`. Pure: validation
  * answers the field it refuses.
  */
-import { badRequest } from '../../../platform/errors.js';
-import type { LiteralJudgement } from '../../../platform/net/outbound.js';
-import { TICKET_KINDS, type Ticketing, type TicketKind } from './ticket-types.js';
+import { badRequest } from '../../platform/errors.js';
+import type { LiteralJudgement } from '../../platform/net/outbound.js';
+import { TICKET_KINDS, type Ticketing, type TicketKind } from './ticket-destination.js';
 
 export const MASK = '••••';
 export const SECRET_FIELD: Record<TicketKind, 'apiToken' | 'token' | 'password' | 'secret'> = {
