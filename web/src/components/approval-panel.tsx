@@ -6,6 +6,7 @@ import { errorField, errorMessage } from '../lib/errors';
 import { ClassifyForm } from './classify-form';
 import { ErrorBanner } from './error-banner';
 import { FieldError } from './field-error';
+import './approval-panel.css';
 
 type Props = {
   change: Change;

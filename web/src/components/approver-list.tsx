@@ -3,6 +3,7 @@ import { api } from '../api/client';
 import type { ChangeSettingsView, Member } from '../api/types';
 import { errorField, errorMessage } from '../lib/errors';
 import { personName } from '../lib/change-format';
+import './approver-list.css';
 
 type Props = {
   orgId: string;

@@ -1,5 +1,6 @@
 import { useEffect, useState, type SubmitEvent } from 'react';
 import type { AuditFilters } from '../api/client';
+import './audit-filters.css';
 
 type TextFilter = 'action' | 'actor' | 'targetType' | 'targetId' | 'correlationId' | 'q';
 

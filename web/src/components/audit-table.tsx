@@ -1,6 +1,7 @@
 import type { KeyboardEvent } from 'react';
 import type { AuditEvent } from '../api/types';
 import { formatUtc } from '../lib/format';
+import './audit-table.css';
 
 type Props = {
   items: readonly AuditEvent[];

@@ -18,6 +18,7 @@ import { ContractsCard, type ContractsState } from './contracts-card';
 import { DependencyMap } from './dependency-map';
 import { ErrorBanner } from './error-banner';
 import { UnresolvedName } from './unresolved-name';
+import './blast-preview.css';
 
 // The live preview of a change's blast radius, for the change editor: the components (one
 // name or key a line), hops and the silence mode in; the silence scope, criticality,

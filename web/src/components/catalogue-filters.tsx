@@ -1,6 +1,7 @@
 import { useEffect, useState, type SubmitEvent } from 'react';
 import type { CatalogueView } from '../lib/catalogue';
 import { kindOrder } from '../lib/catalogue';
+import './catalogue-filters.css';
 
 type Props = {
   view: CatalogueView;

@@ -9,6 +9,7 @@ import {
 import { errorField, errorMessage } from '../lib/errors';
 import { pluralize } from '../lib/format';
 import { ErrorBanner } from './error-banner';
+import './catalogue-import.css';
 
 type Props = {
   onImported: (summary: CatalogueImportSummary) => void;

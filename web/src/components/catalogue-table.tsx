@@ -3,6 +3,7 @@ import type { InventoryEntity, NeighbourSide } from '../api/types';
 import { entityHref, runsOn } from '../lib/catalogue';
 import { KindBadge, StaleBadge, TierBadge } from './catalogue-badges';
 import { Link } from './router';
+import './catalogue-table.css';
 
 type Props = {
   entities: readonly InventoryEntity[];

@@ -5,6 +5,7 @@ import { outcomeLabels, statusLabels } from '../lib/change-format';
 import { errorField, errorMessage } from '../lib/errors';
 import { ErrorBanner } from './error-banner';
 import { FieldError } from './field-error';
+import './change-actions.css';
 
 type Open = 'complete' | 'abort' | 'cancel' | 'evaluate' | null;
 

@@ -1,5 +1,6 @@
 import type { Change, ChangeStatus } from '../api/types';
 import { statusLabels, statusTones } from '../lib/change-format';
+import './change-badges.css';
 
 export function ChangeStatusChip({ status }: { status: ChangeStatus }) {
   return (

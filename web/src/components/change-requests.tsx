@@ -5,6 +5,7 @@ import { errorMessage } from '../lib/errors';
 import { describePatch } from '../lib/flag-format';
 import { formatUtc, pluralize } from '../lib/format';
 import { ErrorBanner } from './error-banner';
+import './change-requests.css';
 
 type Props = {
   requests: readonly ChangeRequest[];

@@ -6,6 +6,7 @@ import { errorField, errorMessage, fieldMatches } from '../lib/errors';
 import { formatUtc } from '../lib/format';
 import { ErrorBanner } from './error-banner';
 import { FieldError } from './field-error';
+import './change-settings-form.css';
 
 const approvalLabels: Record<ApprovalMode, { label: string; hint: string }> = {
   none: { label: 'Not required', hint: 'No change waits for approval.' },

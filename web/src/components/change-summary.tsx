@@ -4,6 +4,7 @@ import { formatUtc } from '../lib/format';
 import { silenceModeLabels } from '../lib/blast-preview';
 import { KindBadge, TierBadge } from './catalogue-badges';
 import { ChangeStatusChip, CriticalityChip } from './change-badges';
+import './change-summary.css';
 
 // The head of the change page: its id, status and criticality, then what it touches and when.
 export function ChangeHeader({ change, scope }: { change: Change; scope: { line: string; breakdown: string } | null }) {

@@ -2,6 +2,7 @@ import type { Change } from '../api/types';
 import { formatWindow, personName, pipelineRun } from '../lib/change-format';
 import { ChangeStatusChip, CriticalityChip } from './change-badges';
 import { Link, useRouter } from './router';
+import './change-table.css';
 
 export function changeHref(id: string, approve = false): string {
   return `/changes/${encodeURIComponent(id)}${approve ? '?approve=1' : ''}`;

@@ -1,6 +1,7 @@
 import type { AuditEvent } from '../api/types';
 import { describeEvent } from '../lib/change-events';
 import { formatUtc } from '../lib/format';
+import './change-timeline.css';
 
 // The change's audit events, oldest first: who did what, when, and the event's data in words.
 // The audit names people by e-mail; those the page knows (the requester, the approvers) are

@@ -1,6 +1,7 @@
 import { fieldMatches } from '../lib/errors';
 import { isoToUtcInput } from '../lib/change-format';
 import { FieldError } from './field-error';
+import './change-window-fields.css';
 
 // When the change runs: now, a window of its own, or a pipeline's duration (the window is
 // stamped now … now + d, and again when the change starts).

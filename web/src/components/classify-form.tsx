@@ -4,6 +4,7 @@ import { tiers, type Change, type EntityRef, type Tier } from '../api/types';
 import { errorField, errorMessage } from '../lib/errors';
 import { KindBadge } from './catalogue-badges';
 import { ErrorBanner } from './error-banner';
+import './classify-form.css';
 
 type Props = { change: Change; components: readonly EntityRef[]; onClassified: (text: string) => void };
 

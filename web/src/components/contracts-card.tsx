@@ -1,5 +1,6 @@
 import type { BlastContracts, ContractRoute, EdgeContract } from '../api/types';
 import { formatUtcMinute, pluralize } from '../lib/format';
+import './contracts-card.css';
 
 export type ContractsState =
   | { status: 'idle' }

@@ -1,6 +1,7 @@
 import type { Delivery, DeliveryState } from '../api/types';
 import { attemptsText, deliveryStateLabels, localTime, localTitle } from '../lib/delivery-format';
 import { formatUtc } from '../lib/format';
+import './delivery-row.css';
 
 export function DeliveryBadge({ state }: { state: DeliveryState }) {
   return (

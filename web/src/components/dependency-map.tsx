@@ -15,6 +15,7 @@ import { errorMessage } from '../lib/errors';
 import { layoutMap, type MapLayout } from '../lib/map-layout';
 import { MapCardView } from './map-card';
 import { useSession } from './session';
+import './dependency-map.css';
 
 // The change drawn as Focus mode does: the components as focus cards, their callers to the
 // left and callees to the right (+0 / +1 / +2, Callers / Callees / Both), the runs-on chain

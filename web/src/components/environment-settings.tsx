@@ -3,6 +3,7 @@ import { api } from '../api/client';
 import { approvalPolicies, type ApprovalPolicy, type Environment } from '../api/types';
 import { errorField, errorMessage } from '../lib/errors';
 import { ErrorBanner } from './error-banner';
+import './environment-settings.css';
 
 const policyLabels: Record<ApprovalPolicy, string> = {
   none: 'No approval',

@@ -3,6 +3,7 @@ import type { AuditFilters } from '../api/client';
 import type { AuditEvent } from '../api/types';
 import { formatUtc } from '../lib/format';
 import { CopyButton } from './copy-button';
+import './event-panel.css';
 
 type Props = {
   event: AuditEvent;

@@ -5,6 +5,7 @@ import { formatUtc } from '../lib/format';
 import { SourceBadge } from './flag-badges';
 import { FlagChange } from './flag-change';
 import { Link } from './router';
+import './flag-audit-table.css';
 
 type Props = {
   items: readonly FlagRecord[];

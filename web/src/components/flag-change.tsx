@@ -1,5 +1,6 @@
 import type { FlagRecord } from '../api/types';
 import { describeChangeText, describeRecord } from '../lib/flag-format';
+import './flag-change.css';
 
 // A record's from → to, readable: "off → on", "rollout 5% → 50%". The text content
 // reads the same as describeChangeText so it can be copied or searched.

@@ -4,6 +4,7 @@ import { flagRisks, flagTypes, type Flag, type FlagRisk, type FlagType, type New
 import { errorField, errorMessage } from '../lib/errors';
 import { highRiskReasonRule, reasonProblem } from '../lib/flag-format';
 import { ErrorBanner } from './error-banner';
+import './flag-create-form.css';
 
 const keyPattern = /^[a-z0-9][a-z0-9_-]*(\.[a-z0-9][a-z0-9_-]*)*$/;
 

@@ -7,6 +7,7 @@ import { formatUtc, pluralize } from '../lib/format';
 import { ReasonDialog } from './reason-dialog';
 import { RulesEditor } from './rules-editor';
 import { ValueInput } from './value-input';
+import './flag-env-card.css';
 
 type Props = {
   flag: Flag;

@@ -3,6 +3,7 @@ import { flagHref } from '../lib/flag-format';
 import { formatUtc } from '../lib/format';
 import { EnvStateBadge, RiskBadge } from './flag-badges';
 import { Link } from './router';
+import './flag-table.css';
 
 type Props = {
   flags: readonly Flag[];

@@ -3,6 +3,7 @@ import { api } from '../api/client';
 import type { BulkResult, Environment, Flag } from '../api/types';
 import { pluralize } from '../lib/format';
 import { ReasonDialog } from './reason-dialog';
+import './kill-switch.css';
 
 type Props = {
   namespace: string;

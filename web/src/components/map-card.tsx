@@ -2,6 +2,7 @@ import type { MapCard } from '../api/types';
 import { cardTitle, layerOf } from '../lib/blast-map';
 import type { PlacedCard } from '../lib/map-layout';
 import { KindBadge, TierBadge } from './catalogue-badges';
+import './map-card.css';
 
 function sideText(card: MapCard): string | null {
   switch (card.role) {

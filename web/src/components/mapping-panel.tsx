@@ -4,6 +4,7 @@ import type { Change, EntityRef, MappingEntry, UnresolvedComponent } from '../ap
 import { errorMessage, isAbort } from '../lib/errors';
 import { KindBadge } from './catalogue-badges';
 import { ErrorBanner } from './error-banner';
+import './mapping-panel.css';
 
 // svc:<slug>, as the server names a manual service made from a name.
 export function manualServiceKey(name: string): string | null {

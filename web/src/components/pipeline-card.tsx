@@ -5,6 +5,7 @@ import { personName } from '../lib/change-format';
 import { nextLookMs, ticketKindLabels } from '../lib/delivery-format';
 import { errorMessage, isAbort } from '../lib/errors';
 import { DeliveryBadge, DeliveryRow } from './delivery-row';
+import './pipeline-card.css';
 
 const pipelineLabels: Record<string, string> = {
   pipeline: 'Pipeline',

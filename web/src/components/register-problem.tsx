@@ -1,6 +1,7 @@
 import type { UnresolvedComponent } from '../api/types';
 import { replaceLine } from '../lib/blast-preview';
 import { UnresolvedName } from './unresolved-name';
+import './register-problem.css';
 
 export type Problem =
   | { kind: 'unresolved'; message: string; unresolved: UnresolvedComponent[] }

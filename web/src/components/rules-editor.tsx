@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { ruleOps, type FlagType, type RuleOp } from '../api/types';
 import { emptyRuleDraft, type RuleDraft } from '../lib/flag-values';
 import { ValueInput } from './value-input';
+import './rules-editor.css';
 
 type Props = {
   idPrefix: string;

@@ -15,6 +15,7 @@ import {
 import { ErrorBanner } from './error-banner';
 import { FieldError } from './field-error';
 import { TicketingFields } from './ticketing-fields';
+import './ticketing-card.css';
 
 type Props = { orgId: string; view: ChangeSettingsView; onSaved: (view: ChangeSettingsView) => void };
 

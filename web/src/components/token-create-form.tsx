@@ -3,6 +3,7 @@ import { api } from '../api/client';
 import { tokenScopes, type CreatedToken } from '../api/types';
 import { errorField, errorMessage } from '../lib/errors';
 import { ErrorBanner } from './error-banner';
+import './token-create-form.css';
 
 const expiryOptions: readonly { value: string; label: string }[] = [
   { value: '', label: 'Never' },

@@ -1,5 +1,6 @@
 import type { CreatedToken } from '../api/types';
 import { CopyButton } from './copy-button';
+import './token-secret.css';
 
 // The server stores only a hash of the secret: this box is the one and only time the
 // user can see it, so it is loud, selectable and stays until explicitly dismissed.

@@ -2,6 +2,7 @@ import { Fragment, useState } from 'react';
 import type { Token } from '../api/types';
 import { formatUtc, formatUtcMinute } from '../lib/format';
 import { tokenStatus } from '../lib/token-status';
+import './token-table.css';
 
 type Props = {
   tokens: readonly Token[];

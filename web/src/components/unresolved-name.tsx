@@ -1,5 +1,6 @@
 import type { UnresolvedComponent } from '../api/types';
 import { KindBadge } from './catalogue-badges';
+import './unresolved-name.css';
 
 type Props = {
   unresolved: UnresolvedComponent;

@@ -3,6 +3,7 @@ import { api } from '../api/client';
 import type { ChainVerification } from '../api/types';
 import { errorMessage } from '../lib/errors';
 import { pluralize, shortHash } from '../lib/format';
+import './verify-badge.css';
 
 type VerifyState =
   | { status: 'checking' }

@@ -10,6 +10,7 @@ import { useRouter, useSearchParams } from '../components/router';
 import { VerifyBadge } from '../components/verify-badge';
 import { errorMessage, isAbort } from '../lib/errors';
 import { pluralize } from '../lib/format';
+import './audit-page.css';
 
 type ListState = {
   items: AuditEvent[];

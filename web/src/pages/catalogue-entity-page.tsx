@@ -10,6 +10,7 @@ import { Link, useRouter, useSearchParams } from '../components/router';
 import { entityHref, runsOn, walkFrom } from '../lib/catalogue';
 import { errorMessage, isAbort } from '../lib/errors';
 import { formatUtc } from '../lib/format';
+import './catalogue-entity-page.css';
 
 type Failure = { message: string; notFound: boolean };
 

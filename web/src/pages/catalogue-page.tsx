@@ -10,6 +10,7 @@ import { useRouter, useSearchParams } from '../components/router';
 import { catalogueHref, listingKey, pageSizes, viewFrom, type CatalogueView } from '../lib/catalogue';
 import { errorField, errorMessage, isAbort } from '../lib/errors';
 import { formatUtc, pluralize } from '../lib/format';
+import './catalogue-page.css';
 
 type Failure = { message: string; field: string | null };
 

@@ -12,6 +12,7 @@ import { Link, useRouter } from '../components/router';
 import { emptyBlastDraft, type BlastDraft } from '../lib/blast-preview';
 import { kindLabels, utcInputToIso } from '../lib/change-format';
 import { errorField, errorMessage, fieldMatches } from '../lib/errors';
+import './change-new-page.css';
 
 function componentLines(lines: string): string[] {
   return [...new Set(lines.split('\n').map((l) => l.trim()).filter((l) => l !== ''))];

@@ -15,6 +15,7 @@ import { Link, useSearchParams } from '../components/router';
 import { useSession } from '../components/session';
 import { canWrite } from '../lib/change-format';
 import { errorMessage, isAbort } from '../lib/errors';
+import './change-page.css';
 
 type Loaded = { detail: ChangeDetail; approvals: ApprovalView };
 

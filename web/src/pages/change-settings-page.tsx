@@ -8,6 +8,7 @@ import { Layout } from '../components/layout';
 import { useSession } from '../components/session';
 import { TicketingCard } from '../components/ticketing-card';
 import { errorMessage, isAbort } from '../lib/errors';
+import './change-settings-page.css';
 
 // Settings → Change approvals: whether changes wait for approval and for how many, who
 // approves (critical approvers marked), and where each change's ticket goes. Owners and

@@ -18,6 +18,7 @@ import {
 } from '../lib/change-list';
 import { errorMessage, isAbort } from '../lib/errors';
 import { pluralize } from '../lib/format';
+import './changes-page.css';
 
 function toggle<T>(items: readonly T[], item: T, order: readonly T[]): T[] {
   const next = items.includes(item) ? items.filter((x) => x !== item) : [...items, item];

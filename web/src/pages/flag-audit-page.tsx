@@ -8,6 +8,7 @@ import { Layout } from '../components/layout';
 import { useRouter, useSearchParams } from '../components/router';
 import { errorMessage, isAbort } from '../lib/errors';
 import { pluralize } from '../lib/format';
+import './flag-audit-page.css';
 
 type ListState = {
   items: FlagRecord[];

@@ -12,6 +12,7 @@ import { useSession } from '../components/session';
 import { errorMessage, isAbort } from '../lib/errors';
 import { describePatch, formatValue } from '../lib/flag-format';
 import { formatUtc, pluralize } from '../lib/format';
+import './flag-page.css';
 
 type Requests =
   | { status: 'loading' }

@@ -12,6 +12,7 @@ import { useSession } from '../components/session';
 import { errorMessage, isAbort } from '../lib/errors';
 import { flagHref } from '../lib/flag-format';
 import { pluralize } from '../lib/format';
+import './flags-page.css';
 
 type Notice = { kind: 'created'; key: string } | { kind: 'bulk'; result: BulkResult; env: string };
 

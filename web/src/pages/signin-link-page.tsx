@@ -4,6 +4,7 @@ import type { Session } from '../api/types';
 import { ErrorBanner } from '../components/error-banner';
 import { Link, useRouter } from '../components/router';
 import { errorMessage } from '../lib/errors';
+import './signin-page.css';
 
 // Link tokens are single-use: React's StrictMode runs effects twice in development,
 // and a second POST would burn the token and report a bogus failure. Sharing the

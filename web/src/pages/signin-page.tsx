@@ -4,6 +4,7 @@ import type { Session } from '../api/types';
 import { ErrorBanner } from '../components/error-banner';
 import { safeNextPath, useRouter, useSearchParams } from '../components/router';
 import { errorField, errorMessage } from '../lib/errors';
+import './signin-page.css';
 
 export function SignInPage({ signedIn, onSession }: { signedIn: boolean; onSession: (s: Session) => void }) {
   const { navigate } = useRouter();
