@@ -9,6 +9,7 @@ import type { Resolved } from '../catalogue/matching.js';
 import type { MappingService } from '../catalogue/mapping-service.js';
 import { appendAuditEvent, type AuditContext } from '../ledger/index.js';
 import { ChangeService, unknownTier, type ChangeNotifier } from './change-service.js';
+import { criticalReason } from './critical-approvers.js';
 import { readApprovers, readSettings, type Approver } from './change-settings.js';
 import * as store from './change-store.js';
 import type { Change } from './change-store.js';
@@ -92,7 +93,7 @@ export class ApprovalService {
         next = await this.deps.changes.transition(tx, ctx, c, 'approve', {
           decided_at: at, start_deadline: new Date(this.deps.clock.now().getTime() + settings.startTimeoutMinutes * 60_000).toISOString(),
         }, { approvals: approvals.length });
-        if (next.autoStart) next = await this.deps.changes.startLocked(tx, ctx, next);
+        if (next.autoStart) next = await this.deps.changes.startLocked(tx, autoStartContext(ctx, me.name || me.email), next);
       }
       const block = blockOf(next, approvers, approvals);
       return {
@@ -235,13 +236,20 @@ export class ApprovalService {
   }
 }
 
+/**
+ * autoStart starts the change, not the approver: the start is the automation's, naming the
+ * approval that set it off. Same request and channel as the approval it follows.
+ */
+export function autoStartContext(ctx: AuditContext, approver: string): AuditContext {
+  return { ...ctx, actor: { kind: 'automation', id: null, name: 'autoStart', automation: 'autoStart', trigger: `approval by ${approver}` } };
+}
+
 /** What keeps a change from approval beyond the quorum: a missing tier, or a missing critical approval. */
 function blockOf(c: Change, approvers: Approver[], approvals: store.Decision[]): { on: 'classification' | 'critical_approver' | null; reason: string | null } {
   const unknown = unknownTier(c);
   if (unknown.length) return { on: 'classification', reason: `Waiting for classification of: ${unknown.map((u) => u.name).join(', ')}` };
   if (c.criticality === 'critical' && !approvals.some((a) => a.critical)) {
-    const names = approvers.filter((a) => a.critical && a.userId !== c.ownerId).map((a) => a.name);
-    return { on: 'critical_approver', reason: `Needs a critical approver: ${names.length ? names.join(', ') : 'none is designated'}` };
+    return { on: 'critical_approver', reason: criticalReason(c.ownerId, approvers) };
   }
   return { on: null, reason: null };
 }

@@ -18,6 +18,8 @@ import { appendAuditEvent, type AuditContext } from '../ledger/index.js';
 import { readApprovers, readSettings, type ChangeSettings } from './change-settings.js';
 import * as store from './change-store.js';
 import type { Change, ChangeKind, Outcome, PipelineInfo } from './change-store.js';
+import { criticalNeed } from './critical-approvers.js';
+import { unresolvedMessage } from './unresolved-names.js';
 import { CHANGE_STATUSES, move, type Action, type ChangeStatus } from './change-lifecycle.js';
 import { planWindow } from './window.js';
 
@@ -135,7 +137,7 @@ export class ChangeService {
     const match = await this.deps.mappings.match(p.org.id, { components: input.components });
     const viaToken = p.kind === 'token';
     if (match.unresolved.length && !viaToken) {
-      throw new AppError(400, `not recognised: ${match.unresolved.map((u) => u.query).join(', ')} — pick one of the candidates`, 'components', { unresolved: match.unresolved });
+      throw new AppError(400, unresolvedMessage(match.unresolved), 'components', { unresolved: match.unresolved });
     }
     const hops = input.hops ?? 1;
     let computed: Awaited<ReturnType<BlastService['blastOf']>> | null = null;
@@ -223,7 +225,7 @@ export class ChangeService {
     };
     const warnings = [];
     if (approvers.length < (c.quorum ?? settings.quorum)) warnings.push(`only ${approvers.length} approver(s) other than the requester for a quorum of ${c.quorum}: it will wait until it expires`);
-    if (c.criticality === 'critical' && critical.length === 0) warnings.push('a critical change needs a critical approver and none is designated');
+    if (c.criticality === 'critical' && critical.length === 0) warnings.push(`a critical change needs a critical approver: ${criticalNeed(c.ownerId, await readApprovers(this.deps.db, c.orgId)).detail}`);
     if (warnings.length) out.warning = warnings.join('; ');
     return out;
   }
@@ -370,7 +372,7 @@ export class ChangeService {
     const now = this.deps.clock.now();
     const window = planWindow(merged, now);
     const match = await this.deps.mappings.match(p.org.id, { components: merged.components });
-    if (match.unresolved.length) throw new AppError(400, `not recognised: ${match.unresolved.map((u) => u.query).join(', ')} — pick one of the candidates`, 'components', { unresolved: match.unresolved });
+    if (match.unresolved.length) throw new AppError(400, unresolvedMessage(match.unresolved), 'components', { unresolved: match.unresolved });
     const computed = await this.checkedBlast(p.org.id, match.resolved, merged.hops ?? 1, merged.silenceInfra, merged.confirmLarge ?? false);
     const settings = await readSettings(this.deps.db, p.org.id);
     await this.deps.db.transaction(async (tx) => {

@@ -7,6 +7,7 @@ import { badRequest, forbidden } from '../../platform/errors.js';
 import type { OutboundClient } from '../../platform/net/outbound.js';
 import type { SilenceMode } from '../catalogue/blast.js';
 import { appendAuditEvent, type AuditContext } from '../ledger/index.js';
+import { judgeQuorum, shortWarning } from './quorum-rule.js';
 
 export const APPROVAL_MODES = ['none', 'api', 'all'] as const;
 export type ApprovalMode = (typeof APPROVAL_MODES)[number];
@@ -35,7 +36,10 @@ export type SettingsView = {
   limits: Record<string, { min?: number; max: number }>;
   warning: string | null;
   criticalWarning: string | null;
+  /** The same warnings, each with the field it is about: a write that leaves one is still taken (200). */
+  warnings: SettingsWarning[];
 };
+export type SettingsWarning = { field: 'quorum' | 'criticalUserIds'; message: string };
 
 export const DEFAULTS: Omit<ChangeSettings, 'updatedAt'> = {
   approvalRequired: 'all', quorum: 2, approvalExpiryMinutes: 1440, startTimeoutMinutes: 1440, surveillanceMinutes: 60,
@@ -86,13 +90,12 @@ export async function readTicketing(db: Queryable, orgId: string): Promise<{ tic
 function view(settings: SettingsWithTicketing, approvers: Approver[]): SettingsView {
   const gated = settings.approvalRequired !== 'none';
   const critical = approvers.filter((a) => a.critical);
-  return {
-    settings, approvers, criticalApprovers: critical.map((a) => ({ userId: a.userId, name: a.name })), limits: LIMITS,
-    warning: gated && approvers.length < settings.quorum
-      ? `approval is required but only ${approvers.length} approver${approvers.length === 1 ? ' is' : 's are'} designated for a quorum of ${settings.quorum}: changes will wait until they expire`
-      : null,
-    criticalWarning: gated && critical.length === 0 ? 'no critical approver is designated: a critical change would wait until it expires' : null,
-  };
+  const warning = shortWarning({ gated, quorum: settings.quorum, approvers: approvers.length });
+  const criticalWarning = gated && critical.length === 0 ? 'no critical approver is designated: a critical change would wait until it expires' : null;
+  const warnings: SettingsWarning[] = [];
+  if (warning !== null) warnings.push({ field: 'quorum', message: warning });
+  if (criticalWarning !== null) warnings.push({ field: 'criticalUserIds', message: criticalWarning });
+  return { settings, approvers, criticalApprovers: critical.map((a) => ({ userId: a.userId, name: a.name })), limits: LIMITS, warning, criticalWarning, warnings };
 }
 
 /** The organisation's change settings and approvers; owners and admins change them, each change audited. */
@@ -125,9 +128,12 @@ export class ChangeSettingsService {
       const approvers = await readApprovers(tx, m.org.id);
       const { updatedAt: _u, ...was } = before;
       const next = { ...was, ...Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) } as Omit<ChangeSettings, 'updatedAt'>;
-      if (patch.quorum !== undefined && patch.quorum !== before.quorum && next.approvalRequired !== 'none' && patch.quorum > approvers.length) {
-        throw badRequest(`the quorum (${patch.quorum}) cannot be above the number of approvers (${approvers.length}): designate more approvers first`, 'quorum');
-      }
+      const judged = judgeQuorum(
+        { gated: before.approvalRequired !== 'none', quorum: before.quorum, approvers: approvers.length },
+        { gated: next.approvalRequired !== 'none', quorum: next.quorum, approvers: approvers.length },
+        'quorum',
+      );
+      if (!judged.ok) throw badRequest(judged.reason, judged.field);
       const at = this.deps.clock.now().toISOString();
       await tx.query(
         `INSERT INTO change_settings (org_id, silence_infra, approval_required, quorum, approval_expiry_minutes, start_timeout_minutes, surveillance_minutes, completion_recipients, allow_private_callbacks, updated_at)
@@ -168,8 +174,9 @@ export class ChangeSettingsService {
   }
 
   /**
-   * The whole approver list. Active members only; while approval is required the list may not
-   * shrink below the quorum. `criticalUserIds` ⊆ `userIds`; left out, the stored flags are kept.
+   * The whole approver list. Active members only; while approval is required a list that reaches
+   * the quorum may not shrink below it (quorum-rule.ts). `criticalUserIds` ⊆ `userIds`; left out,
+   * the stored flags are kept.
    */
   async setApprovers(ctx: AuditContext, m: Manager, userIds: string[], criticalUserIds?: string[]): Promise<SettingsView> {
     manage(m);
@@ -188,9 +195,9 @@ export class ChangeSettingsService {
       if (missing) throw badRequest(`${missing} is not a member of the organisation`, 'userIds');
       const settings = await readSettings(tx, m.org.id);
       const before = await readApprovers(tx, m.org.id);
-      if (settings.approvalRequired !== 'none' && ids.length < before.length && ids.length < settings.quorum) {
-        throw badRequest(`approval is required with a quorum of ${settings.quorum}: the list cannot shrink to ${ids.length}; lower the quorum first`, 'userIds');
-      }
+      const gated = settings.approvalRequired !== 'none';
+      const judged = judgeQuorum({ gated, quorum: settings.quorum, approvers: before.length }, { gated, quorum: settings.quorum, approvers: ids.length }, 'userIds');
+      if (!judged.ok) throw badRequest(judged.reason, judged.field);
       const wasCritical = new Set(before.filter((a) => a.critical).map((a) => a.userId));
       const nowCritical = new Set(critical ?? ids.filter((id) => wasCritical.has(id)));
       const at = this.deps.clock.now().toISOString();
