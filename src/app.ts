@@ -7,6 +7,7 @@ import fastifySwaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { authRoutes, tokenRoutes } from './domains/auth/auth-routes.js';
+import { membersRoutes } from './domains/auth/members-routes.js';
 import { catalogueRoutes } from './domains/catalogue/catalogue-routes.js';
 import { mappingRoutes } from './domains/catalogue/mapping-routes.js';
 import { blastRoutes } from './domains/catalogue/blast-routes.js';
@@ -119,6 +120,7 @@ export async function buildApp(deps: AppDeps, listener: Listener): Promise<Fasti
   const routeDeps = { db: deps.db, clock: deps.clock, auth: deps.auth, secureCookies: deps.secureCookies };
   await app.register(authRoutes, routeDeps);
   await app.register(tokenRoutes, routeDeps);
+  await app.register(membersRoutes, { members: deps.members });
   await app.register(ledgerRoutes, routeDeps);
   await app.register(flagRoutes, { flags: deps.flags, requests: deps.flagRequests, clock: deps.clock });
   await app.register(sdkKeyRoutes, { sdkKeys: deps.sdkKeys });

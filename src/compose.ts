@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import { AuthService } from './domains/auth/index.js';
+import { MembersService } from './domains/auth/members-service.js';
 import { CatalogueService } from './domains/catalogue/catalogue-service.js';
 import { MappingService } from './domains/catalogue/mapping-service.js';
 import { BlastService } from './domains/catalogue/blast-service.js';
@@ -30,6 +31,7 @@ export type Services = {
   logger: Logger;
   metrics: Metrics;
   auth: AuthService;
+  members: MembersService;
   flags: FlagService;
   flagRequests: FlagRequestService;
   sdkKeys: SdkKeyService;
@@ -74,6 +76,8 @@ export function compose(o: ComposeOptions): Services {
   const mappings = new MappingService({ db: o.db, clock: o.clock, catalogue });
   const blast = new BlastService({ db: o.db, clock: o.clock, catalogue, mappings });
   const mailer = createMailer(o.mail ?? null, o.logger);
+  const baseUrl = () => (typeof o.publicUrl === 'function' ? o.publicUrl() : o.publicUrl ?? 'http://localhost:8080');
+  const members = new MembersService({ db: o.db, clock: o.clock, auth, mailConfigured: mailer.configured, baseUrl });
   // The e-mails link to the change page exactly as ChangeService builds it (it exists by the first event).
   const changeMail = new ChangeMail({ clock: o.clock, link: (c, approve) => changes.link(c, approve) });
   // Callbacks and ticket steps: written with the event, sent by the worker through the one outbound client.
@@ -82,13 +86,13 @@ export function compose(o: ComposeOptions): Services {
     statusBody: (db, c) => readStatus(db, c, { change: changes.link(c), approve: changes.link(c, true) }, readDeliveriesView),
   });
   const notifier = fanOut([changeMail, deliveries, ...(o.notifier ? [o.notifier] : [])]);
-  const changes: ChangeService = new ChangeService({ db: o.db, clock: o.clock, sealer: o.sealer, blast, mappings, notifier, baseUrl: () => (typeof o.publicUrl === 'function' ? o.publicUrl() : o.publicUrl ?? 'http://localhost:8080'), outbound: o.outbound.client, deliveries: readDeliveriesView });
+  const changes: ChangeService = new ChangeService({ db: o.db, clock: o.clock, sealer: o.sealer, blast, mappings, notifier, baseUrl, outbound: o.outbound.client, deliveries: readDeliveriesView });
   const approvals = new ApprovalService({ db: o.db, clock: o.clock, changes, blast, mappings, catalogue, notifier });
   const changeSettings = new ChangeSettingsService({ db: o.db, clock: o.clock, sealer: o.sealer, outbound: o.outbound.client });
   const incidents = new IncidentService({ db: o.db, clock: o.clock, flags, sealer: o.sealer, outbound: o.outbound });
   const handlers: Record<string, JobHandler<unknown>> = { ...flagRequests.jobHandlers(), ...incidents.jobHandlers(), ...catalogue.jobHandlers(), ...changes.jobHandlers(), ...deliveries.jobHandlers(), ...mailJobHandlers(mailer), ...(o.extraHandlers ?? {}) };
   const worker = new JobWorker({ db: o.db, clock: o.clock, logger: o.logger, metrics, handlers, pollMs: o.workerPollMs ?? 1_000 });
-  return { db: o.db, clock: o.clock, logger: o.logger, metrics, auth, flags, flagRequests, sdkKeys, incidents, catalogue, mappings, blast, changes, approvals, changeSettings, deliveries, mailer, worker };
+  return { db: o.db, clock: o.clock, logger: o.logger, metrics, auth, members, flags, flagRequests, sdkKeys, incidents, catalogue, mappings, blast, changes, approvals, changeSettings, deliveries, mailer, worker };
 }
 
 /** Every notifier hears every event, in order, inside the same transaction. */

@@ -38,6 +38,7 @@ export const ROUTE_RULES: readonly RouteRule[] = [
   person('GET', '/api/session'),
   person('DELETE', '/api/session'),
   person('PUT', '/api/me/password'),
+  person('PATCH', '/api/me'),
   person('GET', '/api/tokens'),
   person('POST', '/api/tokens', 'admin'),
   person('DELETE', '/api/tokens/:id'),
@@ -118,6 +119,10 @@ export const ROUTE_RULES: readonly RouteRule[] = [
   person('PUT', '/api/organizations/:id/change-settings', 'admin'),
   person('PUT', '/api/organizations/:id/change-approvers', 'admin'),
   person('GET', '/api/organizations/:id/members', 'admin'),
+  person('POST', '/api/organizations/:id/members', 'admin'),
+  person('POST', '/api/organizations/:id/members/:userId/sign-in-link', 'admin'),
+  person('PATCH', '/api/organizations/:id/members/:userId', 'admin'),
+  person('DELETE', '/api/organizations/:id/members/:userId', 'admin'),
   person('POST', '/api/organizations/:id/change-settings/ticketing-test', 'admin'),
 ];
 

@@ -1,12 +1,13 @@
 import type { Clock } from '../../platform/clock.js';
 import type { Database, Tx } from '../../platform/db/database.js';
-import { AppError, badRequest, conflict, forbidden, notFound, unauthorized } from '../../platform/errors.js';
+import { AppError, badRequest, conflict, forbidden, invalid, notFound, taken, unauthorized } from '../../platform/errors.js';
 import { newId, randomSecret } from '../../platform/ids.js';
 import { generateApiToken, parseApiToken, safeEqual, sha256Hex } from '../../platform/crypto/tokens.js';
 import { appendAuditEvent, createLedgerHead, type AuditContext, type NewAuditEvent } from '../ledger/index.js';
 import * as store from './auth-store.js';
 import type { ApiToken, Organization, Principal, SessionPrincipal, TokenPrincipal, User } from './auth-types.js';
 import { dummyPasswordHash, hashPassword, MIN_PASSWORD_LENGTH, verifyPassword } from './password.js';
+import { refuseMemberChange } from './member-rules.js';
 import { canManageOthers, isScope, type Role, type Scope } from './scopes.js';
 import { SignInThrottle } from './sign-in-throttle.js';
 
@@ -92,7 +93,7 @@ export class AuthService {
 
   /** A new organisation with its first owner (who may have no password yet). */
   async createOrganizationWithOwner(ctx: AuditContext, opts: { name: string; email: string; password?: string }): Promise<{ org: Organization; owner: User }> {
-    if (!EMAIL.test(opts.email)) throw badRequest('email is not an e-mail address', 'email');
+    if (!EMAIL.test(opts.email)) throw invalid('email', 'is not an e-mail address');
     const hash = opts.password !== undefined ? await hashPassword(opts.password) : null;
     return this.deps.db.transaction(async (tx) => {
       const org = await this.createOrganization(tx, ctx, opts.name);
@@ -123,9 +124,9 @@ export class AuthService {
 
   /** Adds a person to an organisation (creating the organisation when the database has none). */
   async addMember(ctx: AuditContext, opts: { org?: string; email: string; role: Role; displayName?: string; password?: string }): Promise<{ org: Organization; user: User }> {
-    if (!EMAIL.test(opts.email)) throw badRequest('email is not an e-mail address', 'email');
+    if (!EMAIL.test(opts.email)) throw invalid('email', 'is not an e-mail address');
     if (opts.password !== undefined && opts.password.length < MIN_PASSWORD_LENGTH) {
-      throw badRequest(`password must be at least ${MIN_PASSWORD_LENGTH} characters`, 'password');
+      throw invalid('password', `must be at least ${MIN_PASSWORD_LENGTH} characters`);
     }
     const hash = opts.password !== undefined ? await hashPassword(opts.password) : null;
     return this.deps.db.transaction(async (tx) => {
@@ -138,7 +139,8 @@ export class AuthService {
     });
   }
 
-  private async addMemberTx(tx: Tx, ctx: AuditContext, org: Organization, opts: { email: string; role: Role; displayName?: string; passwordHash?: string | null }): Promise<User> {
+  /** Puts a person into an organisation, creating their account when the e-mail is new. */
+  async addMemberTx(tx: Tx, ctx: AuditContext, org: Organization, opts: { email: string; role: Role; displayName?: string; passwordHash?: string | null }): Promise<User> {
     let user: User | null = await store.findUserByEmail(tx, opts.email);
     const at = this.now();
     if (!user) {
@@ -146,26 +148,44 @@ export class AuthService {
       await store.insertUser(tx, user, opts.passwordHash ?? null, at);
       await this.audit(tx, ctx, { orgId: org.id, action: 'user.created', target: { type: 'user', id: user.id }, data: { email: user.email, displayName: user.displayName } });
     } else if (await store.findRole(tx, org.id, user.id)) {
-      throw conflict(`${opts.email} is already a member of ${org.name}`);
+      throw taken(`${opts.email} is already a member of ${org.name}`, 'email');
     }
     await store.insertMembership(tx, org.id, user.id, opts.role, at);
     await this.audit(tx, ctx, { orgId: org.id, action: 'membership.added', target: { type: 'user', id: user.id }, data: { email: user.email, role: opts.role } });
     return { id: user.id, email: user.email, displayName: user.displayName, hasPassword: user.hasPassword };
   }
 
-  /** Someone leaves: their sessions end at once and their tokens stop working. */
+  /** Someone leaves (the command line: only the last-owner rule applies). */
   async removeMember(ctx: AuditContext, org: Organization, email: string): Promise<void> {
     await this.deps.db.transaction(async (tx) => {
+      await lockMembers(tx, org.id);
       const user = await store.findUserByEmail(tx, email);
       const role = user ? await store.findRole(tx, org.id, user.id) : null;
       if (!user || !role) throw notFound(`${email} is not a member of ${org.name}`);
-      if (role === 'owner') {
-        const owners = (await store.listMembers(tx, org.id)).filter((m) => m.role === 'owner');
-        if (owners.length === 1) throw conflict('the last owner cannot leave; make someone else owner first');
-      }
-      await store.deleteMembership(tx, org.id, user.id);
-      await store.deleteSessionsOf(tx, org.id, user.id);
-      await this.audit(tx, ctx, { orgId: org.id, action: 'membership.removed', target: { type: 'user', id: user.id }, data: { email: user.email, role } });
+      const refusal = refuseMemberChange(null, role, { kind: 'remove' }, await store.countOwners(tx, org.id));
+      if (refusal) throw new AppError(refusal.status, refusal.reason, refusal.field);
+      await this.removeMemberTx(tx, ctx, org, user, role);
+    });
+  }
+
+  /**
+   * Someone leaves: their sessions end at once, their tokens into the organisation are revoked
+   * (not merely unusable: they stay dead if the person is invited back) and their unused sign-in
+   * links expire. The caller has checked who may do it, under lockMembers.
+   */
+  async removeMemberTx(tx: Tx, ctx: AuditContext, org: Organization, user: User, role: Role): Promise<void> {
+    const at = this.now();
+    const sessionsEnded = await store.countSessionsOf(tx, org.id, user.id);
+    await store.deleteMembership(tx, org.id, user.id);
+    await store.deleteSessionsOf(tx, org.id, user.id);
+    await store.expireSignInLinks(tx, org.id, user.id, at);
+    const revoked = await store.revokeTokensOf(tx, org.id, user.id, at);
+    for (const t of revoked) {
+      await this.audit(tx, ctx, { orgId: org.id, action: 'token.revoked', target: { type: 'token', id: t.id }, data: { name: t.name, owner: user.email, reason: 'owner removed from the organisation' } });
+    }
+    await this.audit(tx, ctx, {
+      orgId: org.id, action: 'membership.removed', target: { type: 'user', id: user.id },
+      data: { email: user.email, role, sessionsEnded, tokensRevoked: revoked.map((t) => t.id) },
     });
   }
 
@@ -181,13 +201,23 @@ export class AuthService {
     });
   }
 
-  private async createSignInLinkTx(tx: Tx, ctx: AuditContext, org: Organization, user: User): Promise<string> {
+  /**
+   * The one way a sign-in link is made (first owner, `users link`, an invitation): a random secret
+   * whose SHA-256 is stored, valid once for SIGN_IN_LINK_HOURS. An invitation supersedes the
+   * person's earlier unused links; `delivery` says whether it was mailed or shown to whoever asked.
+   */
+  async issueSignInLinkTx(tx: Tx, ctx: AuditContext, org: Organization, user: User, opts: { supersede?: boolean; delivery?: 'mail' | 'shown' } = {}): Promise<{ token: string; expiresAt: string }> {
     const token = randomSecret();
     const now = this.deps.clock.now();
     const expiresAt = new Date(now.getTime() + SIGN_IN_LINK_HOURS * 3_600_000).toISOString();
+    if (opts.supersede) await store.expireSignInLinks(tx, org.id, user.id, now.toISOString());
     await store.insertSignInLink(tx, { tokenHash: sha256Hex(token), userId: user.id, orgId: org.id, at: now.toISOString(), expiresAt });
-    await this.audit(tx, ctx, { orgId: org.id, action: 'signin_link.created', target: { type: 'user', id: user.id }, data: { email: user.email, expiresAt } });
-    return token;
+    await this.audit(tx, ctx, { orgId: org.id, action: 'signin_link.created', target: { type: 'user', id: user.id }, data: { email: user.email, expiresAt, ...(opts.delivery ? { delivery: opts.delivery } : {}) } });
+    return { token, expiresAt };
+  }
+
+  private async createSignInLinkTx(tx: Tx, ctx: AuditContext, org: Organization, user: User): Promise<string> {
+    return (await this.issueSignInLinkTx(tx, ctx, org, user)).token;
   }
 
   /**
@@ -272,16 +302,16 @@ export class AuthService {
 
   /** A wrong current password counts against the account and the address like a failed sign-in. */
   async setPassword(ctx: AuditContext, p: Principal, current: string | undefined, next: string, address: string): Promise<void> {
-    if (next.length < MIN_PASSWORD_LENGTH) throw badRequest(`newPassword must be at least ${MIN_PASSWORD_LENGTH} characters`, 'newPassword');
+    if (next.length < MIN_PASSWORD_LENGTH) throw invalid('newPassword', `must be at least ${MIN_PASSWORD_LENGTH} characters`);
     const user = await store.findUser(this.deps.db, p.user.id);
     if (!user) throw unauthorized();
     if (user.passwordHash) {
-      if (current === undefined) throw badRequest('currentPassword is required to change a password', 'currentPassword');
+      if (current === undefined) throw invalid('currentPassword', 'is required to change a password');
       const keys = this.throttle.keys(address, user.email);
       await this.throttle.refuseWhileWaiting(keys);
       if (!(await verifyPassword(current, user.passwordHash))) {
         await this.throttle.recordFailure(keys, ctx, 'password_change', { userId: user.id, email: user.email, orgId: p.org.id }, address);
-        throw badRequest('currentPassword is wrong', 'currentPassword');
+        throw invalid('currentPassword', 'is wrong');
       }
     }
     const hash = await hashPassword(next);
@@ -349,6 +379,11 @@ export class AuthService {
   static requireRole(p: { role: Role }, ...roles: Role[]): void {
     if (!roles.includes(p.role)) throw forbidden(`this needs the role ${roles.join(' or ')}`);
   }
+}
+
+/** Member changes of one organisation one at a time, so two owners cannot demote each other at once. */
+export async function lockMembers(tx: Tx, orgId: string): Promise<void> {
+  await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`members:${orgId}`]);
 }
 
 function raise(e: AppError): never {

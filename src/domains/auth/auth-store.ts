@@ -202,3 +202,58 @@ export async function touchToken(tx: Tx, id: string, at: string): Promise<void> 
     [id, at],
   );
 }
+
+export async function setRole(tx: Tx, orgId: string, userId: string, role: Role): Promise<void> {
+  await tx.query('UPDATE memberships SET role = $3 WHERE org_id = $1 AND user_id = $2', [orgId, userId, role]);
+}
+
+export async function setDisplayName(tx: Tx, userId: string, name: string, at: string): Promise<void> {
+  await tx.query('UPDATE users SET display_name = $2, updated_at = $3 WHERE id = $1', [userId, name, at]);
+}
+
+export async function countOwners(db: Queryable, orgId: string): Promise<number> {
+  const r = await db.query<{ n: number }>("SELECT count(*)::int AS n FROM memberships WHERE org_id = $1 AND role = 'owner'", [orgId]);
+  return Number(r.rows[0]?.n ?? 0);
+}
+
+/** Ends a person's unused links into one organisation (a newer link supersedes them; leaving ends them). */
+export async function expireSignInLinks(tx: Tx, orgId: string, userId: string, at: string): Promise<number> {
+  const r = await tx.query(
+    'UPDATE sign_in_links SET expires_at = $3 WHERE org_id = $1 AND user_id = $2 AND used_at IS NULL AND expires_at > $3',
+    [orgId, userId, at],
+  );
+  return r.rowCount;
+}
+
+/** Revokes a person's live tokens in one organisation; answers which. */
+export async function revokeTokensOf(tx: Tx, orgId: string, userId: string, at: string): Promise<Array<{ id: string; name: string }>> {
+  const r = await tx.query<{ id: string; name: string }>(
+    'UPDATE api_tokens SET revoked_at = $3 WHERE org_id = $1 AND user_id = $2 AND revoked_at IS NULL RETURNING id, name',
+    [orgId, userId, at],
+  );
+  return r.rows.map((x) => ({ id: x.id, name: x.name }));
+}
+
+export async function countSessionsOf(db: Queryable, orgId: string, userId: string): Promise<number> {
+  const r = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM sessions WHERE org_id = $1 AND user_id = $2', [orgId, userId]);
+  return Number(r.rows[0]?.n ?? 0);
+}
+
+export type MemberRow = Member & { signedIn: boolean; linkExpiresAt: string | null };
+
+/**
+ * The members with what the Members page says about each: whether they have ever signed in (a
+ * password, or a used link), and when their newest unused link into this organisation expires.
+ */
+export async function listMemberRows(db: Queryable, orgId: string, userId?: string): Promise<MemberRow[]> {
+  const r = await db.query<UserRow & { role: Role; joined: Date; signed_in: boolean; link_expires: Date | null }>(
+    `SELECT u.*, m.role, m.created_at AS joined,
+       (u.password_hash IS NOT NULL OR EXISTS (SELECT 1 FROM sign_in_links l WHERE l.user_id = u.id AND l.used_at IS NOT NULL)) AS signed_in,
+       (SELECT max(l.expires_at) FROM sign_in_links l WHERE l.user_id = u.id AND l.org_id = m.org_id AND l.used_at IS NULL) AS link_expires
+     FROM memberships m JOIN users u ON u.id = m.user_id
+     WHERE m.org_id = $1 AND ($2::text IS NULL OR m.user_id = $2)
+     ORDER BY m.created_at, u.id`,
+    [orgId, userId ?? null],
+  );
+  return r.rows.map((row) => ({ ...toUser(row), role: row.role, joinedAt: iso(row.joined), signedIn: row.signed_in, linkExpiresAt: isoOrNull(row.link_expires) }));
+}

@@ -1,9 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { forbidden, notFound } from '../../platform/errors.js';
+import { notFound } from '../../platform/errors.js';
 import { ownOrganization, requestAuditContext } from '../../platform/http/access.js';
 import { errors } from '../../platform/http/schemas.js';
-import { listMembers } from '../auth/auth-store.js';
 import { scopeBreakdown, scopeLine, SILENCE_MODES } from '../catalogue/blast.js';
 import type { BlastService } from '../catalogue/blast-service.js';
 import { listAuditEvents } from '../ledger/index.js';
@@ -137,9 +136,6 @@ const SettingsBody = Type.Object({
   warning: Nullable(Str), criticalWarning: Nullable(Str),
 });
 const SettingsPatch = Type.Object({
-  warnings: Type.Array(Type.Object({ field: Type.Enum(['quorum', 'criticalUserIds']), message: Str }), {
-    description: 'What the settings cannot do yet (too few approvers for the quorum, no critical approver), each with its field; a write that leaves one is still taken',
-  }),
   approvalRequired: Type.Optional(Type.Enum(APPROVAL_MODES, { description: 'none: never; api: changes registered with a token; all: every change' })),
   quorum: Type.Optional(Type.Integer({ minimum: 1, maximum: 25 })),
   approvalExpiryMinutes: Type.Optional(Type.Integer({ minimum: 15, maximum: 10080 })),
@@ -288,11 +284,4 @@ export const changeRoutes: FastifyPluginAsyncTypebox<{ db: Database; changes: Ch
     config: session,
     schema: { tags, summary: 'The whole approver list {userIds, criticalUserIds?}: active members, at most 50; not below the quorum while approval is required', params: OrgParams, body: Type.Object({ userIds: Type.Array(Type.String({ maxLength: 100 }), { maxItems: 50 }), criticalUserIds: Type.Optional(Type.Array(Type.String({ maxLength: 100 }), { maxItems: 50 })) }, { additionalProperties: false }), response: { 200: SettingsBody, ...errors(400, 401, 403, 404) } },
   }, async (req) => settings.setApprovers(ctx(req), ownOrganization(req, req.params.id), req.body.userIds, req.body.criticalUserIds));
-  app.get('/api/organizations/:id/members', {
-    config: session, schema: { tags: ['accounts'], summary: 'The members of the organisation', params: OrgParams, response: { 200: Type.Object({ members: Type.Array(Type.Object({ userId: Str, email: Str, name: Str, role: Str })) }), ...errors(401, 403, 404) } },
-  }, async (req) => {
-    const p = ownOrganization(req, req.params.id);
-    if (p.kind !== 'session') throw forbidden('for people, signed in');
-    return { members: (await listMembers(db, p.org.id)).map((m) => ({ userId: m.id, email: m.email, name: m.displayName, role: m.role })) };
-  });
 };
