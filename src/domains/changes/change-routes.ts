@@ -136,6 +136,9 @@ const SettingsBody = Type.Object({
   warning: Nullable(Str), criticalWarning: Nullable(Str),
 });
 const SettingsPatch = Type.Object({
+  warnings: Type.Array(Type.Object({ field: Type.Enum(['quorum', 'criticalUserIds']), message: Str }), {
+    description: 'What the settings cannot do yet (too few approvers for the quorum, no critical approver), each with its field; a write that leaves one is still taken',
+  }),
   approvalRequired: Type.Optional(Type.Enum(APPROVAL_MODES, { description: 'none: never; api: changes registered with a token; all: every change' })),
   quorum: Type.Optional(Type.Integer({ minimum: 1, maximum: 25 })),
   approvalExpiryMinutes: Type.Optional(Type.Integer({ minimum: 15, maximum: 10080 })),
