@@ -60,7 +60,7 @@ function content(variant: Variant, i: number, orgId: string) {
   const id = `chg_${variant}_${i}`;
   const payload = { title: `Deploy release ${i} of checkout`, service: `svc_${i % 40}`, risk: RISKS[i % 3]!, window: { start: '2026-01-01T10:00:00Z', minutes: 30 } };
   const ctx: AuditContext = { actor: { kind: 'user', id: `usr_${i % 200}`, name: `Bench user ${i % 200}` }, source: 'api', requestId: `req_${variant}_${i}` };
-  const ev: NewAuditEvent = { orgId, action: 'change.created', target: { type: 'change', id }, data: { title: payload.title, service: payload.service, risk: payload.risk } };
+  const ev: NewAuditEvent = { orgId, action: 'change.registered', target: { type: 'change', id }, data: { title: payload.title, service: payload.service, risk: payload.risk } };
   return { id, payload, ctx, ev };
 }
 

@@ -1,4 +1,5 @@
 export * from './audit-event.js';
+export * from './audit-actions.js';
 export { appendAuditEvent, createLedgerHead } from './ledger-store.js';
 export * from './ledger-queries.js';
 export { ledgerRoutes, toFilter, publicEvent } from './ledger-routes.js';

@@ -9,6 +9,7 @@ import {
   type AuditEvent,
   type NewAuditEvent,
 } from './audit-event.js';
+import { isAuditAction } from './audit-actions.js';
 
 export const AUDIT_COLUMNS = `org_id, seq, occurred_at, actor_kind, actor_id, actor_name, actor_automation, actor_trigger,
   action, target_type, target_id, correlation_id, request_id, source, data, schema_version, prev_hash, hash`;
@@ -24,6 +25,8 @@ export async function createLedgerHead(tx: Tx, orgId: string): Promise<void> {
  * organisation, which keeps its sequence gap-free and its hash chain linear.
  */
 export async function appendAuditEvent(tx: Tx, clock: Clock, ctx: AuditContext, ev: NewAuditEvent): Promise<AuditEvent> {
+  // One registry of actions, so the documented list cannot drift from what is written.
+  if (!isAuditAction(ev.action)) throw new Error(`audit action ${ev.action} is not in the registry (src/domains/ledger/audit-actions.ts)`);
   // Lock first, write the head once: one new row version of it per append (updating it twice
   // made PostgreSQL re-check its foreign key on the second write).
   const head = await tx.query<{ seq: number; hash: string }>('SELECT seq, hash FROM audit_heads WHERE org_id = $1 FOR UPDATE', [ev.orgId]);

@@ -43,6 +43,17 @@ describeEachEngine('the audit ledger', (engine) => {
     expect(v.checked).toBeGreaterThanOrEqual(20);
   });
 
+  it('refuses an action the registry does not list, and writes nothing of the transaction', async () => {
+    const orgId = await newOrg();
+    const before = await ledgerDigest(engine.db(), orgId);
+    await expect(engine.db().transaction(async (tx) => {
+      await appendAuditEvent(tx, clock, ctx, { orgId, action: 'flag.updated', target: { type: 'flag', id: 'ok' } });
+      await appendAuditEvent(tx, clock, ctx, { orgId, action: 'flag.deleted', target: { type: 'flag', id: 'x' } });
+    })).rejects.toThrow('audit action flag.deleted is not in the registry (src/domains/ledger/audit-actions.ts)');
+    expect(await ledgerDigest(engine.db(), orgId)).toEqual(before);
+    expect((await listAuditEvents(engine.db(), orgId, { action: 'flag.' }, 10)).items).toEqual([]);
+  });
+
   it('refuses UPDATE, DELETE and TRUNCATE of audit events at the engine', async () => {
     const orgId = await newOrg();
     const db = engine.db();
@@ -113,7 +124,7 @@ describeEachEngine('the audit ledger', (engine) => {
       ['2026-07-22T12:00:00.000Z', ctx, 'flag.updated', 'ops.payments.a'],
       ['2026-07-22T13:10:00.000Z', bob, 'flag.updated', 'ops.payments.b'],
       ['2026-07-22T13:20:00.000Z', ctx, 'token.created', 'tok1'],
-      ['2026-07-22T13:30:00.000Z', bob, 'flag.deleted', 'ops.search.c'],
+      ['2026-07-22T13:30:00.000Z', bob, 'flag.created', 'ops.search.c'],
     ];
     for (const [t, c, action, id] of rows) {
       at(t);
@@ -121,7 +132,7 @@ describeEachEngine('the audit ledger', (engine) => {
     }
     const q = async (f: Parameters<typeof listAuditEvents>[2], limit = 50, cursor?: string) => listAuditEvents(engine.db(), orgId, f, limit, cursor);
     expect((await q({ action: 'flag.' })).items.map((e) => e.target.id)).toEqual(['ops.search.c', 'ops.payments.b', 'ops.payments.a']);
-    expect((await q({ actor: 'usr_b' })).items.map((e) => e.action)).toEqual(['flag.deleted', 'flag.updated']);
+    expect((await q({ actor: 'usr_b' })).items.map((e) => e.action)).toEqual(['flag.created', 'flag.updated']);
     expect((await q({ targetType: 'token', targetId: 'tok1' })).items).toHaveLength(1);
     expect((await q({ correlationId: 'batch-7' })).items).toHaveLength(2);
     expect((await q({ since: new Date('2026-07-22T13:00:00Z'), until: new Date('2026-07-22T13:25:00Z') })).items.map((e) => e.target.id)).toEqual(['tok1', 'ops.payments.b']);
@@ -142,8 +153,8 @@ describeEachEngine('the audit ledger', (engine) => {
     const other = await openDatabase({ engine: 'postgres', url: engine.url() });
     try {
       await Promise.all([
-        ...Array.from({ length: 10 }, () => engine.db().transaction((tx) => appendAuditEvent(tx, clock, ctx, { orgId, action: 'a.b', target: { type: 't', id: '1' } }))),
-        ...Array.from({ length: 10 }, () => other.transaction((tx) => appendAuditEvent(tx, clock, ctx, { orgId, action: 'a.c', target: { type: 't', id: '2' } }))),
+        ...Array.from({ length: 10 }, () => engine.db().transaction((tx) => appendAuditEvent(tx, clock, ctx, { orgId, action: 'flag.updated', target: { type: 't', id: '1' } }))),
+        ...Array.from({ length: 10 }, () => other.transaction((tx) => appendAuditEvent(tx, clock, ctx, { orgId, action: 'flag.created', target: { type: 't', id: '2' } }))),
       ]);
       expect(await verifyLedger(other, orgId)).toMatchObject({ ok: true });
     } finally {

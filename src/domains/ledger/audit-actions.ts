@@ -1,0 +1,69 @@
+/**
+ * Every action the ledger records, in one list grouped by the domain that writes it.
+ * appendAuditEvent refuses any other, and docs/ledger.md's list of actions is rendered from this
+ * one (audit-actions.test.ts compares them). A new action: add it to its group here, then paste
+ * renderAuditActions() into docs/ledger.md between the audit-actions markers.
+ */
+export const AUDIT_ACTIONS = {
+  auth: {
+    label: 'organisations, people, sign-in and tokens',
+    actions: [
+      'organization.created', 'user.created', 'user.password_set', 'user.display_name_changed',
+      'membership.added', 'membership.role_changed', 'membership.removed',
+      'signin_link.created', 'session.created', 'session.ended', 'auth.signin_throttled',
+      'token.created', 'token.revoked',
+    ],
+  },
+  flags: {
+    label: 'environments, flags, change requests and SDK keys',
+    actions: [
+      'environment.created', 'environment.policy_updated',
+      'flag.created', 'flag.updated', 'flag.unchanged',
+      'flag_request.proposed', 'flag_request.approved', 'flag_request.rejected', 'flag_request.expired',
+      'sdk_key.created', 'sdk_key.revoked', 'settings.flags_updated',
+    ],
+  },
+  incidents: {
+    label: 'incident hooks and the channel post',
+    actions: ['incident.opened', 'incident.posted', 'incident.post_skipped', 'settings.incidents_updated'],
+  },
+  catalogue: {
+    label: 'imports, staleness, aliases and manual services',
+    actions: [
+      'catalogue.imported', 'catalogue.swept', 'settings.catalogue_updated',
+      'component_alias.set', 'component_alias.deleted', 'manual_service.created', 'manual_service.deleted',
+    ],
+  },
+  changes: {
+    label: 'the lifecycle, decisions and settings of changes',
+    actions: [
+      'change.registered', 'change.edited', 'change.submitted', 'change.components_mapped', 'change.mapped',
+      'change.classified', 'change.approval_given', 'change.approved', 'change.rejected', 'change.expired',
+      'change.started', 'change.completed', 'change.aborted', 'change.window_ended', 'change.outcome_recorded',
+      'change.evaluation_requested', 'change.reported', 'change.cancelled',
+      'settings.changes_updated', 'settings.change_approvers_updated', 'org_change.ticketing',
+    ],
+  },
+  deliveries: {
+    label: 'callbacks and ticket steps',
+    actions: [
+      'change.callback_delivered', 'change.callback_failed', 'change.callback_test',
+      'change.ticket_step_delivered', 'change.ticket_step_failed', 'org_change.ticketing_test',
+    ],
+  },
+} as const satisfies Record<string, { label: string; actions: readonly string[] }>;
+
+export type AuditAction = (typeof AUDIT_ACTIONS)[keyof typeof AUDIT_ACTIONS]['actions'][number];
+
+const KNOWN: ReadonlySet<string> = new Set(Object.values(AUDIT_ACTIONS).flatMap((g) => g.actions));
+
+export function isAuditAction(action: string): action is AuditAction {
+  return KNOWN.has(action);
+}
+
+/** docs/ledger.md's list of actions, rendered from the registry (the audit-actions test compares them). */
+export function renderAuditActions(): string {
+  return Object.entries(AUDIT_ACTIONS)
+    .map(([domain, g]) => `- **${domain}** (${g.label}): ${g.actions.map((a) => `\`${a}\``).join(', ')}`)
+    .join('\n');
+}
