@@ -103,6 +103,7 @@ export const ROUTE_RULES: readonly RouteRule[] = [
   scoped('GET', '/api/changes/:id/contracts', 'changes:read'),
   scoped('GET', '/api/changes/:id/report.json', 'changes:read'),
   scoped('GET', '/api/changes/:id/deliveries', 'changes:read'),
+  scoped('GET', '/api/deliveries', 'changes:read'),
   scoped('POST', '/api/changes/:id/start', 'changes:write'),
   scoped('POST', '/api/changes/:id/complete', 'changes:write'),
   scoped('POST', '/api/changes/:id/finish', 'changes:write'),

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Clock } from '../../platform/clock.js';
+import { timeBound, type Clock } from '../../platform/clock.js';
 import type { Sealer } from '../../platform/crypto/sealed.js';
 import type { Database, Tx } from '../../platform/db/database.js';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../platform/errors.js';
@@ -50,6 +50,12 @@ export type Registered = {
   warnings?: string[];
 };
 
+/** The filters of the changes list, as the query string spells them. */
+export type ListQuery = {
+  status?: string; q?: string; mine?: boolean; criticality?: string; limit?: number;
+  since?: string; until?: string; awaiting?: 'me'; component?: string;
+};
+
 /** Changes: registration, the lifecycle and its timers. Approvals live in ApprovalService. */
 export class ChangeService {
   constructor(private readonly deps: {
@@ -75,7 +81,7 @@ export class ChangeService {
     return c;
   }
 
-  async list(p: Principal, q: { status?: string; q?: string; mine?: boolean; criticality?: string; limit?: number }): Promise<Change[]> {
+  async list(p: Principal, q: ListQuery): Promise<Change[]> {
     const split = (s?: string) => (s ?? '').split(',').map((x) => x.trim()).filter(Boolean);
     const statuses = split(q.status);
     const badStatus = statuses.find((s) => !(CHANGE_STATUSES as readonly string[]).includes(s));
@@ -83,8 +89,15 @@ export class ChangeService {
     const crit = split(q.criticality);
     const badCrit = crit.find((s) => !['critical', 'important', 'standard', 'pending'].includes(s));
     if (badCrit) throw badRequest(`unknown criticality "${badCrit}"; use critical, important, standard or pending`, 'criticality');
+    const now = this.deps.clock.now();
+    const since = timeBound(q.since, now, 'since');
+    const until = timeBound(q.until, now, 'until');
+    if (since && until && since > until) throw badRequest('since must be before until', 'since');
+    // Decisions are made by people, signed in: nothing waits for an API token.
+    if (q.awaiting === 'me' && p.kind !== 'session') return [];
     return store.listChanges(this.deps.db, p.org.id, {
       statuses: statuses as ChangeStatus[], q: q.q?.trim() || null, ownerId: q.mine ? p.user.id : null, criticalities: crit as store.ListFilter['criticalities'], limit: q.limit ?? 200,
+      since, until, awaitingUserId: q.awaiting === 'me' ? p.user.id : undefined, component: q.component?.trim() || undefined,
     });
   }
 

@@ -126,7 +126,15 @@ export async function callbackSecretSealed(db: Queryable, id: string): Promise<s
   return r.rows[0]?.s ?? null;
 }
 
-export type ListFilter = { statuses: ChangeStatus[]; q: string | null; ownerId: string | null; criticalities: Array<Tier | 'pending'>; limit: number };
+export type ListFilter = {
+  statuses: ChangeStatus[]; q: string | null; ownerId: string | null; criticalities: Array<Tier | 'pending'>; limit: number;
+  /** The window reaches into [since, until]: it ends at or after since and starts at or before until. */
+  since?: Date; until?: Date;
+  /** Waiting for this person's decision: the same rule as the approval panel's canApprove. */
+  awaitingUserId?: string;
+  /** The entity is one of its components or in its latest blast radius scope (services and silenced assets). */
+  component?: string;
+};
 
 export async function listChanges(db: Queryable, orgId: string, f: ListFilter): Promise<Change[]> {
   const r = await db.query<ChangeRow>(
@@ -135,8 +143,17 @@ export async function listChanges(db: Queryable, orgId: string, f: ListFilter): 
        AND ($3::text IS NULL OR strpos(lower(c.title), lower($3)) > 0 OR upper('CHG-' || substr(c.id, 5, 8)) = upper($3) OR c.id = $3)
        AND ($4::text IS NULL OR c.owner_id = $4)
        AND (cardinality($5::text[]) = 0 OR c.criticality = ANY($5::text[]) OR ('pending' = ANY($5::text[]) AND c.criticality_source = 'pending'))
+       AND ($7::timestamptz IS NULL OR c.window_end >= $7::timestamptz)
+       AND ($8::timestamptz IS NULL OR c.window_start <= $8::timestamptz)
+       AND ($9::text IS NULL OR (c.status = 'pending_approval' AND c.owner_id <> $9::text
+         AND EXISTS (SELECT 1 FROM change_approvers a JOIN memberships m ON m.org_id = a.org_id AND m.user_id = a.user_id WHERE a.org_id = c.org_id AND a.user_id = $9::text)
+         AND NOT EXISTS (SELECT 1 FROM change_approvals d WHERE d.change_id = c.id AND d.user_id = $9::text)))
+       AND ($10::text IS NULL OR c.components @> jsonb_build_array(jsonb_build_object('key', $10::text))
+         OR EXISTS (SELECT 1 FROM change_blasts b, jsonb_array_elements_text(b.stored->'k') WITH ORDINALITY AS k(key, n)
+           WHERE b.change_id = c.id AND b.version = (SELECT max(version) FROM change_blasts WHERE change_id = c.id) AND k.key = $10::text
+             AND ((b.stored->'scope'->'s') @> to_jsonb(k.n - 1) OR (b.stored->'scope'->'a') @> to_jsonb(k.n - 1))))
      ORDER BY c.window_start DESC, c.id DESC LIMIT $6`,
-    [orgId, f.statuses, f.q, f.ownerId, f.criticalities, f.limit],
+    [orgId, f.statuses, f.q, f.ownerId, f.criticalities, f.limit, f.since?.toISOString() ?? null, f.until?.toISOString() ?? null, f.awaitingUserId ?? null, f.component ?? null],
   );
   return r.rows.map(toChange);
 }

@@ -15,6 +15,7 @@ const Attempt = Type.Object({
   error: Type.Union([Str, Type.Null()]), via: Type.Enum(['server']), address: Type.Union([Str, Type.Null()]),
 });
 const Delivery = Type.Intersect([Step, Type.Object({ attemptLog: Type.Array(Attempt) })]);
+const ChangeRef = Type.Object({ id: Str, displayId: Str, title: Str }, { description: 'The change the delivery belongs to' });
 const TicketTest = Type.Object({
   kind: Type.Enum(TICKET_KINDS), ok: Type.Boolean(), message: Str,
   steps: Type.Array(Type.Object({ name: Str, ok: Type.Boolean(), status: Type.Union([Type.Integer(), Type.Null()]), detail: Type.Union([Str, Type.Null()]) })),
@@ -33,6 +34,18 @@ export const deliveryRoutes: FastifyPluginAsyncTypebox<{ deliveries: DeliverySer
     const c = await changes.get(req.principal!, req.params.id);
     return { callbackUrl: c.callbackUrl, ticket: c.ticket, deliveries: await deliveries.forChange(c.id) };
   });
+
+  app.get('/api/deliveries', {
+    config: { access: { scope: 'changes:read' as const } },
+    schema: {
+      tags, summary: 'The organisation’s callbacks and ticket steps in one state (failed by default), newest first, each with its change: what needs attention',
+      querystring: Type.Object({
+        state: Type.Optional(Type.Enum(['failed', 'retrying'], { default: 'failed', description: 'failed: given up; retrying: waiting for its next attempt' })),
+        limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 50 })),
+      }, { additionalProperties: false }),
+      response: { 200: Type.Object({ deliveries: Type.Array(Type.Intersect([Step, Type.Object({ channel: Type.Enum(['callback', 'ticket']), change: ChangeRef })])) }), ...errors(400, 401, 403) },
+    },
+  }, async (req) => ({ deliveries: await deliveries.inState(req.principal!.org.id, req.query.state ?? 'failed', req.query.limit ?? 50) }));
 
   app.post('/api/changes/:id/callback-test', {
     config: { access: 'session' as const },

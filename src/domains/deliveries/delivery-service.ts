@@ -8,12 +8,12 @@ import type { Job, JobHandler } from '../../platform/jobs/job.js';
 import { scheduleJob } from '../../platform/jobs/job-queue.js';
 import { OutboundFailed, OutboundRefused, type OutboundClient } from '../../platform/net/outbound.js';
 import type { Principal } from '../auth/index.js';
-import type { Change } from '../changes/change-store.js';
+import { displayId, type Change } from '../changes/change-store.js';
 import { readSettings, readTicketing } from '../changes/change-settings.js';
 import type { ChangeEvent, ChangeNotifier } from '../changes/change-service.js';
 import { appendAuditEvent, type AuditContext } from '../ledger/index.js';
 import { decide, type AttemptOutcome, type Decision } from './delivery-rule.js';
-import { findDelivery, listAttempts, listDeliveries, stepView, type Attempt, type Delivery, type StepView } from './delivery-store.js';
+import { findDelivery, listAttempts, listDeliveries, listDeliveriesInState, stepView, type Attempt, type Delivery, type StepView } from './delivery-store.js';
 import { CALLBACK_USER_AGENT, signedHeaders } from './signing.js';
 import { probe, sendStep } from './ticketing/adapters.js';
 import type { TicketChange, TicketClose, TicketEvent, TicketKind, TicketRef, TicketStep, TicketTest } from './ticketing/ticket-types.js';
@@ -242,6 +242,12 @@ export class DeliveryService implements ChangeNotifier {
   // ── what people and pipelines ask for ─────────────────────────────────────────────────────────
 
   /** Every delivery of a change with its attempts, for the Pipeline card. */
+  /** Deliveries of the organisation in one state (tests left out: they are shown where they were sent). */
+  async inState(orgId: string, state: 'failed' | 'retrying', limit: number) {
+    const ds = await listDeliveriesInState(this.deps.db, orgId, state, limit);
+    return ds.map((d) => ({ ...stepView(d), channel: d.channel, change: { id: d.changeId, displayId: displayId(d.changeId), title: d.changeTitle } }));
+  }
+
   async forChange(changeId: string): Promise<Array<StepView & { channel: Delivery['channel']; attemptLog: Attempt[] }>> {
     const ds = await listDeliveries(this.deps.db, changeId);
     const attempts = await listAttempts(this.deps.db, ds.map((d) => d.id));

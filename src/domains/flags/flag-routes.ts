@@ -52,13 +52,13 @@ export const flagRoutes: FastifyPluginAsyncTypebox<FlagRouteDeps> = async (app, 
 
   app.get('/api/flags/audit', {
     config: read,
-    schema: { tags, summary: 'Flag change records, newest first: by namespace, actor, environment and window', querystring: S.FlagAuditQuery, response: { 200: S.FlagAuditPage, ...errors(400, 401, 403) } },
+    schema: { tags, summary: 'Flag change records, newest first: by namespace, actor, environment, owning service and window', querystring: S.FlagAuditListQuery, response: { 200: S.FlagAuditPage, ...errors(400, 401, 403) } },
   }, async (req) => {
     const now = clock.now();
-    const { namespace, actor, env, cursor, limit = 100 } = req.query;
+    const { namespace, actor, env, service, cursor, limit = 100 } = req.query;
     const since = timeBound(req.query.since, now, 'since');
     const until = timeBound(req.query.until, now, 'until');
-    return flags.audit(orgOf(req), { namespace, actor, env, since, until }, limit, cursor || undefined);
+    return flags.audit(orgOf(req), { namespace, actor, env, since, until, service }, limit, cursor || undefined);
   });
 
   app.post('/api/flags/bulk', { config: write, schema: { tags, summary: 'Change many flags at once (a kill switch): one record per flag, one correlation id', body: S.BulkInput, response: { 200: S.BulkResultBody, ...errors(400, 401, 403, 404) } } },

@@ -170,6 +170,14 @@ export const FlagAuditQuery = Type.Object(
   },
   { additionalProperties: false },
 );
+/** The organisation-wide record list adds the owning service; one flag's history has no use for it. */
+export const FlagAuditListQuery = Type.Object(
+  {
+    ...FlagAuditQuery.properties,
+    service: Type.Optional(Type.String({ minLength: 1, maxLength: 500, description: 'Only flags this service owns: its catalogue key (svc:payments-api) or its name (payments-api)' })),
+  },
+  { additionalProperties: false },
+);
 export const FlagAuditPage = Type.Object({ items: Type.Array(FlagRecordBody), nextCursor: Type.Union([Type.String(), Type.Null()]) });
 export const FlagList = Type.Object({ items: Type.Array(FlagBody) });
 export const FlagListQuery = Type.Object({ namespace: Type.Optional(Type.String({ maxLength: 200 })) }, { additionalProperties: false });

@@ -3,7 +3,7 @@ import type { Database, Tx } from '../../platform/db/database.js';
 import { badRequest, forbidden, notFound, taken } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import { appendAuditEvent, listAuditEvents, type AuditContext, type AuditFilter } from '../ledger/index.js';
-import { approvalsRequired, changedSlice, checkReason, DEFAULT_TICKET_PATTERN, FLAG_KEY, namespacePrefix, valueProblem, type EnvironmentPolicy, type Flag, type FlagSource, type FlagState, type FlagType, type Json, type Risk } from './flag.js';
+import { approvalsRequired, changedSlice, checkReason, DEFAULT_TICKET_PATTERN, FLAG_KEY, namespacePrefix, ownerNamesOf, valueProblem, type EnvironmentPolicy, type Flag, type FlagSource, type FlagState, type FlagType, type Json, type Risk } from './flag.js';
 import { FLAG_RECORD_VERSION, toFlagRecord, type FlagRecord, type FlagRecordData } from './flag-record.js';
 import * as store from './flag-store.js';
 import { compileTicketPattern } from './ticket-pattern.js';
@@ -318,7 +318,7 @@ export class FlagService {
   }
 
   /** The records of flag changes, newest first: by namespace, actor, environment and window. */
-  async audit(orgId: string, f: { namespace?: string; actor?: string; env?: string; since?: Date; until?: Date }, limit: number, cursor?: string): Promise<{ items: FlagRecord[]; nextCursor: string | null }> {
+  async audit(orgId: string, f: { namespace?: string; actor?: string; env?: string; since?: Date; until?: Date; service?: string }, limit: number, cursor?: string): Promise<{ items: FlagRecord[]; nextCursor: string | null }> {
     // People are asked about by e-mail (the record's display name), tokens and users also by id.
     const byName = f.actor !== undefined && f.actor.includes('@');
     const filter: AuditFilter = { targetType: 'flag', actions: FLAG_ACTIONS, actor: byName ? undefined : f.actor, actorName: byName ? f.actor : undefined, since: f.since, until: f.until };
@@ -333,6 +333,14 @@ export class FlagService {
         if (keys.length === 0) return { items: [], nextCursor: null };
         filter.targetIds = keys;
       }
+    }
+    if (f.service !== undefined) {
+      // Flags are never deleted, so the flags the service owns now name every record of theirs.
+      const owned = await store.flagKeysOwnedBy(this.deps.db, orgId, ownerNamesOf(f.service.trim()));
+      const keys = filter.targetIds ?? (filter.targetId !== undefined ? [filter.targetId] : null);
+      filter.targetIds = keys === null ? owned : owned.filter((k) => keys.includes(k));
+      filter.targetId = undefined;
+      if (filter.targetIds.length === 0) return { items: [], nextCursor: null };
     }
     // Version 1 records kept the environment under `environment`.
     if (f.env) filter.dataField = { keys: ['env', 'environment'], value: f.env };

@@ -130,3 +130,8 @@ export async function flagKeysUnder(db: Queryable, orgId: string, prefix: string
   const r = await db.query<{ key: string }>(`SELECT key FROM flags WHERE org_id = $1 AND key LIKE $2 || '%'`, [orgId, prefix.replace(/[\\%_]/g, (c) => `\\${c}`)]);
   return r.rows.map((x) => x.key);
 }
+
+export async function flagKeysOwnedBy(db: Queryable, orgId: string, owners: string[]): Promise<string[]> {
+  const r = await db.query<{ key: string }>('SELECT key FROM flags WHERE org_id = $1 AND owner_service = ANY($2::text[]) ORDER BY key', [orgId, owners]);
+  return r.rows.map((x) => x.key);
+}

@@ -133,3 +133,12 @@ export function approvalsRequired(flag: Pick<Flag, 'risk' | 'approvalsNeeded'>, 
   if (env.approvalPolicy === 'high-risk' && flag.risk === 'high') return { needed: env.approvalsNeeded, why: 'the environment requires approval of high-risk flags' };
   return { needed: 0, why: 'no approval required' };
 }
+
+/**
+ * The owner values that name a catalogue service: a flag owned by `payments-api` belongs to the
+ * entity `svc:payments-api`, and an owner written as the key itself does too.
+ */
+export function ownerNamesOf(service: string): string[] {
+  const name = service.startsWith('svc:') ? service.slice('svc:'.length) : service;
+  return name === '' ? [service] : [name, `svc:${name}`];
+}
