@@ -89,14 +89,3 @@ export async function listDeliveriesInState(db: Queryable, orgId: string, state:
   );
   return r.rows.map((x) => ({ ...toDelivery(x), changeTitle: x.change_title }));
 }
-
-/** The organisation's deliveries in one state, newest first, with the change each belongs to. */
-export async function listDeliveriesInState(db: Queryable, orgId: string, state: 'failed' | 'retrying', limit: number): Promise<Array<Delivery & { changeTitle: string }>> {
-  const r = await db.query<DeliveryRow & { change_title: string }>(
-    `SELECT d.*, c.title AS change_title FROM deliveries d JOIN changes c ON c.id = d.change_id
-     WHERE d.org_id = $1 AND d.state = $2 AND d.action IS DISTINCT FROM 'test'
-     ORDER BY d.updated_at DESC, d.id DESC LIMIT $3`,
-    [orgId, state, limit],
-  );
-  return r.rows.map((x) => ({ ...toDelivery(x), changeTitle: x.change_title }));
-}
