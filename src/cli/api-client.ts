@@ -36,7 +36,7 @@ type Query = Record<string, string | number | undefined>;
 
 export const TOKEN_HINT =
   'create one with `changeledger tokens create --user you@example.com --name flagctl --scopes flags:read,flags:write` ' +
-  '(where the data directory is, while the server is stopped) or in the web UI under Tokens';
+  '(where the server keeps its data directory, or with its DATABASE_URL; the server may be running) or in the web UI under API tokens';
 
 export class ApiClient {
   readonly baseUrl: string;

@@ -114,7 +114,7 @@ function wholeNumber(text: string | undefined, option: string): number | undefin
 
 const TOKEN_HINT =
   'create one with `changeledger tokens create --user ci@example.com --name pipeline --scopes changes:read,changes:write` ' +
-  '(where the data directory is, while the server is stopped) or in the web UI under Tokens';
+  '(where the server keeps its data directory, or with its DATABASE_URL; the server may be running) or in the web UI under API tokens';
 
 /** The flags commands' --server and --token, with this group's scopes in the help. */
 function withServerOptions(cmd: Command): Command {
