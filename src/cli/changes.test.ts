@@ -250,9 +250,9 @@ for (const engine of engineNames()) describe(`changeledger changes: the pipeline
       expect(r.code, r.stderr).toBe(2);
       expect(r.stdout).toBe('');
     }
-    expect(short.stderr).toBe('changeledger: maxDurationMinutes must be >= 5 (field: maxDurationMinutes, option --max-duration)\n');
+    expect(short.stderr).toBe('changeledger: Duration (minutes) must be at least 5 (field: maxDurationMinutes, option --max-duration)\n');
     expect(none.stderr).toBe('changeledger: name at least one component (field: components, option --component)\n');
-    expect(url.stderr).toBe('changeledger: callbackUrl must be an http(s) URL (field: callbackUrl, option --callback-url)\n');
+    expect(url.stderr).toBe('changeledger: Callback URL must be an http(s) URL (field: callbackUrl, option --callback-url)\n');
     expect(hops.stderr).toBe('changeledger: --hops must be a whole number (field: hops)\n');
     expect(kind.stderr).toContain("option '--kind <kind>' argument 'party' is invalid");
     expect(await count()).toBe(before);

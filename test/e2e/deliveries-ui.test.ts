@@ -154,7 +154,7 @@ describeEachEngine('deliveries in the web UI', (engine) => {
       await page.getByTestId('ticketing-save').click();
       const secretError = card.locator('[data-testid="field-error"][data-field="ticketing.secret"]');
       await secretError.waitFor();
-      expect(await secretError.textContent()).toBe('ticketing.secret must be at least 16 characters');
+      expect(await secretError.textContent()).toBe('Signing secret must be at least 16 characters');
       expect(await page.getByLabel('Signing secret', { exact: true }).getAttribute('aria-invalid')).toBe('true');
       // The error sits in the secret's own field, right under its input.
       expect(await secretError.evaluate((el) => el.parentElement?.querySelector('input')?.id)).toBe('ticketing-webhook-secret');

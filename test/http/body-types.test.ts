@@ -30,13 +30,13 @@ describeEachEngine('a JSON body is taken as sent: a value of the wrong type is a
   it('refuses the cases the probe found, in words, writing nothing', async () => {
     const before = await countRows(engine.db());
     const cases: [string, Record<string, unknown>, string, string][] = [
-      ['/api/environments', { key: true, name: 'True' }, 'key', 'key must be text'],
-      ['/api/flags', { key: 'ops.typed', type: 'boolean', risk: 'low', tags: true }, 'tags', 'tags must be a list'],
-      ['/api/flags', { key: 'ops.typed', type: 'boolean', risk: 'low', tags: 'a' }, 'tags', 'tags must be a list'],
-      ['/api/changes', { title: 'T', components: [], startNow: null }, 'startNow', 'startNow must be true or false'],
-      ['/api/changes', { title: 'T', components: [], evidenceMinutes: '60' }, 'evidenceMinutes', 'evidenceMinutes must be a whole number'],
-      ['/api/changes', { title: 5, components: [] }, 'title', 'title must be text'],
-      ['/api/flags', { key: 'ops.typed', type: 'boolean', risk: 'low', ownerService: 5 }, 'ownerService', 'ownerService must be text or null'],
+      ['/api/environments', { key: true, name: 'True' }, 'key', 'Key must be text'],
+      ['/api/flags', { key: 'ops.typed', type: 'boolean', risk: 'low', tags: true }, 'tags', 'Tags must be a list'],
+      ['/api/flags', { key: 'ops.typed', type: 'boolean', risk: 'low', tags: 'a' }, 'tags', 'Tags must be a list'],
+      ['/api/changes', { title: 'T', components: [], startNow: null }, 'startNow', 'Start now must be true or false'],
+      ['/api/changes', { title: 'T', components: [], evidenceMinutes: '60' }, 'evidenceMinutes', 'Evidence horizon (minutes) must be a whole number'],
+      ['/api/changes', { title: 5, components: [] }, 'title', 'Title must be text'],
+      ['/api/flags', { key: 'ops.typed', type: 'boolean', risk: 'low', ownerService: 5 }, 'ownerService', 'Owner service must be text or null'],
     ];
     for (const [url, payload, field, error] of cases) {
       const res = await post(url, payload);
@@ -48,7 +48,7 @@ describeEachEngine('a JSON body is taken as sent: a value of the wrong type is a
 
   it('refuses 1e400 in a body as not a finite number', async () => {
     const res = t.main.inject({ method: 'POST', url: '/api/changes/chg_x/evaluate', headers: { ...owner.headers, 'content-type': 'application/json' }, payload: '{"evidenceMinutes": 1e400}' });
-    expect((await res).json()).toEqual({ error: 'evidenceMinutes must be a finite number', field: 'evidenceMinutes' });
+    expect((await res).json()).toEqual({ error: 'Evidence horizon (minutes) must be a finite number', field: 'evidenceMinutes' });
   });
 
   it('holds for every property of every JSON body in the OpenAPI document', async () => {

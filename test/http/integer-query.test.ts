@@ -48,7 +48,7 @@ describeEachEngine('integer query parameters refuse values that are not finite n
 
   it('says in words what a number may be', async () => {
     const res = await t.main.inject({ method: 'GET', url: '/api/audit?limit=1e400', headers: owner.headers });
-    expect(res.json()).toEqual({ error: 'limit must be a finite number', field: 'limit' });
+    expect(res.json()).toEqual({ error: 'Limit must be a finite number', field: 'limit' });
   });
 
   it('holds for every numeric query parameter of every route in the OpenAPI document, writing nothing', async () => {

@@ -14,12 +14,12 @@ export const SessionBody = Type.Object({
 });
 
 export const SignInInput = Type.Object(
-  { email: Type.String({ minLength: 1, maxLength: 320 }), password: Type.String({ minLength: 1, maxLength: 1024 }) },
+  { email: Type.String({ minLength: 1, maxLength: 320, title: 'E-mail' }), password: Type.String({ minLength: 1, maxLength: 1024, title: 'Password' }) },
   { additionalProperties: false },
 );
 export const LinkInput = Type.Object({ token: Type.String({ minLength: 1, maxLength: 200 }) }, { additionalProperties: false });
 export const PasswordInput = Type.Object(
-  { currentPassword: Type.Optional(Type.String({ maxLength: 1024 })), newPassword: Type.String({ minLength: 1, maxLength: 1024 }) },
+  { currentPassword: Type.Optional(Type.String({ maxLength: 1024, title: 'Current password' })), newPassword: Type.String({ minLength: 1, maxLength: 1024, title: 'New password' }) },
   { additionalProperties: false },
 );
 
@@ -38,9 +38,9 @@ export const TokenBody = Type.Object({
 
 export const TokenInput = Type.Object(
   {
-    name: Type.String({ minLength: 1, maxLength: 100 }),
-    scopes: Type.Array(ScopeSchema, { minItems: 1, maxItems: SCOPES.length }),
-    expiresInDays: Type.Optional(Type.Integer({ minimum: 1, maximum: 3650 })),
+    name: Type.String({ minLength: 1, maxLength: 100, title: 'Name' }),
+    scopes: Type.Array(ScopeSchema, { minItems: 1, maxItems: SCOPES.length, title: 'Scopes' }),
+    expiresInDays: Type.Optional(Type.Integer({ minimum: 1, maximum: 3650, title: 'Expires (days)' })),
   },
   { additionalProperties: false },
 );

@@ -1,4 +1,5 @@
 import { parseAllDocuments } from 'yaml';
+import { filePlace } from '../../platform/field-words.js';
 import { TIERS, type Entity, type EntityKind, type Estate, type Link, type Tier } from './entity.js';
 
 export type BackstageResult =
@@ -25,13 +26,13 @@ export function parseBackstageText(text: string): BackstageText {
     const err = d.errors[0];
     if (err) {
       const line = err.linePos?.[0].line ?? null;
-      return { ok: false, error: `documents.${i} is not valid YAML${line === null ? '' : ` (line ${line})`}: ${err.message.split('\n')[0]}`, field: `documents.${i}`, line };
+      return { ok: false, error: `${filePlace(`documents.${i}`)} is not valid YAML${line === null ? '' : ` (line ${line})`}: ${err.message.split('\n')[0]}`, field: `documents.${i}`, line };
     }
     try {
       // Aliases are capped as in our own format: a few hundred bytes must not expand to gigabytes.
       values.push(d.toJS({ maxAliasCount: 100 }) as unknown);
     } catch (e) {
-      return { ok: false, error: `documents.${i} cannot be read: ${(e as Error).message.split('\n')[0]}`, field: `documents.${i}`, line: null };
+      return { ok: false, error: `${filePlace(`documents.${i}`)} cannot be read: ${(e as Error).message.split('\n')[0]}`, field: `documents.${i}`, line: null };
     }
   }
   return { ok: true, docs: values };
@@ -58,7 +59,7 @@ const RESOURCE_KINDS: Record<string, { kind: EntityKind; prefix: string }> = {
 };
 
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
-const fail = (field: string, error: string): Fail => ({ ok: false, error: `${field} ${error}`, field });
+const fail = (field: string, error: string): Fail => ({ ok: false, error: `${filePlace(field)} ${error}`, field });
 
 /**
  * `[kind:][namespace/]name`. As in Backstage, a missing namespace is the referring entity's, and

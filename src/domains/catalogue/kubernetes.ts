@@ -1,3 +1,4 @@
+import { filePlace } from '../../platform/field-words.js';
 import type { Entity, Estate, Link } from './entity.js';
 
 type Meta = { name?: string; namespace?: string; labels?: Record<string, string>; ownerReferences?: Array<{ kind?: string; name?: string; controller?: boolean }> };
@@ -37,7 +38,7 @@ export function fromKubectl(doc: unknown): KubernetesResult {
   }
   for (const [i, o] of items.entries()) {
     const m = o.metadata ?? {};
-    if (!m.name) return { ok: false, error: `items.${i}.metadata.name is required`, field: `items.${i}.metadata.name` };
+    if (!m.name) return { ok: false, error: `${filePlace(`items.${i}.metadata.name`)} is required`, field: `items.${i}.metadata.name` };
     const ns = m.namespace ?? 'default';
     if (o.kind === 'Node') add({ key: `node:${m.name}`, kind: 'node', name: m.name, attrs: { labels: m.labels ?? {} } });
     else if (o.kind && WORKLOADS.has(o.kind)) add({ key: `workload:${ns}/${o.kind}/${m.name}`, kind: 'workload', name: `${m.name}`, attrs: { workloadKind: o.kind, namespace: ns } });

@@ -387,6 +387,6 @@ describeEachEngine('changes: refusals a pipeline reads', (engine) => {
     const owner = await signedInOwner(t, 'Hops');
     const r = await t.main.inject({ method: 'POST', url: '/api/changes', headers: owner.headers, payload: { title: 'x', components: [{ key: 'svc:a' }], hops: 3 } });
     expect(r.statusCode).toBe(400);
-    expect(r.json()).toEqual({ error: 'hops must be one of: 1, 2', field: 'hops' });
+    expect(r.json()).toEqual({ error: 'Hops must be one of: 1, 2', field: 'hops' });
   });
 });

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { timeBound, type Clock } from '../../platform/clock.js';
 import type { Sealer } from '../../platform/crypto/sealed.js';
 import type { Database, Tx } from '../../platform/db/database.js';
-import { AppError, badRequest, conflict, forbidden, notFound } from '../../platform/errors.js';
+import { AppError, badRequest, conflict, forbidden, invalid, notFound } from '../../platform/errors.js';
 import { randomSecret } from '../../platform/ids.js';
 import type { Job, JobHandler } from '../../platform/jobs/job.js';
 import { scheduleJob } from '../../platform/jobs/job-queue.js';
@@ -117,10 +117,10 @@ export class ChangeService {
 
   /** Validates everything that does not need the catalogue; every refusal names its field. */
   private validate(input: RegisterInput): void {
-    if (!input.title.trim()) throw badRequest('the title cannot be empty', 'title');
+    if (!input.title.trim()) throw invalid('title', 'is required');
     if (input.components.length === 0) throw badRequest('name at least one component', 'components');
     for (const [i, c] of input.components.entries()) if (!c.key && !c.query) throw badRequest(`components.${i} needs a key or a query`, `components.${i}`);
-    for (const [k, v] of Object.entries(input.pipeline ?? {})) if (typeof v === 'string' && v.length > 200) throw badRequest(`pipeline.${k} is over 200 characters`, `pipeline.${k}`);
+    for (const [k, v] of Object.entries(input.pipeline ?? {})) if (typeof v === 'string' && v.length > 200) throw invalid(`pipeline.${k}`, 'must be at most 200 characters');
     for (const [k, v] of [['callbackUrl', input.callbackUrl], ['ticketUrl', input.ticketUrl], ['pipeline.runUrl', input.pipeline?.runUrl]] as const) {
       if (v === undefined) continue;
       let u: URL | null = null;
@@ -129,9 +129,9 @@ export class ChangeService {
       } catch {
         u = null;
       }
-      if (!u || (u.protocol !== 'http:' && u.protocol !== 'https:')) throw badRequest(`${k} must be an http(s) URL`, k);
+      if (!u || (u.protocol !== 'http:' && u.protocol !== 'https:')) throw invalid(k, 'must be an http(s) URL');
     }
-    for (const [i, r] of (input.recipients ?? []).entries()) if (!EMAIL.test(r)) throw badRequest(`recipients.${i} is not an e-mail address`, `recipients.${i}`);
+    for (const [i, r] of (input.recipients ?? []).entries()) if (!EMAIL.test(r)) throw invalid(`recipients.${i}`, 'is not an e-mail address', r);
   }
 
   /**

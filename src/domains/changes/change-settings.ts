@@ -3,7 +3,7 @@ import { openOrNull, type Sealer } from '../../platform/crypto/sealed.js';
 import { destinationHost, parseTicketing, splitSecret, viewTicketing, type StoredTicketing, type TicketingInput, type TicketingView } from './ticketing-settings.js';
 import type { TicketKind } from './ticket-destination.js';
 import type { Database, Queryable, Row, Tx } from '../../platform/db/database.js';
-import { badRequest, forbidden } from '../../platform/errors.js';
+import { badRequest, forbidden, invalid } from '../../platform/errors.js';
 import type { OutboundClient } from '../../platform/net/outbound.js';
 import type { SilenceMode } from '../catalogue/blast.js';
 import { appendAuditEvent, type AuditContext } from '../ledger/index.js';
@@ -120,7 +120,7 @@ export class ChangeSettingsService {
     if (recipients) {
       if (recipients.length > MAX_COMPLETION_RECIPIENTS) throw badRequest(`at most ${MAX_COMPLETION_RECIPIENTS} completion recipients`, 'completionRecipients');
       const bad = recipients.findIndex((r) => !EMAIL.test(r) || r.length > 320);
-      if (bad >= 0) throw badRequest(`completionRecipients.${bad} is not an e-mail address`, `completionRecipients.${bad}`);
+      if (bad >= 0) throw invalid(`completionRecipients.${bad}`, 'is not an e-mail address', recipients[bad]);
     }
     return this.deps.db.transaction(async (tx) => {
       await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`change-settings:${m.org.id}`]);

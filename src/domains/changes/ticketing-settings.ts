@@ -3,7 +3,7 @@
  * secret of each kind sealed apart and shown as `••••` with `hasSecret`. Pure: validation
  * answers the field it refuses.
  */
-import { badRequest } from '../../platform/errors.js';
+import { badRequest, invalid } from '../../platform/errors.js';
 import type { LiteralJudgement } from '../../platform/net/outbound.js';
 import { TICKET_KINDS, type Ticketing, type TicketKind } from './ticket-destination.js';
 
@@ -35,13 +35,13 @@ const f = (name: string) => `ticketing.${name}`;
 function text(x: TicketingInput, name: string, o: { required?: boolean; max?: number; pattern?: RegExp; hint?: string } = {}): string | undefined {
   const v = x[name];
   if (v === undefined || v === null || (typeof v === 'string' && v.trim() === '')) {
-    if (o.required) throw badRequest(`${f(name)} is required for ${x.kind}`, f(name));
+    if (o.required) throw invalid(f(name), `is required for ${x.kind}`);
     return undefined;
   }
-  if (typeof v !== 'string') throw badRequest(`${f(name)} must be a string`, f(name));
+  if (typeof v !== 'string') throw invalid(f(name), 'must be a string');
   const s = v.trim();
-  if (s.length > (o.max ?? 200)) throw badRequest(`${f(name)} is over ${o.max ?? 200} characters`, f(name));
-  if (o.pattern && !o.pattern.test(s)) throw badRequest(`${f(name)} ${o.hint ?? 'is not valid'}`, f(name));
+  if (s.length > (o.max ?? 200)) throw invalid(f(name), `must be at most ${o.max ?? 200} characters`);
+  if (o.pattern && !o.pattern.test(s)) throw invalid(f(name), o.hint ?? 'is not valid');
   return s;
 }
 
@@ -58,19 +58,19 @@ function httpUrl(x: TicketingInput, name: string, required: boolean, judge: Judg
   try {
     u = new URL(s);
   } catch {
-    throw badRequest(`${f(name)} is not a URL`, f(name));
+    throw invalid(f(name), 'is not a URL');
   }
-  if (u.protocol !== 'https:' && u.protocol !== 'http:') throw badRequest(`${f(name)} must be an http(s) URL`, f(name));
-  if (u.username || u.password) throw badRequest(`${f(name)} must not carry credentials; use the fields for them`, f(name));
+  if (u.protocol !== 'https:' && u.protocol !== 'http:') throw invalid(f(name), 'must be an http(s) URL');
+  if (u.username || u.password) throw invalid(f(name), 'must not carry credentials; use the fields for them');
   const judged = judge?.(s);
-  if (judged?.verdict === 'refused') throw badRequest(`${f(name)}: ${judged.what}, where nothing is ever sent`, f(name));
+  if (judged?.verdict === 'refused') throw invalid(f(name), `: ${judged.what}, where nothing is ever sent`);
   return s.replace(/\/+$/, '');
 }
 
 function bool(x: TicketingInput, name: string, fallback: boolean): boolean {
   const v = x[name];
   if (v === undefined || v === null) return fallback;
-  if (typeof v !== 'boolean') throw badRequest(`${f(name)} must be true or false`, f(name));
+  if (typeof v !== 'boolean') throw invalid(f(name), 'must be true or false');
   return v;
 }
 
@@ -108,24 +108,24 @@ export function parseTicketing(x: TicketingInput | null, stored: StoredDestinati
   if (x === null || x.kind === 'none') return null;
   if (typeof x !== 'object' || !TICKET_KINDS.includes(x.kind)) throw badRequest(`ticketing.kind must be one of ${[...TICKET_KINDS, 'none'].join(', ')}`, f('kind'));
   const stray = Object.keys(x).find((k) => !FIELDS[x.kind as TicketKind].includes(k) && k !== 'hasSecret');
-  if (stray) throw badRequest(`${f(stray)} is not a field of a ${x.kind} destination (fields: ${FIELDS[x.kind as TicketKind].join(', ')})`, f(stray));
+  if (stray) throw invalid(f(stray), `is not a field of a ${x.kind} destination (fields: ${FIELDS[x.kind as TicketKind].join(', ')})`);
   const secretName = SECRET_FIELD[x.kind];
   const sent = x[secretName];
   let secret: string | null = null;
   if (!(sent === undefined || sent === null || sent === '' || sent === MASK)) {
-    if (typeof sent !== 'string') throw badRequest(`${f(secretName)} must be a string`, f(secretName));
+    if (typeof sent !== 'string') throw invalid(f(secretName), 'must be a string');
     secret = sent.trim();
-    if (secret.length > 2000) throw badRequest(`${f(secretName)} is over 2000 characters`, f(secretName));
-    if (x.kind === 'webhook' && secret.length < 16) throw badRequest(`${f('secret')} must be at least 16 characters`, f('secret'));
+    if (secret.length > 2000) throw invalid(f(secretName), 'must be at most 2000 characters');
+    if (x.kind === 'webhook' && secret.length < 16) throw invalid(f('secret'), 'must be at least 16 characters');
   }
   const fields = destinationFields(x, o.judgeUrl);
   if (secret === null) {
-    if (!stored || stored.ticketing.kind !== x.kind || !stored.secret) throw badRequest(`${f(secretName)} is required: no ${x.kind} ${secretName} is stored to keep`, f(secretName));
+    if (!stored || stored.ticketing.kind !== x.kind || !stored.secret) throw invalid(f(secretName), `is required: no ${x.kind} ${secretName} is stored to keep`);
     const was = recipient(stored.ticketing);
     const now = recipient(fields);
     if (was.origin !== now.origin || was.account !== now.account) {
       const moved = was.origin !== now.origin ? `from ${was.origin} to ${now.origin}` : `from the account ${was.account ?? '(none)'} to ${now.account ?? '(none)'}`;
-      throw badRequest(`${f(secretName)}: re-enter the secret for the new destination — the stored one is never sent elsewhere, and the destination moved ${moved}`, f(secretName));
+      throw invalid(f(secretName), `: re-enter the secret for the new destination — the stored one is never sent elsewhere, and the destination moved ${moved}`);
     }
     secret = stored.secret;
   }
@@ -137,12 +137,12 @@ function destinationFields(x: TicketingInput, judge: JudgeUrl | undefined): Stor
   switch (x.kind as TicketKind) {
     case 'jira': {
       const deployment = (text(x, 'deployment') ?? 'cloud') as 'cloud' | 'datacenter';
-      if (deployment !== 'cloud' && deployment !== 'datacenter') throw badRequest(`${f('deployment')} must be cloud or datacenter`, f('deployment'));
+      if (deployment !== 'cloud' && deployment !== 'datacenter') throw invalid(f('deployment'), 'must be cloud or datacenter');
       const email = text(x, 'email', { required: deployment === 'cloud', max: 320, pattern: EMAIL, hint: 'is not an e-mail address' }) ?? null;
       const labels = x.labels ?? [];
-      if (!Array.isArray(labels) || labels.length > 10) throw badRequest(`${f('labels')} must be a list of at most 10 labels`, f('labels'));
+      if (!Array.isArray(labels) || labels.length > 10) throw invalid(f('labels'), 'must be a list of at most 10 labels');
       labels.forEach((l, i) => {
-        if (typeof l !== 'string' || !/^\S{1,255}$/.test(l)) throw badRequest(`${f(`labels.${i}`)} must be a label without spaces`, f(`labels.${i}`));
+        if (typeof l !== 'string' || !/^\S{1,255}$/.test(l)) throw invalid(f(`labels.${i}`), 'must be a label without spaces', l);
       });
       return {
         kind: 'jira', baseUrl: httpUrl(x, 'baseUrl', true, judge)!, deployment, email,
@@ -159,7 +159,7 @@ function destinationFields(x: TicketingInput, judge: JudgeUrl | undefined): Stor
       };
     case 'servicenow': {
       const changeType = (text(x, 'changeType') ?? 'normal') as 'normal' | 'standard';
-      if (changeType !== 'normal' && changeType !== 'standard') throw badRequest(`${f('changeType')} must be normal or standard`, f('changeType'));
+      if (changeType !== 'normal' && changeType !== 'standard') throw invalid(f('changeType'), 'must be normal or standard');
       return {
         kind: 'servicenow', instanceUrl: httpUrl(x, 'instanceUrl', true, judge)!, username: text(x, 'username', { required: true })!,
         changeType, assignmentGroup: text(x, 'assignmentGroup') ?? null, closeOnReport: bool(x, 'closeOnReport', true),

@@ -1,8 +1,10 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import { describeUniqueViolation } from '../db/unique-violation.js';
-import { AppError } from '../errors.js';
+import { AppError, FieldError } from '../errors.js';
+import { fieldSentence, schemaHas, schemaProblem, typeWords } from '../field-words.js';
 
 type AjvIssue = { instancePath?: string; keyword?: string; message?: string; params?: Record<string, unknown> };
+type Part = 'body' | 'querystring' | 'params' | 'headers';
 
 /** The field an Ajv issue is about, as a dotted path (`scopes.2`, `name`). */
 function fieldOf(issue: AjvIssue): string | undefined {
@@ -12,19 +14,47 @@ function fieldOf(issue: AjvIssue): string | undefined {
   return path || undefined;
 }
 
-/** JSON Schema types in a person's words. */
-const TYPE_WORDS: Record<string, string> = {
-  string: 'text', integer: 'a whole number', number: 'a number', boolean: 'true or false', object: 'an object', array: 'a list', null: 'null',
-};
-const typeWords = (type: unknown) => String(type).split(',').map((t) => TYPE_WORDS[t] ?? t).join(' or ');
+const PARTS: Part[] = ['body', 'querystring', 'params', 'headers'];
 
-function describe(issue: AjvIssue, field: string | undefined): string {
-  if (issue.keyword === 'required') return `${field} is required`;
-  if (issue.keyword === 'type') return `${field} must be ${typeWords(issue.params?.type)}`;
-  if (issue.keyword === 'finite') return `${field} must be a finite number`;
-  if (issue.keyword === 'additionalProperties') return `${field} is not a known field`;
-  if (issue.keyword === 'enum' && Array.isArray(issue.params?.allowedValues)) return `${field} must be one of: ${issue.params.allowedValues.join(', ')}`;
-  return `${field ?? 'request'} ${issue.message ?? 'is invalid'}`;
+function schemaOf(req: FastifyRequest, part: Part): unknown {
+  return (req.routeOptions.schema as Record<string, unknown> | undefined)?.[part];
+}
+
+function dataOf(req: FastifyRequest, part: Part): unknown {
+  return part === 'body' ? req.body : part === 'querystring' ? req.query : part === 'params' ? req.params : req.headers;
+}
+
+/** The value at a dotted path of what was sent, to say which list item is meant. */
+function valueAt(data: unknown, field: string): unknown {
+  let at = data;
+  for (const segment of field.split('.')) at = typeof at === 'object' && at !== null ? (at as Record<string, unknown>)[segment] : undefined;
+  return at;
+}
+
+/** A hand-written check's field, worded with the labels of the request part that has it. */
+function fieldErrorMessage(req: FastifyRequest, err: FieldError): string {
+  const part = PARTS.find((p) => schemaHas(schemaOf(req, p), err.field!)) ?? 'body';
+  return fieldSentence({ field: err.field!, problem: err.problem, value: err.value }, schemaOf(req, part));
+}
+
+/** A schema refusal: one sentence naming the field by its label, and the field. */
+function schemaRefusal(req: FastifyRequest, err: FastifyError): { error: string; field?: string } {
+  const all = (err.validation ?? []) as AjvIssue[];
+  const issue = all[0];
+  const part: Part = err.validationContext === 'querystring' || err.validationContext === 'params' || err.validationContext === 'headers' ? err.validationContext : 'body';
+  if (!issue) return { error: `${part} is invalid` };
+  const field = fieldOf(issue);
+  // An unknown field has no label: it is named as sent.
+  if (issue.keyword === 'additionalProperties') return { error: `${field} is not a known field`, ...(field ? { field } : {}) };
+  const same = all.filter((i) => i.keyword === issue.keyword && i.instancePath === issue.instancePath);
+  // A union of literals (hops: 1 | 2) fails once per literal; a nullable field (string | null) once per type: name them all.
+  const consts = issue.keyword === 'const' ? same.map((i) => JSON.stringify(i.params?.allowedValue)) : [];
+  const types = issue.keyword === 'type' ? [...new Set(same.map((i) => typeWords(i.params?.type)))] : [];
+  const problem = consts.length > 1 ? `must be one of: ${consts.join(', ')}`
+    : types.length > 1 ? `must be ${types.join(' or ')}`
+      : schemaProblem(issue.keyword, issue.params, issue.message);
+  if (!field) return { error: `${part === 'body' ? 'The request body' : `The ${part}`} ${problem}` };
+  return { error: fieldSentence({ field, problem, value: valueAt(dataOf(req, part), field) }, schemaOf(req, part)), field };
 }
 
 /** PostgreSQL errors that can only come from what a client sent. */
@@ -40,26 +70,11 @@ export function installErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError, req, reply) => {
     if (err instanceof AppError) {
       if (err.status === 429) void reply.header('retry-after', String(err.extra?.retryAfter ?? 60));
-      const body: Record<string, unknown> = { error: err.message, ...(err.field ? { field: err.field } : {}), ...(err.extra ?? {}) };
+      const message = err instanceof FieldError ? fieldErrorMessage(req, err) : err.message;
+      const body: Record<string, unknown> = { error: message, ...(err.field ? { field: err.field } : {}), ...(err.extra ?? {}) };
       return reply.status(err.status).send(body);
     }
-    if (err.validation) {
-      const issue = err.validation[0] as AjvIssue | undefined;
-      const part = err.validationContext === 'querystring' || err.validationContext === 'params' || err.validationContext === 'headers' ? err.validationContext : 'body';
-      const field = issue ? fieldOf(issue) : undefined;
-      // A union of literals (hops: 1 | 2) fails once per literal: name them all.
-      const consts = issue?.keyword === 'const'
-        ? (err.validation as AjvIssue[]).filter((i) => i.keyword === 'const' && i.instancePath === issue.instancePath).map((i) => JSON.stringify(i.params?.allowedValue))
-        : [];
-      // A nullable field (string | null) fails once per type: name them all.
-      const types = issue?.keyword === 'type'
-        ? [...new Set((err.validation as AjvIssue[]).filter((i) => i.keyword === 'type' && i.instancePath === issue.instancePath).map((i) => typeWords(i.params?.type)))]
-        : [];
-      const message = consts.length > 1 ? `${field ?? part} must be one of: ${consts.join(', ')}`
-        : types.length > 1 ? `${field ?? part} must be ${types.join(' or ')}`
-          : issue ? describe(issue, field ?? part) : `${part} is invalid`;
-      return reply.status(400).send({ error: message, ...(field ? { field } : {}) });
-    }
+    if (err.validation) return reply.status(400).send(schemaRefusal(req, err));
     // Two requests that create the same thing at once: the loser's check saw nothing, the database refused.
     const taken = describeUniqueViolation(err);
     if (taken) return reply.status(409).send({ error: taken.message, ...(taken.field ? { field: taken.field } : {}) });
