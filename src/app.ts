@@ -81,6 +81,9 @@ export async function buildApp(deps: AppDeps, listener: Listener): Promise<Fasti
   if (listener === 'main') {
     await app.register(fastifyCookie);
     await app.register(fastifySwagger, {
+      // A response schema with an $id (Change, Blast, …) becomes a component of that name, so the
+      // web client's generated types (web/src/api/schema.d.ts) have readable names.
+      refResolver: { buildLocalReference: (json, _base, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
       openapi: {
         openapi: '3.1.0',
         info: { title: 'changeledger API', version: deps.version, description: 'Sessions on the main listener (cookie + x-csrf-token); API tokens (Bearer clt_…) on the pipeline listener only.' },

@@ -29,7 +29,7 @@ const Counts = Type.Object(Object.fromEntries(
   ['services', 'databases', 'schemas', 'items', 'workloads', 'vms', 'hosts', 'nodes', 'datastores', 'devices', 'volumes', 'pods', 'shared', 'capped', 'externals', 'sources'].map((k) => [k, Type.Integer()]),
 ), { description: 'What a change silences (pods count per workload) and what it leaves loud' });
 const Pair = Type.Object({ from: Type.String(), to: Type.String() });
-const Blast = Type.Object({
+export const Blast = Type.Object({
   format: Type.String(),
   scope: Type.Object({ serviceKeys: Type.Array(Type.String()), assetKeys: Type.Array(Type.String()), hvEntityKeys: Type.Array(Type.String()), sourceIds: Type.Array(Type.String()), integrationIds: Type.Array(Type.String()) }),
   counts: Counts, silenceInfra: Mode, hops: Type.Integer(),
@@ -45,7 +45,7 @@ const Blast = Type.Object({
   refused: Type.Union([Type.String(), Type.Null()]), large: Type.Boolean(), warnings: Type.Array(Type.String()),
   mapInfra: Type.Optional(Type.Literal('live')), edgesDropped: Type.Optional(Type.Boolean()),
   derivedFromLive: Type.Optional(Type.Boolean()), infraFromLive: Type.Optional(Type.Boolean()), edgesFromLive: Type.Optional(Type.Boolean()),
-}, { description: 'A blast radius (changeledger/change-blast/1) in its full shape' });
+}, { $id: 'Blast', description: 'A blast radius (changeledger/change-blast/1) in its full shape' });
 const Candidate = Type.Object({ kind: Type.String(), key: Type.String(), name: Type.String() });
 const Tier = Type.Enum(['critical', 'important', 'standard']);
 const PreviewBody = Type.Object({
@@ -61,15 +61,15 @@ const PreviewBody = Type.Object({
   unknownTierComponents: Type.Array(Candidate),
   scopeLine: Type.String({ examples: ['Silence scope: 12 services · 2 databases · +54 infrastructure (3 held, 51 shared)'] }),
   scopeBreakdown: Type.String({ description: 'The scope line tooltip: silenced infrastructure per kind' }),
-});
+}, { $id: 'BlastPreview' });
 const Route = Type.Object({
   method: Type.Union([Type.String(), Type.Null()]), route: Type.String(), calls: Type.Integer(), errorShare: Type.Number(), p95Ms: Type.Number(),
   samplePath: Type.Union([Type.String(), Type.Null()]), lastSeen: Type.String(), probe: Type.Boolean(), externalIngress: Type.Boolean({ description: 'The same route is also reached from outside the estate' }),
 });
-const ContractsBody = Type.Object({
+export const ContractsBody = Type.Object({
   edges: Type.Array(Type.Object({ caller: Type.Object({ key: Type.String(), name: Type.String() }), callee: Type.Object({ key: Type.String(), name: Type.String() }), routes: Type.Array(Route), note: Type.Optional(Type.String()) })),
   withContract: Type.Integer(), total: Type.Integer(), routes: Type.Integer(), header: Type.String({ examples: ['3 of 4 call edges have a contract · 11 routes'] }),
-});
+}, { $id: 'Contracts' });
 
 export const blastRoutes: FastifyPluginAsyncTypebox<{ blast: BlastService }> = async (app, { blast }) => {
   const tags = ['changes'];

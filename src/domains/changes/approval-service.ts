@@ -153,7 +153,7 @@ export class ApprovalService {
       const stray = components.find((x) => !unknown.has(x.key));
       if (stray) throw badRequest(`${stray.key} is not an unclassified service component of this change`, 'components');
       const at = this.deps.clock.now().toISOString();
-      const classified = [];
+      const classified: Array<{ key: string; name: string; tier: Tier; where: 'catalogue' | 'manual' | 'unseen' }> = [];
       for (const x of components) {
         const u = unknown.get(x.key)!;
         const r = await tx.query('UPDATE catalogue_entities SET tier = $3 WHERE org_id = $1 AND key = $2 RETURNING source', [c.orgId, x.key, x.tier]);

@@ -5,6 +5,9 @@ import { ownOrganization, requestAuditContext } from '../../platform/http/access
 import { errors } from '../../platform/http/schemas.js';
 import { scopeBreakdown, scopeLine, SILENCE_MODES } from '../catalogue/blast.js';
 import type { BlastService } from '../catalogue/blast-service.js';
+import { Blast, ContractsBody } from '../catalogue/blast-routes.js';
+import { AuditEventBody } from '../ledger/ledger-schemas.js';
+import { ApprovalGivenBody, ApprovalViewBody, ClassifiedFields, RegisteredApprovalBody, RejectedBody, ReportBody } from './change-answers.js';
 import { listAuditEvents } from '../ledger/index.js';
 import type { ApprovalService } from './approval-service.js';
 import type { ChangeService } from './change-service.js';
@@ -27,7 +30,7 @@ const ComponentInput = Type.Object(
   },
   { additionalProperties: false, title: 'Component' },
 );
-const Pipeline = Type.Object(Object.fromEntries(PIPELINE_FIELDS.map((f) => [f, Type.Optional(Type.String({ maxLength: 200 }))])), { additionalProperties: false, description: 'Who registered it; each value ≤ 200 characters' });
+const Pipeline = Type.Object(Object.fromEntries(PIPELINE_FIELDS.map((f) => [f, Type.Optional(Type.String({ maxLength: 200 }))])), { additionalProperties: false, title: 'Pipeline', description: 'Who registered it; each value ≤ 200 characters' });
 const ChangeFields = {
   title: Type.String({ minLength: 1, maxLength: 200, title: 'Title' }),
   kind: Type.Optional(Type.Enum(CHANGE_KINDS, { default: 'other', title: 'Kind' })),
@@ -68,19 +71,19 @@ const ChangeBody = Type.Object({
   id: Str, displayId: Str, title: Str, kind: Type.Enum(CHANGE_KINDS), description: Nullable(Str), ticketUrl: Nullable(Str),
   status: Type.Enum(CHANGE_STATUSES), outcome: Nullable(Type.Enum(OUTCOMES)), impact: Nullable(Str), hops: Type.Integer(),
   windowStart: Str, windowEnd: Str, evidenceMinutes: Type.Integer(), maxDurationMinutes: Nullable(Type.Integer()), autoStart: Type.Boolean(),
-  releaseHeld: Type.Boolean(), silenceInfra: Nullable(Type.Enum(SILENCE_MODES)), pipeline: Nullable(Type.Record(Str, Str)), callbackUrl: Nullable(Str),
+  releaseHeld: Type.Boolean(), silenceInfra: Nullable(Type.Enum(SILENCE_MODES)), pipeline: Nullable(Type.Object(Object.fromEntries(PIPELINE_FIELDS.map((f) => [f, Type.Optional(Str)])))), callbackUrl: Nullable(Str),
   recipients: Type.Array(Str), components: Type.Array(Resolved), unresolved: Type.Array(Type.Object({ query: Str, candidates: Type.Array(Candidate) })),
   criticality: Nullable(Tier), criticalitySource: Nullable(Type.Enum(['components', 'blast', 'none', 'pending'])), componentTiers: Type.Record(Str, Nullable(Tier)),
   gated: Type.Boolean(), quorum: Nullable(Type.Integer()), owner: Type.Object({ id: Str, email: Str, name: Str }), viaTokenId: Nullable(Str), viaProxyId: Type.Null(),
   approvalExpiresAt: Nullable(Str), startDeadline: Nullable(Str), decidedAt: Nullable(Str), rejectionReason: Nullable(Str), startedAt: Nullable(Str),
   finishedAt: Nullable(Str), aborted: Type.Boolean(), notes: Nullable(Str), endReason: Nullable(Str), outcomeBy: Nullable(Type.Enum(['pipeline', 'person', 'window'])), relativeWindow: Type.Boolean(), evaluateAt: Nullable(Str), reportedAt: Nullable(Str),
   blastVersion: Type.Integer(), reportVersion: Type.Integer(), ticket: Nullable(TicketRefBody), createdAt: Str, updatedAt: Str,
-});
+}, { $id: 'Change' });
 const Any = Type.Record(Str, Type.Unknown());
 const Registered = Type.Object({
-  change: ChangeBody, blast: Nullable(Any), match: Type.Object({ matched: Type.Integer(), unresolved: Type.Array(Str) }),
+  change: ChangeBody, blast: Nullable(Blast), match: Type.Object({ matched: Type.Integer(), unresolved: Type.Array(Str) }),
   callbackSecret: Type.Optional(Type.String({ description: 'cs_…, only when callbackUrl was sent: returned once' })),
-  approval: Type.Optional(Any), mapping: Type.Optional(Type.Object({ unresolved: Type.Array(Type.Object({ query: Str, candidates: Type.Array(Candidate) })), hint: Str })),
+  approval: Type.Optional(RegisteredApprovalBody), mapping: Type.Optional(Type.Object({ unresolved: Type.Array(Type.Object({ query: Str, candidates: Type.Array(Candidate) })), hint: Str })),
   warnings: Type.Optional(Type.Array(Str, { description: 'registered, but something will not work as sent: a private callbackUrl while allowPrivateCallbacks is off' })),
 });
 const Params = Type.Object({ id: Type.String({ maxLength: 100 }) });
@@ -126,7 +129,7 @@ const SettingsBody = Type.Object({
   settings: Type.Object({
     approvalRequired: Type.Enum(APPROVAL_MODES), quorum: Type.Integer(), approvalExpiryMinutes: Type.Integer(), startTimeoutMinutes: Type.Integer(),
     surveillanceMinutes: Type.Integer(), completionRecipients: Type.Array(Str), allowPrivateCallbacks: Type.Boolean(), silenceInfra: Type.Enum(SILENCE_MODES), updatedAt: Nullable(Str),
-    ticketing: Nullable(Type.Record(Str, Type.Unknown(), { description: 'The one ticket destination, its secret shown as •••• with hasSecret' })),
+    ticketing: Nullable(Type.Object({ kind: Type.Enum(TICKET_KINDS), hasSecret: Type.Boolean() }, { additionalProperties: true, description: 'The one ticket destination: its kind’s fields, its secret shown as •••• with hasSecret' })),
     ticketingKind: Type.Enum(['none', ...TICKET_KINDS]),
     ticketingUnreadable: Type.Boolean({ description: 'the stored secret cannot be opened with this server’s data key: enter it again' }),
   }),
@@ -134,11 +137,11 @@ const SettingsBody = Type.Object({
   criticalApprovers: Type.Array(Type.Object({ userId: Str, name: Str })),
   limits: Type.Record(Str, Type.Object({ min: Type.Optional(Type.Integer()), max: Type.Integer() })),
   warning: Nullable(Str), criticalWarning: Nullable(Str),
-});
-const SettingsPatch = Type.Object({
   warnings: Type.Array(Type.Object({ field: Type.Enum(['quorum', 'criticalUserIds']), message: Str }), {
     description: 'What the settings cannot do yet (too few approvers for the quorum, no critical approver), each with its field; a write that leaves one is still taken',
   }),
+});
+const SettingsPatch = Type.Object({
   approvalRequired: Type.Optional(Type.Enum(APPROVAL_MODES, { description: 'none: never; api: changes registered with a token; all: every change' })),
   quorum: Type.Optional(Type.Integer({ minimum: 1, maximum: 25, title: 'Quorum' })),
   approvalExpiryMinutes: Type.Optional(Type.Integer({ minimum: 15, maximum: 10080, title: 'Approval expires after (minutes)' })),
@@ -189,7 +192,7 @@ export const changeRoutes: FastifyPluginAsyncTypebox<{ db: Database; changes: Ch
     schema: {
       tags, summary: 'One change; include=blast,events,reports adds its blast radius (completed from the current graph where it was trimmed), its timeline and its reports',
       params: Params, querystring: Type.Object({ include: Type.Optional(Type.String({ maxLength: 100 })) }, { additionalProperties: false }),
-      response: { 200: Type.Object({ change: ChangeBody, blast: Type.Optional(Nullable(Any)), scopeLine: Type.Optional(Str), scopeBreakdown: Type.Optional(Str), events: Type.Optional(Type.Array(Any)), reports: Type.Optional(Type.Array(Any)) }), ...errors(400, 401, 403, 404) },
+      response: { 200: Type.Object({ change: ChangeBody, blast: Type.Optional(Nullable(Blast)), scopeLine: Type.Optional(Str), scopeBreakdown: Type.Optional(Str), events: Type.Optional(Type.Array(AuditEventBody)), reports: Type.Optional(Type.Array(ReportBody)) }), ...errors(400, 401, 403, 404) },
     },
   }, async (req) => {
     const c = await changes.get(req.principal!, req.params.id);
@@ -236,19 +239,19 @@ export const changeRoutes: FastifyPluginAsyncTypebox<{ db: Database; changes: Ch
     config: write, schema: { tags, summary: 'Evaluate a reported change again: a new horizon, then a new report version', params: Params, body: Type.Object({ evidenceMinutes: Type.Optional(Type.Integer({ minimum: 15, maximum: 1440 })) }, { additionalProperties: false }), response: { 200: OneChange, ...errors(400, 401, 403, 404, 409) } },
   }, async (req) => ({ change: await changes.evaluate(ctx(req), req.principal!, req.params.id, req.body.evidenceMinutes) }));
 
-  app.get('/api/changes/:id/approvals', { config: read, schema: { tags, summary: 'Where approval stands and what the caller may do', params: Params, response: { 200: Any, ...errors(401, 403, 404) } } },
+  app.get('/api/changes/:id/approvals', { config: read, schema: { tags, summary: 'Where approval stands and what the caller may do', params: Params, response: { 200: ApprovalViewBody, ...errors(401, 403, 404) } } },
     async (req) => approvals.view(req.principal!, req.params.id));
   app.post('/api/changes/:id/approve', {
     config: session,
-    schema: { tags, summary: 'Approve (a listed approver, never the requester, once; people only). 409 {blockedOn: classification} while a service component has no tier', params: Params, body: Type.Object({ comment: Type.Optional(Type.String({ maxLength: 2000 })) }, { additionalProperties: false }), response: { 200: Any, ...errors(400, 401, 403, 404, 409) } },
+    schema: { tags, summary: 'Approve (a listed approver, never the requester, once; people only). 409 {blockedOn: classification} while a service component has no tier', params: Params, body: Type.Object({ comment: Type.Optional(Type.String({ maxLength: 2000 })) }, { additionalProperties: false }), response: { 200: ApprovalGivenBody, ...errors(400, 401, 403, 404, 409) } },
   }, async (req) => approvals.approve(ctx(req), req.principal!, req.params.id, req.body.comment));
   app.post('/api/changes/:id/reject', {
     config: session,
-    schema: { tags, summary: 'Reject with a reason: the first rejection rejects the change', params: Params, body: Type.Object({ reason: Type.String({ maxLength: 2000 }) }, { additionalProperties: false }), response: { 200: Any, ...errors(400, 401, 403, 404, 409) } },
+    schema: { tags, summary: 'Reject with a reason: the first rejection rejects the change', params: Params, body: Type.Object({ reason: Type.String({ maxLength: 2000 }) }, { additionalProperties: false }), response: { 200: RejectedBody, ...errors(400, 401, 403, 404, 409) } },
   }, async (req) => approvals.reject(ctx(req), req.principal!, req.params.id, req.body.reason));
   app.post('/api/changes/:id/classify', {
     config: session,
-    schema: { tags, summary: 'Give tiers to service components without one (approvers; saved to the catalogue)', params: Params, body: Type.Object({ components: Type.Array(Type.Object({ key: Type.String({ maxLength: 500 }), tier: Type.String({ maxLength: 20 }) }, { additionalProperties: false }), { maxItems: 100 }) }, { additionalProperties: false }), response: { 200: Any, ...errors(400, 401, 403, 404, 409) } },
+    schema: { tags, summary: 'Give tiers to service components without one (approvers; saved to the catalogue)', params: Params, body: Type.Object({ components: Type.Array(Type.Object({ key: Type.String({ maxLength: 500 }), tier: Type.String({ maxLength: 20 }) }, { additionalProperties: false }), { maxItems: 100 }) }, { additionalProperties: false }), response: { 200: Type.Object({ ...ClassifiedFields, change: ChangeBody }, { $id: 'Classified' }), ...errors(400, 401, 403, 404, 409) } },
   }, async (req) => approvals.classify(ctx(req), req.principal!, req.params.id, req.body.components));
   const Entry = Type.Object({
     input: Type.String({ minLength: 1, maxLength: 200 }), kind: Type.Optional(Type.String({ maxLength: 40 })), key: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })),
@@ -261,7 +264,7 @@ export const changeRoutes: FastifyPluginAsyncTypebox<{ db: Database; changes: Ch
 
   app.get('/api/changes/:id/contracts', {
     config: read,
-    schema: { tags, summary: 'The contract of each service → service call edge of the change’s blast radius', params: Params, querystring: Type.Object({ stale: Type.Optional(Type.Union([Type.Literal(0), Type.Literal(1)])) }, { additionalProperties: false }), response: { 200: Any, ...errors(401, 403, 404) } },
+    schema: { tags, summary: 'The contract of each service → service call edge of the change’s blast radius', params: Params, querystring: Type.Object({ stale: Type.Optional(Type.Union([Type.Literal(0), Type.Literal(1)])) }, { additionalProperties: false }), response: { 200: Type.Object({ changeId: Str, computedAt: Str, ...ContractsBody.properties }, { $id: 'ChangeContracts' }), ...errors(401, 403, 404) } },
   }, async (req) => {
     const c = await changes.get(req.principal!, req.params.id);
     const b = await changes.blastOf(c);

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { RegisteredApproval } from './change-answers.js';
 import { timeBound, type Clock } from '../../platform/clock.js';
 import type { Sealer } from '../../platform/crypto/sealed.js';
 import type { Database, Tx } from '../../platform/db/database.js';
@@ -17,9 +18,9 @@ import type { DeliveriesReader } from './change-deliveries.js';
 import { appendAuditEvent, type AuditContext } from '../ledger/index.js';
 import { readApprovers, readSettings, type ChangeSettings } from './change-settings.js';
 import * as store from './change-store.js';
-import type { Change, ChangeKind, Outcome, PipelineInfo } from './change-store.js';
 import { criticalNeed } from './critical-approvers.js';
 import { unresolvedMessage } from './unresolved-names.js';
+import type { Change, ChangeKind, Outcome, PipelineInfo } from './change-store.js';
 import { CHANGE_STATUSES, move, type Action, type ChangeStatus } from './change-lifecycle.js';
 import { planWindow } from './window.js';
 
@@ -45,7 +46,7 @@ const minutes = (n: number) => n * 60_000;
 
 export type Registered = {
   change: Change; blast: Blast | null; match: { matched: number; unresolved: string[] }; callbackSecret?: string;
-  approval?: Record<string, unknown>; mapping?: { unresolved: Unresolved[]; hint: string };
+  approval?: RegisteredApproval; mapping?: { unresolved: Unresolved[]; hint: string };
   /** Registered, but something will not work as sent (a private callback address not allowed yet). */
   warnings?: string[];
 };
@@ -228,10 +229,10 @@ export class ChangeService {
     return computed;
   }
 
-  private async approvalSummary(c: Change, settings: ChangeSettings): Promise<Record<string, unknown>> {
+  private async approvalSummary(c: Change, settings: ChangeSettings): Promise<RegisteredApproval> {
     const approvers = (await readApprovers(this.deps.db, c.orgId)).filter((a) => a.userId !== c.ownerId);
     const critical = approvers.filter((a) => a.critical);
-    const out: Record<string, unknown> = {
+    const out: RegisteredApproval = {
       required: c.quorum ?? settings.quorum, approvers: approvers.length, expiresAt: c.approvalExpiresAt, criticality: c.criticality,
       criticalitySource: c.criticalitySource, criticalRequired: c.criticality === 'critical', criticalApprovers: critical.length,
       unknownTierComponents: unknownTier(c),
