@@ -1,0 +1,10200 @@
+// Generated from the server's OpenAPI document by `npm run generate:types`: do not edit by hand.
+// Change a route's schema instead; test/http/api-types.test.ts fails while this file is stale.
+export interface paths {
+    "/api/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Audit events, newest first, with filters and cursor pagination */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Action prefix: token. matches token.created */
+                    action?: string;
+                    /** @description Actor id (usr_…, token id) */
+                    actor?: string;
+                    correlationId?: string;
+                    cursor?: string;
+                    limit?: number;
+                    /** @description Free text over action, actor, target, correlation id and data */
+                    q?: string;
+                    /** @description A duration back from now (15m, 1h, 7d) or an ISO-8601 time */
+                    since?: string;
+                    targetId?: string;
+                    targetType?: string;
+                    /** @description A duration back from now (15m, 1h, 7d) or an ISO-8601 time */
+                    until?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: {
+                                /** @example token.created */
+                                action: string;
+                                actor: {
+                                    /** @description Which automation acted */
+                                    automation: string | null;
+                                    id: string | null;
+                                    /** @enum {unknown} */
+                                    kind: "user" | "token" | "service" | "automation" | "system";
+                                    name: string;
+                                    /** @description What set the automation off */
+                                    trigger: string | null;
+                                };
+                                correlationId: string | null;
+                                data: {
+                                    [key: string]: unknown;
+                                };
+                                hash: string;
+                                /**
+                                 * Format: date-time
+                                 * @description UTC, ISO-8601 with Z
+                                 */
+                                occurredAt: string;
+                                prevHash: string;
+                                requestId: string | null;
+                                schemaVersion: number;
+                                /** @description Gap-free per organisation */
+                                seq: number;
+                                /** @enum {unknown} */
+                                source: "ui" | "api" | "cli" | "webhook" | "scheduler" | "system";
+                                target: {
+                                    id: string;
+                                    type: string;
+                                };
+                            }[];
+                            nextCursor: string | null;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/audit/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every matching audit event as NDJSON, newest first */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Action prefix: token. matches token.created */
+                    action?: string;
+                    /** @description Actor id (usr_…, token id) */
+                    actor?: string;
+                    correlationId?: string;
+                    /** @description Free text over action, actor, target, correlation id and data */
+                    q?: string;
+                    /** @description A duration back from now (15m, 1h, 7d) or an ISO-8601 time */
+                    since?: string;
+                    targetId?: string;
+                    targetType?: string;
+                    /** @description A duration back from now (15m, 1h, 7d) or an ISO-8601 time */
+                    until?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/audit/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Walk the organisation's hash chain and name the first broken event */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            checked: number;
+                            firstBrokenSeq: number | null;
+                            head: {
+                                hash: string;
+                                seq: number;
+                            } | null;
+                            ok: boolean;
+                            reason: string | null;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/catalog/format.schema.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** JSON Schema of the changeledger/catalogue/1 import format */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/catalog/imports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Import an estate: our own format (YAML or JSON, with its monitoring sources), Backstage, a kubectl dump, Jaeger dependencies or OTLP traces. Idempotent; entities, links and monitoring sources the same source no longer reports are marked stale */
+        post: {
+            parameters: {
+                query: {
+                    format: "changeledger" | "backstage" | "kubernetes" | "jaeger" | "otlp";
+                    source?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            entities: {
+                                added: number;
+                                changed: number;
+                                stale: number;
+                                unchanged: number;
+                            };
+                            /** @enum {unknown} */
+                            format: "changeledger" | "backstage" | "kubernetes" | "jaeger" | "otlp";
+                            ignored: number;
+                            links: {
+                                added: number;
+                                changed: number;
+                                stale: number;
+                                unchanged: number;
+                            };
+                            /** @description Routes (contracts) from traces */
+                            routes: number;
+                            source: string;
+                            /** @description Monitoring sources (our own format only; zeros for the others) */
+                            sources: {
+                                added: number;
+                                changed: number;
+                                stale: number;
+                                unchanged: number;
+                            };
+                            warnings: string[];
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/catalog/inventory": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every entity with its +1 / +2 dependencies both ways, a page at a time from a snapshot of at most 60 s */
+        get: {
+            parameters: {
+                query?: {
+                    hops?: 1 | 2;
+                    includeStale?: 0 | 1;
+                    /** @description Comma-separated kinds: service,instance */
+                    kind?: string;
+                    limit?: number;
+                    offset?: number;
+                    /** @description Case-insensitive part of the name or key */
+                    q?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            entities: {
+                                engine?: string;
+                                key: string;
+                                kind: string;
+                                meta?: {
+                                    environment: string | null;
+                                    owner: string | null;
+                                    team: string | null;
+                                    tier: string | null;
+                                };
+                                name: string;
+                                stale: boolean;
+                                /**
+                                 * @description A list hit 200 neighbours or the walk 2,000 edges
+                                 * @enum {boolean}
+                                 */
+                                truncated?: true;
+                                usedBy: {
+                                    hop1: {
+                                        key: string;
+                                        kind: string;
+                                        name: string;
+                                        /**
+                                         * @description Hop 1 only: the link is stale
+                                         * @enum {boolean}
+                                         */
+                                        stale?: true;
+                                        /**
+                                         * @description Hop 1 only
+                                         * @enum {unknown}
+                                         */
+                                        via?: "calls" | "runs-on" | "member";
+                                    }[];
+                                    hop2: {
+                                        key: string;
+                                        kind: string;
+                                        name: string;
+                                        /**
+                                         * @description Hop 1 only: the link is stale
+                                         * @enum {boolean}
+                                         */
+                                        stale?: true;
+                                        /**
+                                         * @description Hop 1 only
+                                         * @enum {unknown}
+                                         */
+                                        via?: "calls" | "runs-on" | "member";
+                                    }[];
+                                };
+                                uses: {
+                                    hop1: {
+                                        key: string;
+                                        kind: string;
+                                        name: string;
+                                        /**
+                                         * @description Hop 1 only: the link is stale
+                                         * @enum {boolean}
+                                         */
+                                        stale?: true;
+                                        /**
+                                         * @description Hop 1 only
+                                         * @enum {unknown}
+                                         */
+                                        via?: "calls" | "runs-on" | "member";
+                                    }[];
+                                    hop2: {
+                                        key: string;
+                                        kind: string;
+                                        name: string;
+                                        /**
+                                         * @description Hop 1 only: the link is stale
+                                         * @enum {boolean}
+                                         */
+                                        stale?: true;
+                                        /**
+                                         * @description Hop 1 only
+                                         * @enum {unknown}
+                                         */
+                                        via?: "calls" | "runs-on" | "member";
+                                    }[];
+                                };
+                            }[];
+                            format: string;
+                            limit: number;
+                            meta: {
+                                hops: number;
+                                includeStale: boolean;
+                                kinds: {
+                                    [key: string]: number;
+                                };
+                                lastSweepAt: string | null;
+                                staleAfterDays: number | null;
+                                truncatedEntities: number;
+                            };
+                            offset: number;
+                            /** @description The snapshot (at most 60 s old) this page was cut from; when it changes between pages, start again at offset 0 */
+                            snapshotAt: string;
+                            total: number;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/catalog/inventory/{key}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One entity by its key, URI-encoded (svc%3Acheckout) */
+        get: {
+            parameters: {
+                query?: {
+                    hops?: 1 | 2;
+                    includeStale?: 0 | 1;
+                };
+                header?: never;
+                path: {
+                    key: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            entity: {
+                                engine?: string;
+                                key: string;
+                                kind: string;
+                                meta?: {
+                                    environment: string | null;
+                                    owner: string | null;
+                                    team: string | null;
+                                    tier: string | null;
+                                };
+                                name: string;
+                                stale: boolean;
+                                /**
+                                 * @description A list hit 200 neighbours or the walk 2,000 edges
+                                 * @enum {boolean}
+                                 */
+                                truncated?: true;
+                                usedBy: {
+                                    hop1: {
+                                        key: string;
+                                        kind: string;
+                                        name: string;
+                                        /**
+                                         * @description Hop 1 only: the link is stale
+                                         * @enum {boolean}
+                                         */
+                                        stale?: true;
+                                        /**
+                                         * @description Hop 1 only
+                                         * @enum {unknown}
+                                         */
+                                        via?: "calls" | "runs-on" | "member";
+                                    }[];
+                                    hop2: {
+                                        key: string;
+                                        kind: string;
+                                        name: string;
+                                        /**
+                                         * @description Hop 1 only: the link is stale
+                                         * @enum {boolean}
+                                         */
+                                        stale?: true;
+                                        /**
+                                         * @description Hop 1 only
+                                         * @enum {unknown}
+                                         */
+                                        via?: "calls" | "runs-on" | "member";
+                                    }[];
+                                };
+                                uses: {
+                                    hop1: {
+                                        key: string;
+                                        kind: string;
+                                        name: string;
+                                        /**
+                                         * @description Hop 1 only: the link is stale
+                                         * @enum {boolean}
+                                         */
+                                        stale?: true;
+                                        /**
+                                         * @description Hop 1 only
+                                         * @enum {unknown}
+                                         */
+                                        via?: "calls" | "runs-on" | "member";
+                                    }[];
+                                    hop2: {
+                                        key: string;
+                                        kind: string;
+                                        name: string;
+                                        /**
+                                         * @description Hop 1 only: the link is stale
+                                         * @enum {boolean}
+                                         */
+                                        stale?: true;
+                                        /**
+                                         * @description Hop 1 only
+                                         * @enum {unknown}
+                                         */
+                                        via?: "calls" | "runs-on" | "member";
+                                    }[];
+                                };
+                            };
+                            format: string;
+                            meta: {
+                                hops: number;
+                                includeStale: boolean;
+                                kinds: {
+                                    [key: string]: number;
+                                };
+                                lastSweepAt: string | null;
+                                staleAfterDays: number | null;
+                                truncatedEntities: number;
+                            };
+                            snapshotAt: string;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/catalog/match": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Resolve components as a registration will: exactly one name hit, else an alias, else a manual service, else up to 10 candidates */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        components?: {
+                            key?: string;
+                            kind?: string;
+                            query?: string;
+                        }[];
+                        lines?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            match: {
+                                matched: number;
+                                unresolved: string[];
+                            };
+                            resolved: {
+                                key: string;
+                                kind: string;
+                                /** @enum {unknown} */
+                                match: "exact" | "alias" | "manual" | "key";
+                                name: string;
+                                query?: string;
+                                seen: boolean;
+                            }[];
+                            unresolved: {
+                                candidates: {
+                                    key: string;
+                                    kind: string;
+                                    name: string;
+                                }[];
+                                query: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/catalog/routes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The routes each caller uses on each callee, from traces; caller `ingress` means requests from outside the estate (a root server span). Health probes and routes not seen for 7 days left out unless asked */
+        get: {
+            parameters: {
+                query?: {
+                    callee?: string;
+                    caller?: string;
+                    includeProbes?: 0 | 1;
+                    includeStale?: 0 | 1;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: {
+                                callee: string;
+                                caller: string;
+                                calls: number;
+                                errorShare: number;
+                                lastSeen: string;
+                                method: string | null;
+                                p95Ms: number;
+                                probe: boolean;
+                                route: string;
+                                samplePath: string | null;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/changes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Changes, newest window first (at most 200) */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Only changes waiting for the signed-in person’s decision: a designated approver, not the requester, not yet decided */
+                    awaiting?: "me";
+                    /** @description Only changes with this entity key among their components or in their blast radius scope */
+                    component?: string;
+                    /** @description Comma-separated: critical, important, standard, pending (a tier still to classify) */
+                    criticality?: string;
+                    limit?: number;
+                    mine?: "1";
+                    /** @description Part of the title, or a CHG- id */
+                    q?: string;
+                    /** @description Only changes whose window ends at or after this: a duration back from now (24h, 7d) or an ISO-8601 time */
+                    since?: string;
+                    /** @description Comma-separated statuses */
+                    status?: string;
+                    /** @description Only changes whose window starts at or before this: a duration back from now or an ISO-8601 time */
+                    until?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            changes: components["schemas"]["Change"][];
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Register a change: 201 {change, blast, match, approval | mapping, callbackSecret}; 409 needsConfirm (100 services or more); 422 refused */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description Start the moment it is approved */
+                        autoStart?: boolean;
+                        /** @description http(s): signed callbacks at every step; the 201 carries callbackSecret once */
+                        callbackUrl?: string;
+                        /** Components */
+                        components: {
+                            /** @example svc:checkout-api */
+                            key?: string;
+                            /** @enum {unknown} */
+                            kind?: "service" | "instance" | "database" | "schema" | "vm" | "host" | "datastore" | "pod" | "node" | "device" | "external" | "integration" | "workload" | "volume";
+                            /** @example checkout-api */
+                            query?: string;
+                        }[];
+                        /** @description Required when the scope has 100 services or more */
+                        confirmLarge?: boolean;
+                        /** Description */
+                        description?: string;
+                        /** @description Save without scheduling it (PUT with draft: false submits it) */
+                        draft?: boolean;
+                        /**
+                         * Evidence horizon (minutes)
+                         * @description The surveillance horizon; default the organisation’s
+                         */
+                        evidenceMinutes?: number;
+                        /**
+                         * Hops
+                         * @default 1
+                         */
+                        hops?: 1 | 2;
+                        /**
+                         * Kind
+                         * @default other
+                         * @enum {unknown}
+                         */
+                        kind?: "deploy" | "config" | "infra" | "other";
+                        /**
+                         * Duration (minutes)
+                         * @description A pipeline window now … now + d, re-stamped when the change starts
+                         */
+                        maxDurationMinutes?: number;
+                        /** @description Who registered it; each value ≤ 200 characters */
+                        pipeline?: {
+                            commit?: string;
+                            environment?: string;
+                            pipeline?: string;
+                            repo?: string;
+                            run?: string;
+                            runUrl?: string;
+                            version?: string;
+                        };
+                        /** Report recipients */
+                        recipients?: string[];
+                        /** @default true */
+                        releaseHeld?: boolean;
+                        silenceInfra?: ("dedicated" | "all" | "none") | null;
+                        /** @description Start the window now (windowEnd defaults to now + 1 h) */
+                        startNow?: boolean;
+                        /** @description Alias of evidenceMinutes (evidenceMinutes wins) */
+                        surveillanceMinutes?: number;
+                        ticketUrl?: string;
+                        /** Title */
+                        title: string;
+                        /**
+                         * End (UTC)
+                         * @description 5 min – 7 days after the start
+                         */
+                        windowEnd?: string;
+                        /**
+                         * Start (UTC)
+                         * @description ISO-8601 date-time
+                         */
+                        windowStart?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            approval?: components["schemas"]["RegisteredApproval"];
+                            blast: components["schemas"]["Blast"] | null;
+                            /** @description cs_…, only when callbackUrl was sent: returned once */
+                            callbackSecret?: string;
+                            change: components["schemas"]["Change"];
+                            mapping?: {
+                                hint: string;
+                                unresolved: {
+                                    candidates: {
+                                        key: string;
+                                        kind: string;
+                                        name: string;
+                                    }[];
+                                    query: string;
+                                }[];
+                            };
+                            match: {
+                                matched: number;
+                                unresolved: string[];
+                            };
+                            /** @description registered, but something will not work as sent: a private callbackUrl while allowPrivateCallbacks is off */
+                            warnings?: string[];
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/changes/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One change; include=blast,events,reports adds its blast radius (completed from the current graph where it was trimmed), its timeline and its reports */
+        get: {
+            parameters: {
+                query?: {
+                    include?: string;
+                };
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            blast?: components["schemas"]["Blast"] | null;
+                            change: components["schemas"]["Change"];
+                            events?: {
+                                /** @example token.created */
+                                action: string;
+                                actor: {
+                                    /** @description Which automation acted */
+                                    automation: string | null;
+                                    id: string | null;
+                                    /** @enum {unknown} */
+                                    kind: "user" | "token" | "service" | "automation" | "system";
+                                    name: string;
+                                    /** @description What set the automation off */
+                                    trigger: string | null;
+                                };
+                                correlationId: string | null;
+                                data: {
+                                    [key: string]: unknown;
+                                };
+                                hash: string;
+                                /**
+                                 * Format: date-time
+                                 * @description UTC, ISO-8601 with Z
+                                 */
+                                occurredAt: string;
+                                prevHash: string;
+                                requestId: string | null;
+                                schemaVersion: number;
+                                /** @description Gap-free per organisation */
+                                seq: number;
+                                /** @enum {unknown} */
+                                source: "ui" | "api" | "cli" | "webhook" | "scheduler" | "system";
+                                target: {
+                                    id: string;
+                                    type: string;
+                                };
+                            }[];
+                            reports?: components["schemas"]["ChangeReport"][];
+                            scopeBreakdown?: string;
+                            scopeLine?: string;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        /** Edit a draft or scheduled change (a new blast-radius version); draft: false submits a draft */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description Start the moment it is approved */
+                        autoStart?: boolean;
+                        /** @description http(s): signed callbacks at every step; the 201 carries callbackSecret once */
+                        callbackUrl?: string;
+                        /** Components */
+                        components?: {
+                            /** @example svc:checkout-api */
+                            key?: string;
+                            /** @enum {unknown} */
+                            kind?: "service" | "instance" | "database" | "schema" | "vm" | "host" | "datastore" | "pod" | "node" | "device" | "external" | "integration" | "workload" | "volume";
+                            /** @example checkout-api */
+                            query?: string;
+                        }[];
+                        /** @description Required when the scope has 100 services or more */
+                        confirmLarge?: boolean;
+                        /** Description */
+                        description?: string;
+                        /** @description Save without scheduling it (PUT with draft: false submits it) */
+                        draft?: boolean;
+                        /**
+                         * Evidence horizon (minutes)
+                         * @description The surveillance horizon; default the organisation’s
+                         */
+                        evidenceMinutes?: number;
+                        /**
+                         * Hops
+                         * @default 1
+                         */
+                        hops?: 1 | 2;
+                        /**
+                         * Kind
+                         * @default other
+                         * @enum {unknown}
+                         */
+                        kind?: "deploy" | "config" | "infra" | "other";
+                        /**
+                         * Duration (minutes)
+                         * @description A pipeline window now … now + d, re-stamped when the change starts
+                         */
+                        maxDurationMinutes?: number;
+                        /** @description Who registered it; each value ≤ 200 characters */
+                        pipeline?: {
+                            commit?: string;
+                            environment?: string;
+                            pipeline?: string;
+                            repo?: string;
+                            run?: string;
+                            runUrl?: string;
+                            version?: string;
+                        };
+                        /** Report recipients */
+                        recipients?: string[];
+                        /** @default true */
+                        releaseHeld?: boolean;
+                        silenceInfra?: ("dedicated" | "all" | "none") | null;
+                        /** @description Start the window now (windowEnd defaults to now + 1 h) */
+                        startNow?: boolean;
+                        /** @description Alias of evidenceMinutes (evidenceMinutes wins) */
+                        surveillanceMinutes?: number;
+                        ticketUrl?: string;
+                        /** Title */
+                        title?: string;
+                        /**
+                         * End (UTC)
+                         * @description 5 min – 7 days after the start
+                         */
+                        windowEnd?: string;
+                        /**
+                         * Start (UTC)
+                         * @description ISO-8601 date-time
+                         */
+                        windowStart?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            approval?: components["schemas"]["RegisteredApproval"];
+                            blast: components["schemas"]["Blast"] | null;
+                            /** @description cs_…, only when callbackUrl was sent: returned once */
+                            callbackSecret?: string;
+                            change: components["schemas"]["Change"];
+                            mapping?: {
+                                hint: string;
+                                unresolved: {
+                                    candidates: {
+                                        key: string;
+                                        kind: string;
+                                        name: string;
+                                    }[];
+                                    query: string;
+                                }[];
+                            };
+                            match: {
+                                matched: number;
+                                unresolved: string[];
+                            };
+                            /** @description registered, but something will not work as sent: a private callbackUrl while allowPrivateCallbacks is off */
+                            warnings?: string[];
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/changes/{id}/abort": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Abort a running change (outcome rolled_back unless given) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        notes?: string;
+                        /** @enum {unknown} */
+                        outcome?: "success" | "partial" | "rolled_back" | "unknown";
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            change: components["schemas"]["Change"];
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/changes/{id}/approvals": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Where approval stands and what the caller may do */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Where approval stands, and what the caller may do about it */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Every decision so far, approvals and rejections */
+                            approvals: {
+                                at: string;
+                                comment: string | null;
+                                critical: boolean;
+                                /** @enum {unknown} */
+                                decision: "approved" | "rejected";
+                                name: string;
+                                userId: string;
+                            }[];
+                            approvers: {
+                                critical: boolean;
+                                name: string;
+                                requester: boolean;
+                                userId: string;
+                            }[];
+                            blockedOn: ("classification" | "critical_approver") | null;
+                            blockedReason: string | null;
+                            canApprove: boolean;
+                            canClassify: boolean;
+                            /** @description Each service component’s tier; null while it has none */
+                            componentTiers: {
+                                [key: string]: ("critical" | "important" | "standard") | null;
+                            };
+                            criticalApproved: boolean | null;
+                            criticalApprovers: {
+                                name: string;
+                                requester: boolean;
+                                userId: string;
+                            }[];
+                            criticality: ("critical" | "important" | "standard") | null;
+                            criticalitySource: ("components" | "blast" | "none" | "pending") | null;
+                            criticalRequired: boolean;
+                            expiresAt: string | null;
+                            gated: boolean;
+                            isApprover: boolean;
+                            isRequester: boolean;
+                            mine: {
+                                at: string;
+                                comment: string | null;
+                                /** @enum {unknown} */
+                                decision: "approved" | "rejected";
+                            } | null;
+                            required: number | null;
+                            /** @enum {unknown} */
+                            status: "draft" | "scheduled" | "pending_mapping" | "pending_approval" | "approved" | "rejected" | "expired" | "active" | "evaluating" | "reported" | "cancelled";
+                            unknownTierComponents: {
+                                key: string;
+                                kind: string;
+                                name: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/changes/{id}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Approve (a listed approver, never the requester, once; people only). 409 {blockedOn: classification} while a service component has no tier */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        comment?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description The change after the approval: approved (or started, with autoStart) once the quorum is reached */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Approvals so far, this one included */
+                            approvals: number;
+                            blockedOn: ("classification" | "critical_approver") | null;
+                            criticalApproved: boolean | null;
+                            criticality: ("critical" | "important" | "standard") | null;
+                            criticalitySource: ("components" | "blast" | "none" | "pending") | null;
+                            criticalRequired: boolean;
+                            required: number | null;
+                            /** @enum {unknown} */
+                            status: "draft" | "scheduled" | "pending_mapping" | "pending_approval" | "approved" | "rejected" | "expired" | "active" | "evaluating" | "reported" | "cancelled";
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/changes/{id}/callback-test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send a signed change.test to the change’s callbackUrl now (write access; people only) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            delivery: {
+                                action: ("create" | "update" | "test") | null;
+                                at: string;
+                                attempts: number;
+                                deliveryId: string;
+                                error: string | null;
+                                event: string;
+                                httpStatus: number | null;
+                                nextAttemptAt: string | null;
+                                note: string | null;
+                                /** @enum {unknown} */
+                                state: "pending" | "retrying" | "delivered" | "failed";
+                                /** @enum {unknown} */
+                                via: "server";
+                            } & {
+                                attemptLog: {
+                                    address: string | null;
+                                    at: string;
+                                    attempt: number;
+                                    durationMs: number;
+                                    error: string | null;
+                                    httpStatus: number | null;
+                                    /** @enum {unknown} */
+                                    via: "server";
+                                }[];
+                            };
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/changes/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Cancel a draft, scheduled, pending or approved change */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        reason?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            change: components["schemas"]["Change"];
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/changes/{id}/classify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Give tiers to service components without one (approvers; saved to the catalogue) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        components: {
+                            key: string;
+                            tier: string;
+                        }[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            change: components["schemas"]["Change"];
+                            classified: {
+                                key: string;
+                                name: string;
+                                /** @enum {unknown} */
+                                tier: "critical" | "important" | "standard";
+                                /**
+                                 * @description Where the tier was saved: the catalogue entity, a manual service, or a new entity for a key never seen
+                                 * @enum {unknown}
+                                 */
+                                where: "catalogue" | "manual" | "unseen";
+                            }[];
+                            /** @description Each service component’s tier; null while it has none */
+                            componentTiers: {
+                                [key: string]: ("critical" | "important" | "standard") | null;
+                            };
+                            criticality: ("critical" | "important" | "standard") | null;
+                            criticalitySource: ("components" | "blast" | "none" | "pending") | null;
+                            unknownTierComponents: {
+                                key: string;
+                                kind: string;
+                                name: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/changes/{id}/complete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Complete a running change (outcome defaults to success): it enters surveillance */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        notes?: string;
+                        /** @enum {unknown} */
+                        outcome?: "success" | "partial" | "rolled_back" | "unknown";
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            change: components["schemas"]["Change"];
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/changes/{id}/contracts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The contract of each service → service call edge of the change’s blast radius */
+        get: {
+            parameters: {
+                query?: {
+                    stale?: 0 | 1;
+                };
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            changeId: string;
+                            computedAt: string;
+                            edges: {
+                                callee: {
+                                    key: string;
+                                    name: string;
+                                };
+                                caller: {
+                                    key: string;
+                                    name: string;
+                                };
+                                note?: string;
+                                routes: {
+                                    calls: number;
+                                    errorShare: number;
+                                    /** @description The same route is also reached from outside the estate */
+                                    externalIngress: boolean;
+                                    lastSeen: string;
+                                    method: string | null;
+                                    p95Ms: number;
+                                    probe: boolean;
+                                    route: string;
+                                    samplePath: string | null;
+                                }[];
+                            }[];
+                            /** @example 3 of 4 call edges have a contract · 11 routes */
+                            header: string;
+                            routes: number;
+                            total: number;
+                            withContract: number;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/changes/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every callback and ticket step of a change with each attempt (the Pipeline card) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            callbackUrl: string | null;
+                            deliveries: (({
+                                action: ("create" | "update" | "test") | null;
+                                at: string;
+                                attempts: number;
+                                deliveryId: string;
+                                error: string | null;
+                                event: string;
+                                httpStatus: number | null;
+                                nextAttemptAt: string | null;
+                                note: string | null;
+                                /** @enum {unknown} */
+                                state: "pending" | "retrying" | "delivered" | "failed";
+                                /** @enum {unknown} */
+                                via: "server";
+                            } & {
+                                attemptLog: {
+                                    address: string | null;
+                                    at: string;
+                                    attempt: number;
+                                    durationMs: number;
+                                    error: string | null;
+                                    httpStatus: number | null;
+                                    /** @enum {unknown} */
+                                    via: "server";
+                                }[];
+                            }) & {
+                                /** @enum {unknown} */
+                                channel: "callback" | "ticket";
+                            })[];
+                            ticket: {
+                                id: string;
+                                key: string;
+                                /** @enum {unknown} */
+                                kind: "jira" | "asana" | "servicenow" | "webhook";
+                                url: string | null;
+                            } | null;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/changes/{id}/evaluate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Evaluate a reported change again: a new horizon, then a new report version */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        evidenceMinutes?: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            change: components["schemas"]["Change"];
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/changes/{id}/finish": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Finish a running change: it enters surveillance */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        notes?: string;
+                        /** @enum {unknown} */
+                        outcome?: "success" | "partial" | "rolled_back" | "unknown";
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            change: components["schemas"]["Change"];
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/changes/{id}/mappings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Map the unresolved names of a pending_mapping change; with none left it moves on */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        confirmLarge?: boolean;
+                        entries: {
+                            createService?: {
+                                name?: string;
+                            };
+                            input: string;
+                            key?: string;
+                            kind?: string;
+                            remember?: boolean;
+                        }[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            change: components["schemas"]["Change"];
+                            remaining: number;
+                            status: string;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/changes/{id}/reject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Reject with a reason: the first rejection rejects the change */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        reason: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {unknown} */
+                            status: "draft" | "scheduled" | "pending_mapping" | "pending_approval" | "approved" | "rejected" | "expired" | "active" | "evaluating" | "reported" | "cancelled";
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/changes/{id}/report.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A report version of the change (the latest by default) */
+        get: {
+            parameters: {
+                query?: {
+                    version?: number;
+                };
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/changes/{id}/start": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Start a scheduled or approved change now (409 while it waits for approval or mapping) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            change: components["schemas"]["Change"];
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/changes/{id}/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The compact status a pipeline polls */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description What a pipeline polls, and what every callback carries */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            approval: {
+                                approvals: number | null;
+                                blockedOn: ("classification" | "critical_approver") | null;
+                                criticalApproved: boolean | null;
+                                criticalRequired: boolean;
+                                decidedAt: string | null;
+                                expiresAt: string | null;
+                                reason: string | null;
+                                required: number | null;
+                                /** @enum {unknown} */
+                                state: "not_required" | "mapping" | "pending" | "approved" | "rejected" | "expired";
+                            };
+                            callback: {
+                                action: ("create" | "update" | "test") | null;
+                                at: string;
+                                attempts: number;
+                                deliveryId: string;
+                                error: string | null;
+                                event: string;
+                                httpStatus: number | null;
+                                nextAttemptAt: string | null;
+                                note: string | null;
+                                /** @enum {unknown} */
+                                state: "pending" | "retrying" | "delivered" | "failed";
+                                /** @enum {unknown} */
+                                via: "server";
+                            } | null;
+                            classification?: {
+                                unknown: string[];
+                                url: string;
+                            };
+                            criticality: ("critical" | "important" | "standard") | null;
+                            criticalitySource: string | null;
+                            deployment: {
+                                autoStart: boolean;
+                                finishedAt: string | null;
+                                outcome: string | null;
+                                startedAt: string | null;
+                                windowEnd: string;
+                                windowStart: string;
+                            };
+                            displayId: string;
+                            id: string;
+                            links: {
+                                approve: string;
+                                change: string;
+                            };
+                            mapping?: {
+                                unresolved: string[];
+                                url: string;
+                            };
+                            pipeline: {
+                                [key: string]: string;
+                            } | null;
+                            /** @enum {unknown} */
+                            status: "draft" | "scheduled" | "pending_mapping" | "pending_approval" | "approved" | "rejected" | "expired" | "active" | "evaluating" | "reported" | "cancelled";
+                            /** @description Why it was rejected, expired or was cancelled */
+                            statusReason: string | null;
+                            surveillance: {
+                                aiImpact: null;
+                                evaluateAt: string | null;
+                                impact: string | null;
+                                minutes: number;
+                                reportedAt: string | null;
+                            };
+                            ticket: {
+                                id: string | null;
+                                key: string | null;
+                                kind: ("jira" | "asana" | "servicenow" | "webhook") | null;
+                                steps: {
+                                    action: ("create" | "update" | "test") | null;
+                                    at: string;
+                                    attempts: number;
+                                    deliveryId: string;
+                                    error: string | null;
+                                    event: string;
+                                    httpStatus: number | null;
+                                    nextAttemptAt: string | null;
+                                    note: string | null;
+                                    /** @enum {unknown} */
+                                    state: "pending" | "retrying" | "delivered" | "failed";
+                                    /** @enum {unknown} */
+                                    via: "server";
+                                }[];
+                                url: string | null;
+                            } | null;
+                            title: string;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/changes/preview-blast": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** What a registration would silence, and its criticality — computed, never stored nor trimmed (the editor’s live preview) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        components?: {
+                            /** @example svc:checkout-api */
+                            key?: string;
+                            /** @enum {unknown} */
+                            kind?: "service" | "instance" | "database" | "schema" | "vm" | "host" | "datastore" | "pod" | "node" | "device" | "external" | "integration" | "workload" | "volume";
+                            /** @example checkout-api */
+                            query?: string;
+                        }[];
+                        /** @default 1 */
+                        hops?: 1 | 2;
+                        /** @description Names or keys, one a line (resolved like {query}) */
+                        lines?: string;
+                        /** @description dedicated | all | none; null or omitted: the organisation default */
+                        silenceInfra?: ("dedicated" | "all" | "none") | null;
+                        title?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            blast: components["schemas"]["Blast"];
+                            componentTiers: {
+                                [key: string]: ("critical" | "important" | "standard") | null;
+                            };
+                            /** @description What a change silences (pods count per workload) and what it leaves loud */
+                            counts: {
+                                capped: number;
+                                databases: number;
+                                datastores: number;
+                                devices: number;
+                                externals: number;
+                                hosts: number;
+                                items: number;
+                                nodes: number;
+                                pods: number;
+                                schemas: number;
+                                services: number;
+                                shared: number;
+                                sources: number;
+                                vms: number;
+                                volumes: number;
+                                workloads: number;
+                            };
+                            criticality: ("critical" | "important" | "standard") | null;
+                            /** @enum {unknown} */
+                            criticalitySource: "components" | "blast" | "none" | "pending";
+                            /** @description 100 services or more: a save answers 409 without confirmLarge */
+                            large: boolean;
+                            match: {
+                                matched: number;
+                                unresolved: string[];
+                            };
+                            /** @description A save would answer 422 */
+                            refused: string | null;
+                            resolved: {
+                                key: string;
+                                kind: string;
+                                /** @enum {unknown} */
+                                match: "exact" | "alias" | "manual" | "key";
+                                name: string;
+                                query?: string;
+                                seen: boolean;
+                            }[];
+                            /** @description The scope line tooltip: silenced infrastructure per kind */
+                            scopeBreakdown: string;
+                            /** @example Silence scope: 12 services · 2 databases · +54 infrastructure (3 held, 51 shared) */
+                            scopeLine: string;
+                            /** @enum {unknown} */
+                            silenceInfra: "dedicated" | "all" | "none";
+                            unknownTierComponents: {
+                                key: string;
+                                kind: string;
+                                name: string;
+                            }[];
+                            /** @description A line that is not exactly one thing, with up to 10 candidates */
+                            unresolved: {
+                                candidates: {
+                                    key: string;
+                                    kind: string;
+                                    name: string;
+                                }[];
+                                query: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/changes/preview-contracts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The contract of each service → service call edge such a registration would cover: the routes of the callee this caller uses (health probes and routes not seen for 7 days left out unless asked) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        components?: {
+                            /** @example svc:checkout-api */
+                            key?: string;
+                            /** @enum {unknown} */
+                            kind?: "service" | "instance" | "database" | "schema" | "vm" | "host" | "datastore" | "pod" | "node" | "device" | "external" | "integration" | "workload" | "volume";
+                            /** @example checkout-api */
+                            query?: string;
+                        }[];
+                        /** @description The call edges of a preview already made: the components are then not walked again */
+                        edges?: {
+                            from: string;
+                            to: string;
+                        }[];
+                        /** @default 1 */
+                        hops?: 1 | 2;
+                        includeProbes?: boolean;
+                        includeStale?: boolean;
+                        /** @description Names or keys, one a line (resolved like {query}) */
+                        lines?: string;
+                        /** @description dedicated | all | none; null or omitted: the organisation default */
+                        silenceInfra?: ("dedicated" | "all" | "none") | null;
+                        title?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            edges: {
+                                callee: {
+                                    key: string;
+                                    name: string;
+                                };
+                                caller: {
+                                    key: string;
+                                    name: string;
+                                };
+                                note?: string;
+                                routes: {
+                                    calls: number;
+                                    errorShare: number;
+                                    /** @description The same route is also reached from outside the estate */
+                                    externalIngress: boolean;
+                                    lastSeen: string;
+                                    method: string | null;
+                                    p95Ms: number;
+                                    probe: boolean;
+                                    route: string;
+                                    samplePath: string | null;
+                                }[];
+                            }[];
+                            /** @example 3 of 4 call edges have a contract · 11 routes */
+                            header: string;
+                            routes: number;
+                            total: number;
+                            withContract: number;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The organisation’s callbacks and ticket steps in one state (failed by default), newest first, each with its change: what needs attention */
+        get: {
+            parameters: {
+                query?: {
+                    limit?: number;
+                    /** @description failed: given up; retrying: waiting for its next attempt */
+                    state?: "failed" | "retrying";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            deliveries: ({
+                                action: ("create" | "update" | "test") | null;
+                                at: string;
+                                attempts: number;
+                                deliveryId: string;
+                                error: string | null;
+                                event: string;
+                                httpStatus: number | null;
+                                nextAttemptAt: string | null;
+                                note: string | null;
+                                /** @enum {unknown} */
+                                state: "pending" | "retrying" | "delivered" | "failed";
+                                /** @enum {unknown} */
+                                via: "server";
+                            } & {
+                                /** @description The change the delivery belongs to */
+                                change: {
+                                    displayId: string;
+                                    id: string;
+                                    title: string;
+                                };
+                                /** @enum {unknown} */
+                                channel: "callback" | "ticket";
+                            })[];
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/environments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Environments of the organisation */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: {
+                                /** @enum {unknown} */
+                                approvalPolicy: "none" | "high-risk" | "all";
+                                approvalsNeeded: number;
+                                key: string;
+                                name: string;
+                                position: number;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Add an environment; every flag gets an off state in it */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        key: string;
+                        name: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {unknown} */
+                            approvalPolicy: "none" | "high-risk" | "all";
+                            approvalsNeeded: number;
+                            key: string;
+                            name: string;
+                            position: number;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/environments/{key}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Set an environment’s approval policy (owners and admins) */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    key: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        approvalPolicy?: "none" | "high-risk" | "all";
+                        approvalsNeeded?: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {unknown} */
+                            approvalPolicy: "none" | "high-risk" | "all";
+                            approvalsNeeded: number;
+                            key: string;
+                            name: string;
+                            position: number;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/flags": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Flags, optionally under a namespace (ops.payments.*) */
+        get: {
+            parameters: {
+                query?: {
+                    namespace?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: {
+                                /** @description Approvals every change needs; 0 follows each environment’s policy */
+                                approvalsNeeded: number;
+                                /**
+                                 * Format: date-time
+                                 * @description UTC, ISO-8601 with Z
+                                 */
+                                createdAt: string;
+                                description: string;
+                                key: string;
+                                /** @description A value of the flag’s type */
+                                offValue: unknown;
+                                ownerService: string | null;
+                                /** @enum {unknown} */
+                                risk: "low" | "high";
+                                states: {
+                                    enabled: boolean;
+                                    env: string;
+                                    rollout: {
+                                        /** @description Context attribute that buckets stably, e.g. targetingKey or userId */
+                                        bucketBy: string;
+                                        /** @description Share of contexts served the value */
+                                        percentage: number;
+                                    } | null;
+                                    rules: {
+                                        attribute: string;
+                                        /** @enum {unknown} */
+                                        op: "equals" | "not_equals" | "in" | "not_in" | "starts_with" | "ends_with" | "contains";
+                                        /** @description A value of the flag’s type */
+                                        value: unknown;
+                                        values: string[];
+                                    }[];
+                                    /**
+                                     * Format: date-time
+                                     * @description UTC, ISO-8601 with Z
+                                     */
+                                    updatedAt: string;
+                                    /** @description A value of the flag’s type */
+                                    value: unknown;
+                                    version: number;
+                                }[];
+                                tags: string[];
+                                /** @enum {unknown} */
+                                type: "boolean" | "string" | "number" | "json";
+                                /**
+                                 * Format: date-time
+                                 * @description UTC, ISO-8601 with Z
+                                 */
+                                updatedAt: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Create a flag (off in every environment) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        approvalsNeeded?: number;
+                        /** @description Which automation writes, and what set it off */
+                        automation?: {
+                            name: string;
+                            trigger: string;
+                        };
+                        /** @description Turn off now, past any approval policy (incidents); needs a reason meeting the high-risk bar; recorded for review */
+                        breakGlass?: boolean;
+                        description?: string;
+                        gitops?: {
+                            commitSha: string;
+                            deployRun: string | null;
+                        };
+                        /** @description Dotted lower-case words: ops.payments.new-processor */
+                        key: string;
+                        /** @description A value of the flag’s type */
+                        offValue?: unknown;
+                        ownerService?: string | null;
+                        /** @description Required on high-risk flags: ≥ 10 characters, a ticket reference or a link */
+                        reason?: string;
+                        /** @enum {unknown} */
+                        risk: "low" | "high";
+                        /**
+                         * @description Defaults to ui for a session, api for a token
+                         * @enum {unknown}
+                         */
+                        source?: "ui" | "api" | "cli" | "gitops" | "automation";
+                        tags?: string[];
+                        /** @enum {unknown} */
+                        type: "boolean" | "string" | "number" | "json";
+                        /** @description A value of the flag’s type */
+                        value?: unknown;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Approvals every change needs; 0 follows each environment’s policy */
+                            approvalsNeeded: number;
+                            /**
+                             * Format: date-time
+                             * @description UTC, ISO-8601 with Z
+                             */
+                            createdAt: string;
+                            description: string;
+                            key: string;
+                            /** @description A value of the flag’s type */
+                            offValue: unknown;
+                            ownerService: string | null;
+                            /** @enum {unknown} */
+                            risk: "low" | "high";
+                            states: {
+                                enabled: boolean;
+                                env: string;
+                                rollout: {
+                                    /** @description Context attribute that buckets stably, e.g. targetingKey or userId */
+                                    bucketBy: string;
+                                    /** @description Share of contexts served the value */
+                                    percentage: number;
+                                } | null;
+                                rules: {
+                                    attribute: string;
+                                    /** @enum {unknown} */
+                                    op: "equals" | "not_equals" | "in" | "not_in" | "starts_with" | "ends_with" | "contains";
+                                    /** @description A value of the flag’s type */
+                                    value: unknown;
+                                    values: string[];
+                                }[];
+                                /**
+                                 * Format: date-time
+                                 * @description UTC, ISO-8601 with Z
+                                 */
+                                updatedAt: string;
+                                /** @description A value of the flag’s type */
+                                value: unknown;
+                                version: number;
+                            }[];
+                            tags: string[];
+                            /** @enum {unknown} */
+                            type: "boolean" | "string" | "number" | "json";
+                            /**
+                             * Format: date-time
+                             * @description UTC, ISO-8601 with Z
+                             */
+                            updatedAt: string;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/flags/{key}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One flag with its state in each environment */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Dotted lower-case words: ops.payments.new-processor */
+                    key: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Approvals every change needs; 0 follows each environment’s policy */
+                            approvalsNeeded: number;
+                            /**
+                             * Format: date-time
+                             * @description UTC, ISO-8601 with Z
+                             */
+                            createdAt: string;
+                            description: string;
+                            key: string;
+                            /** @description A value of the flag’s type */
+                            offValue: unknown;
+                            ownerService: string | null;
+                            /** @enum {unknown} */
+                            risk: "low" | "high";
+                            states: {
+                                enabled: boolean;
+                                env: string;
+                                rollout: {
+                                    /** @description Context attribute that buckets stably, e.g. targetingKey or userId */
+                                    bucketBy: string;
+                                    /** @description Share of contexts served the value */
+                                    percentage: number;
+                                } | null;
+                                rules: {
+                                    attribute: string;
+                                    /** @enum {unknown} */
+                                    op: "equals" | "not_equals" | "in" | "not_in" | "starts_with" | "ends_with" | "contains";
+                                    /** @description A value of the flag’s type */
+                                    value: unknown;
+                                    values: string[];
+                                }[];
+                                /**
+                                 * Format: date-time
+                                 * @description UTC, ISO-8601 with Z
+                                 */
+                                updatedAt: string;
+                                /** @description A value of the flag’s type */
+                                value: unknown;
+                                version: number;
+                            }[];
+                            tags: string[];
+                            /** @enum {unknown} */
+                            type: "boolean" | "string" | "number" | "json";
+                            /**
+                             * Format: date-time
+                             * @description UTC, ISO-8601 with Z
+                             */
+                            updatedAt: string;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        /** Change a flag’s description, owner, risk, tags or approvals (recorded) */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Dotted lower-case words: ops.payments.new-processor */
+                    key: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        approvalsNeeded?: number;
+                        /** @description Which automation writes, and what set it off */
+                        automation?: {
+                            name: string;
+                            trigger: string;
+                        };
+                        /** @description Turn off now, past any approval policy (incidents); needs a reason meeting the high-risk bar; recorded for review */
+                        breakGlass?: boolean;
+                        description?: string;
+                        gitops?: {
+                            commitSha: string;
+                            deployRun: string | null;
+                        };
+                        ownerService?: string | null;
+                        /** @description Required on high-risk flags: ≥ 10 characters, a ticket reference or a link */
+                        reason?: string;
+                        /** @enum {unknown} */
+                        risk?: "low" | "high";
+                        /**
+                         * @description Defaults to ui for a session, api for a token
+                         * @enum {unknown}
+                         */
+                        source?: "ui" | "api" | "cli" | "gitops" | "automation";
+                        tags?: string[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Approvals every change needs; 0 follows each environment’s policy */
+                            approvalsNeeded: number;
+                            /**
+                             * Format: date-time
+                             * @description UTC, ISO-8601 with Z
+                             */
+                            createdAt: string;
+                            description: string;
+                            key: string;
+                            /** @description A value of the flag’s type */
+                            offValue: unknown;
+                            ownerService: string | null;
+                            /** @enum {unknown} */
+                            risk: "low" | "high";
+                            states: {
+                                enabled: boolean;
+                                env: string;
+                                rollout: {
+                                    /** @description Context attribute that buckets stably, e.g. targetingKey or userId */
+                                    bucketBy: string;
+                                    /** @description Share of contexts served the value */
+                                    percentage: number;
+                                } | null;
+                                rules: {
+                                    attribute: string;
+                                    /** @enum {unknown} */
+                                    op: "equals" | "not_equals" | "in" | "not_in" | "starts_with" | "ends_with" | "contains";
+                                    /** @description A value of the flag’s type */
+                                    value: unknown;
+                                    values: string[];
+                                }[];
+                                /**
+                                 * Format: date-time
+                                 * @description UTC, ISO-8601 with Z
+                                 */
+                                updatedAt: string;
+                                /** @description A value of the flag’s type */
+                                value: unknown;
+                                version: number;
+                            }[];
+                            tags: string[];
+                            /** @enum {unknown} */
+                            type: "boolean" | "string" | "number" | "json";
+                            /**
+                             * Format: date-time
+                             * @description UTC, ISO-8601 with Z
+                             */
+                            updatedAt: string;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/flags/{key}/environments/{env}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Change a flag in one environment: toggle, value, rules or rollout. 200 with the record written in the same transaction, or 202 with a change request when approval is needed */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    env: string;
+                    /** @description Dotted lower-case words: ops.payments.new-processor */
+                    key: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description Which automation writes, and what set it off */
+                        automation?: {
+                            name: string;
+                            trigger: string;
+                        };
+                        /** @description Turn off now, past any approval policy (incidents); needs a reason meeting the high-risk bar; recorded for review */
+                        breakGlass?: boolean;
+                        enabled?: boolean;
+                        gitops?: {
+                            commitSha: string;
+                            deployRun: string | null;
+                        };
+                        /** @description Required on high-risk flags: ≥ 10 characters, a ticket reference or a link */
+                        reason?: string;
+                        rollout?: {
+                            /** @description Context attribute that buckets stably, e.g. targetingKey or userId */
+                            bucketBy: string;
+                            /** @description Share of contexts served the value */
+                            percentage: number;
+                        } | null;
+                        rules?: {
+                            attribute: string;
+                            /** @enum {unknown} */
+                            op: "equals" | "not_equals" | "in" | "not_in" | "starts_with" | "ends_with" | "contains";
+                            /** @description A value of the flag’s type */
+                            value: unknown;
+                            values: string[];
+                        }[];
+                        /**
+                         * @description Defaults to ui for a session, api for a token
+                         * @enum {unknown}
+                         */
+                        source?: "ui" | "api" | "cli" | "gitops" | "automation";
+                        /** @description A value of the flag’s type */
+                        value?: unknown;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            env: string;
+                            flag: string;
+                            record: {
+                                /** @description Display name of whoever changed it */
+                                actor: string;
+                                actorDetail: {
+                                    automation: string | null;
+                                    id: string | null;
+                                    kind: string;
+                                    name: string;
+                                    trigger: string | null;
+                                };
+                                approvers: string[];
+                                breakGlass: boolean;
+                                /** @enum {unknown} */
+                                change: "created" | "updated" | "unchanged" | "deleted";
+                                correlationId: string | null;
+                                /** @description For a creation: what the flag was created as (type, risk, ownerService, tags, offValue, value, approvalsNeeded); else null */
+                                definition: unknown;
+                                env: string | null;
+                                fields: string[];
+                                flag: string;
+                                /** @description The value that changed, before: a toggle's boolean, a value, the moved slice of a rollout or rules; "(absent)" before a creation */
+                                from: unknown;
+                                gitops: {
+                                    commitSha: string;
+                                    deployRun: string | null;
+                                } | null;
+                                hash: string;
+                                /** @description Why; "(no reason required)" where a low-risk flag was changed without one */
+                                reason: string;
+                                requestId: string | null;
+                                schemaVersion: number;
+                                seq: number;
+                                /** @enum {unknown} */
+                                source: "ui" | "api" | "cli" | "gitops" | "automation";
+                                /** @description The value after; false (off) for a creation */
+                                to: unknown;
+                                /**
+                                 * Format: date-time
+                                 * @description UTC, ISO-8601 with Z
+                                 */
+                                ts: string;
+                            };
+                            /** @enum {unknown} */
+                            result: "changed" | "unchanged";
+                            state: {
+                                enabled: boolean;
+                                env: string;
+                                rollout: {
+                                    /** @description Context attribute that buckets stably, e.g. targetingKey or userId */
+                                    bucketBy: string;
+                                    /** @description Share of contexts served the value */
+                                    percentage: number;
+                                } | null;
+                                rules: {
+                                    attribute: string;
+                                    /** @enum {unknown} */
+                                    op: "equals" | "not_equals" | "in" | "not_in" | "starts_with" | "ends_with" | "contains";
+                                    /** @description A value of the flag’s type */
+                                    value: unknown;
+                                    values: string[];
+                                }[];
+                                /**
+                                 * Format: date-time
+                                 * @description UTC, ISO-8601 with Z
+                                 */
+                                updatedAt: string;
+                                /** @description A value of the flag’s type */
+                                value: unknown;
+                                version: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            changeRequest: {
+                                approvals: {
+                                    /**
+                                     * Format: date-time
+                                     * @description UTC, ISO-8601 with Z
+                                     */
+                                    at: string;
+                                    user: {
+                                        email: string;
+                                        id: string;
+                                    };
+                                }[];
+                                approvalsNeeded: number;
+                                /**
+                                 * Format: date-time
+                                 * @description UTC, ISO-8601 with Z
+                                 */
+                                createdAt: string;
+                                decidedAt: string | null;
+                                env: string;
+                                /**
+                                 * Format: date-time
+                                 * @description UTC, ISO-8601 with Z
+                                 */
+                                expiresAt: string;
+                                flag: string;
+                                id: string;
+                                patch: {
+                                    [key: string]: unknown;
+                                };
+                                proposer: {
+                                    automation?: string | null;
+                                    id: string | null;
+                                    kind: string;
+                                    name: string;
+                                    trigger?: string | null;
+                                };
+                                reason: string;
+                                recordSeq: number | null;
+                                rejection: {
+                                    by: string;
+                                    comment: string;
+                                } | null;
+                                /** @enum {unknown} */
+                                status: "proposed" | "applied" | "rejected" | "expired";
+                            };
+                            env: string;
+                            flag: string;
+                            /** @enum {string} */
+                            result: "proposed";
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/flags/{key}/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every change record of one flag, newest first */
+        get: {
+            parameters: {
+                query?: {
+                    actor?: string;
+                    cursor?: string;
+                    env?: string;
+                    limit?: number;
+                    /** @description ops.payments.* or one key */
+                    namespace?: string;
+                    /** @description A duration back from now (1h, 7d) or an ISO-8601 time */
+                    since?: string;
+                    /** @description A duration back from now (1h, 7d) or an ISO-8601 time */
+                    until?: string;
+                };
+                header?: never;
+                path: {
+                    /** @description Dotted lower-case words: ops.payments.new-processor */
+                    key: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: {
+                                /** @description Display name of whoever changed it */
+                                actor: string;
+                                actorDetail: {
+                                    automation: string | null;
+                                    id: string | null;
+                                    kind: string;
+                                    name: string;
+                                    trigger: string | null;
+                                };
+                                approvers: string[];
+                                breakGlass: boolean;
+                                /** @enum {unknown} */
+                                change: "created" | "updated" | "unchanged" | "deleted";
+                                correlationId: string | null;
+                                /** @description For a creation: what the flag was created as (type, risk, ownerService, tags, offValue, value, approvalsNeeded); else null */
+                                definition: unknown;
+                                env: string | null;
+                                fields: string[];
+                                flag: string;
+                                /** @description The value that changed, before: a toggle's boolean, a value, the moved slice of a rollout or rules; "(absent)" before a creation */
+                                from: unknown;
+                                gitops: {
+                                    commitSha: string;
+                                    deployRun: string | null;
+                                } | null;
+                                hash: string;
+                                /** @description Why; "(no reason required)" where a low-risk flag was changed without one */
+                                reason: string;
+                                requestId: string | null;
+                                schemaVersion: number;
+                                seq: number;
+                                /** @enum {unknown} */
+                                source: "ui" | "api" | "cli" | "gitops" | "automation";
+                                /** @description The value after; false (off) for a creation */
+                                to: unknown;
+                                /**
+                                 * Format: date-time
+                                 * @description UTC, ISO-8601 with Z
+                                 */
+                                ts: string;
+                            }[];
+                            nextCursor: string | null;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/flags/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Flag change records, newest first: by namespace, actor, environment, owning service and window */
+        get: {
+            parameters: {
+                query?: {
+                    actor?: string;
+                    cursor?: string;
+                    env?: string;
+                    limit?: number;
+                    /** @description ops.payments.* or one key */
+                    namespace?: string;
+                    /** @description Only flags this service owns: its catalogue key (svc:payments-api) or its name (payments-api) */
+                    service?: string;
+                    /** @description A duration back from now (1h, 7d) or an ISO-8601 time */
+                    since?: string;
+                    /** @description A duration back from now (1h, 7d) or an ISO-8601 time */
+                    until?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: {
+                                /** @description Display name of whoever changed it */
+                                actor: string;
+                                actorDetail: {
+                                    automation: string | null;
+                                    id: string | null;
+                                    kind: string;
+                                    name: string;
+                                    trigger: string | null;
+                                };
+                                approvers: string[];
+                                breakGlass: boolean;
+                                /** @enum {unknown} */
+                                change: "created" | "updated" | "unchanged" | "deleted";
+                                correlationId: string | null;
+                                /** @description For a creation: what the flag was created as (type, risk, ownerService, tags, offValue, value, approvalsNeeded); else null */
+                                definition: unknown;
+                                env: string | null;
+                                fields: string[];
+                                flag: string;
+                                /** @description The value that changed, before: a toggle's boolean, a value, the moved slice of a rollout or rules; "(absent)" before a creation */
+                                from: unknown;
+                                gitops: {
+                                    commitSha: string;
+                                    deployRun: string | null;
+                                } | null;
+                                hash: string;
+                                /** @description Why; "(no reason required)" where a low-risk flag was changed without one */
+                                reason: string;
+                                requestId: string | null;
+                                schemaVersion: number;
+                                seq: number;
+                                /** @enum {unknown} */
+                                source: "ui" | "api" | "cli" | "gitops" | "automation";
+                                /** @description The value after; false (off) for a creation */
+                                to: unknown;
+                                /**
+                                 * Format: date-time
+                                 * @description UTC, ISO-8601 with Z
+                                 */
+                                ts: string;
+                            }[];
+                            nextCursor: string | null;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/flags/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Change many flags at once (a kill switch): one record per flag, one correlation id */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description Which automation writes, and what set it off */
+                        automation?: {
+                            name: string;
+                            trigger: string;
+                        };
+                        /** @description Turn off now, past any approval policy (incidents); needs a reason meeting the high-risk bar; recorded for review */
+                        breakGlass?: boolean;
+                        enabled?: boolean;
+                        env: string;
+                        gitops?: {
+                            commitSha: string;
+                            deployRun: string | null;
+                        };
+                        keys?: string[];
+                        /** @description ops.payments.* for every flag under it */
+                        namespace?: string;
+                        /** @description Required on high-risk flags: ≥ 10 characters, a ticket reference or a link */
+                        reason?: string;
+                        rollout?: {
+                            /** @description Context attribute that buckets stably, e.g. targetingKey or userId */
+                            bucketBy: string;
+                            /** @description Share of contexts served the value */
+                            percentage: number;
+                        } | null;
+                        /**
+                         * @description Defaults to ui for a session, api for a token
+                         * @enum {unknown}
+                         */
+                        source?: "ui" | "api" | "cli" | "gitops" | "automation";
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            correlationId: string;
+                            results: ({
+                                env: string;
+                                flag: string;
+                                record: {
+                                    /** @description Display name of whoever changed it */
+                                    actor: string;
+                                    actorDetail: {
+                                        automation: string | null;
+                                        id: string | null;
+                                        kind: string;
+                                        name: string;
+                                        trigger: string | null;
+                                    };
+                                    approvers: string[];
+                                    breakGlass: boolean;
+                                    /** @enum {unknown} */
+                                    change: "created" | "updated" | "unchanged" | "deleted";
+                                    correlationId: string | null;
+                                    /** @description For a creation: what the flag was created as (type, risk, ownerService, tags, offValue, value, approvalsNeeded); else null */
+                                    definition: unknown;
+                                    env: string | null;
+                                    fields: string[];
+                                    flag: string;
+                                    /** @description The value that changed, before: a toggle's boolean, a value, the moved slice of a rollout or rules; "(absent)" before a creation */
+                                    from: unknown;
+                                    gitops: {
+                                        commitSha: string;
+                                        deployRun: string | null;
+                                    } | null;
+                                    hash: string;
+                                    /** @description Why; "(no reason required)" where a low-risk flag was changed without one */
+                                    reason: string;
+                                    requestId: string | null;
+                                    schemaVersion: number;
+                                    seq: number;
+                                    /** @enum {unknown} */
+                                    source: "ui" | "api" | "cli" | "gitops" | "automation";
+                                    /** @description The value after; false (off) for a creation */
+                                    to: unknown;
+                                    /**
+                                     * Format: date-time
+                                     * @description UTC, ISO-8601 with Z
+                                     */
+                                    ts: string;
+                                };
+                                /** @enum {unknown} */
+                                result: "changed" | "unchanged";
+                                state: {
+                                    enabled: boolean;
+                                    env: string;
+                                    rollout: {
+                                        /** @description Context attribute that buckets stably, e.g. targetingKey or userId */
+                                        bucketBy: string;
+                                        /** @description Share of contexts served the value */
+                                        percentage: number;
+                                    } | null;
+                                    rules: {
+                                        attribute: string;
+                                        /** @enum {unknown} */
+                                        op: "equals" | "not_equals" | "in" | "not_in" | "starts_with" | "ends_with" | "contains";
+                                        /** @description A value of the flag’s type */
+                                        value: unknown;
+                                        values: string[];
+                                    }[];
+                                    /**
+                                     * Format: date-time
+                                     * @description UTC, ISO-8601 with Z
+                                     */
+                                    updatedAt: string;
+                                    /** @description A value of the flag’s type */
+                                    value: unknown;
+                                    version: number;
+                                };
+                            } | {
+                                changeRequest: {
+                                    approvals: {
+                                        /**
+                                         * Format: date-time
+                                         * @description UTC, ISO-8601 with Z
+                                         */
+                                        at: string;
+                                        user: {
+                                            email: string;
+                                            id: string;
+                                        };
+                                    }[];
+                                    approvalsNeeded: number;
+                                    /**
+                                     * Format: date-time
+                                     * @description UTC, ISO-8601 with Z
+                                     */
+                                    createdAt: string;
+                                    decidedAt: string | null;
+                                    env: string;
+                                    /**
+                                     * Format: date-time
+                                     * @description UTC, ISO-8601 with Z
+                                     */
+                                    expiresAt: string;
+                                    flag: string;
+                                    id: string;
+                                    patch: {
+                                        [key: string]: unknown;
+                                    };
+                                    proposer: {
+                                        automation?: string | null;
+                                        id: string | null;
+                                        kind: string;
+                                        name: string;
+                                        trigger?: string | null;
+                                    };
+                                    reason: string;
+                                    recordSeq: number | null;
+                                    rejection: {
+                                        by: string;
+                                        comment: string;
+                                    } | null;
+                                    /** @enum {unknown} */
+                                    status: "proposed" | "applied" | "rejected" | "expired";
+                                };
+                                env: string;
+                                flag: string;
+                                /** @enum {string} */
+                                result: "proposed";
+                            })[];
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/flags/recent": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Recent flag changes of the flags some services own (default: the last hour) */
+        get: {
+            parameters: {
+                query: {
+                    /** @description Comma-separated service names */
+                    services: string;
+                    since?: string;
+                    until?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: {
+                                /** @description Display name of whoever changed it */
+                                actor: string;
+                                actorDetail: {
+                                    automation: string | null;
+                                    id: string | null;
+                                    kind: string;
+                                    name: string;
+                                    trigger: string | null;
+                                };
+                                approvers: string[];
+                                breakGlass: boolean;
+                                /** @enum {unknown} */
+                                change: "created" | "updated" | "unchanged" | "deleted";
+                                correlationId: string | null;
+                                /** @description For a creation: what the flag was created as (type, risk, ownerService, tags, offValue, value, approvalsNeeded); else null */
+                                definition: unknown;
+                                env: string | null;
+                                fields: string[];
+                                flag: string;
+                                /** @description The value that changed, before: a toggle's boolean, a value, the moved slice of a rollout or rules; "(absent)" before a creation */
+                                from: unknown;
+                                gitops: {
+                                    commitSha: string;
+                                    deployRun: string | null;
+                                } | null;
+                                hash: string;
+                                /** @description Why; "(no reason required)" where a low-risk flag was changed without one */
+                                reason: string;
+                                requestId: string | null;
+                                schemaVersion: number;
+                                seq: number;
+                                /** @enum {unknown} */
+                                source: "ui" | "api" | "cli" | "gitops" | "automation";
+                                /** @description The value after; false (off) for a creation */
+                                to: unknown;
+                                /**
+                                 * Format: date-time
+                                 * @description UTC, ISO-8601 with Z
+                                 */
+                                ts: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/flags/requests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Flag change requests */
+        get: {
+            parameters: {
+                query?: {
+                    flag?: string;
+                    status?: "proposed" | "applied" | "rejected" | "expired";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: {
+                                approvals: {
+                                    /**
+                                     * Format: date-time
+                                     * @description UTC, ISO-8601 with Z
+                                     */
+                                    at: string;
+                                    user: {
+                                        email: string;
+                                        id: string;
+                                    };
+                                }[];
+                                approvalsNeeded: number;
+                                /**
+                                 * Format: date-time
+                                 * @description UTC, ISO-8601 with Z
+                                 */
+                                createdAt: string;
+                                decidedAt: string | null;
+                                env: string;
+                                /**
+                                 * Format: date-time
+                                 * @description UTC, ISO-8601 with Z
+                                 */
+                                expiresAt: string;
+                                flag: string;
+                                id: string;
+                                patch: {
+                                    [key: string]: unknown;
+                                };
+                                proposer: {
+                                    automation?: string | null;
+                                    id: string | null;
+                                    kind: string;
+                                    name: string;
+                                    trigger?: string | null;
+                                };
+                                reason: string;
+                                recordSeq: number | null;
+                                rejection: {
+                                    by: string;
+                                    comment: string;
+                                } | null;
+                                /** @enum {unknown} */
+                                status: "proposed" | "applied" | "rejected" | "expired";
+                            }[];
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/flags/requests/{id}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Approve a change request (not your own); the last needed approval applies it */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        comment?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            changeRequest: {
+                                approvals: {
+                                    /**
+                                     * Format: date-time
+                                     * @description UTC, ISO-8601 with Z
+                                     */
+                                    at: string;
+                                    user: {
+                                        email: string;
+                                        id: string;
+                                    };
+                                }[];
+                                approvalsNeeded: number;
+                                /**
+                                 * Format: date-time
+                                 * @description UTC, ISO-8601 with Z
+                                 */
+                                createdAt: string;
+                                decidedAt: string | null;
+                                env: string;
+                                /**
+                                 * Format: date-time
+                                 * @description UTC, ISO-8601 with Z
+                                 */
+                                expiresAt: string;
+                                flag: string;
+                                id: string;
+                                patch: {
+                                    [key: string]: unknown;
+                                };
+                                proposer: {
+                                    automation?: string | null;
+                                    id: string | null;
+                                    kind: string;
+                                    name: string;
+                                    trigger?: string | null;
+                                };
+                                reason: string;
+                                recordSeq: number | null;
+                                rejection: {
+                                    by: string;
+                                    comment: string;
+                                } | null;
+                                /** @enum {unknown} */
+                                status: "proposed" | "applied" | "rejected" | "expired";
+                            };
+                            result?: {
+                                env: string;
+                                flag: string;
+                                record: {
+                                    /** @description Display name of whoever changed it */
+                                    actor: string;
+                                    actorDetail: {
+                                        automation: string | null;
+                                        id: string | null;
+                                        kind: string;
+                                        name: string;
+                                        trigger: string | null;
+                                    };
+                                    approvers: string[];
+                                    breakGlass: boolean;
+                                    /** @enum {unknown} */
+                                    change: "created" | "updated" | "unchanged" | "deleted";
+                                    correlationId: string | null;
+                                    /** @description For a creation: what the flag was created as (type, risk, ownerService, tags, offValue, value, approvalsNeeded); else null */
+                                    definition: unknown;
+                                    env: string | null;
+                                    fields: string[];
+                                    flag: string;
+                                    /** @description The value that changed, before: a toggle's boolean, a value, the moved slice of a rollout or rules; "(absent)" before a creation */
+                                    from: unknown;
+                                    gitops: {
+                                        commitSha: string;
+                                        deployRun: string | null;
+                                    } | null;
+                                    hash: string;
+                                    /** @description Why; "(no reason required)" where a low-risk flag was changed without one */
+                                    reason: string;
+                                    requestId: string | null;
+                                    schemaVersion: number;
+                                    seq: number;
+                                    /** @enum {unknown} */
+                                    source: "ui" | "api" | "cli" | "gitops" | "automation";
+                                    /** @description The value after; false (off) for a creation */
+                                    to: unknown;
+                                    /**
+                                     * Format: date-time
+                                     * @description UTC, ISO-8601 with Z
+                                     */
+                                    ts: string;
+                                };
+                                /** @enum {unknown} */
+                                result: "changed" | "unchanged";
+                                state: {
+                                    enabled: boolean;
+                                    env: string;
+                                    rollout: {
+                                        /** @description Context attribute that buckets stably, e.g. targetingKey or userId */
+                                        bucketBy: string;
+                                        /** @description Share of contexts served the value */
+                                        percentage: number;
+                                    } | null;
+                                    rules: {
+                                        attribute: string;
+                                        /** @enum {unknown} */
+                                        op: "equals" | "not_equals" | "in" | "not_in" | "starts_with" | "ends_with" | "contains";
+                                        /** @description A value of the flag’s type */
+                                        value: unknown;
+                                        values: string[];
+                                    }[];
+                                    /**
+                                     * Format: date-time
+                                     * @description UTC, ISO-8601 with Z
+                                     */
+                                    updatedAt: string;
+                                    /** @description A value of the flag’s type */
+                                    value: unknown;
+                                    version: number;
+                                };
+                            } | null;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/flags/requests/{id}/reject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Reject a change request */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        comment: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            changeRequest: {
+                                approvals: {
+                                    /**
+                                     * Format: date-time
+                                     * @description UTC, ISO-8601 with Z
+                                     */
+                                    at: string;
+                                    user: {
+                                        email: string;
+                                        id: string;
+                                    };
+                                }[];
+                                approvalsNeeded: number;
+                                /**
+                                 * Format: date-time
+                                 * @description UTC, ISO-8601 with Z
+                                 */
+                                createdAt: string;
+                                decidedAt: string | null;
+                                env: string;
+                                /**
+                                 * Format: date-time
+                                 * @description UTC, ISO-8601 with Z
+                                 */
+                                expiresAt: string;
+                                flag: string;
+                                id: string;
+                                patch: {
+                                    [key: string]: unknown;
+                                };
+                                proposer: {
+                                    automation?: string | null;
+                                    id: string | null;
+                                    kind: string;
+                                    name: string;
+                                    trigger?: string | null;
+                                };
+                                reason: string;
+                                recordSeq: number | null;
+                                rejection: {
+                                    by: string;
+                                    comment: string;
+                                } | null;
+                                /** @enum {unknown} */
+                                status: "proposed" | "applied" | "rejected" | "expired";
+                            };
+                            result?: {
+                                env: string;
+                                flag: string;
+                                record: {
+                                    /** @description Display name of whoever changed it */
+                                    actor: string;
+                                    actorDetail: {
+                                        automation: string | null;
+                                        id: string | null;
+                                        kind: string;
+                                        name: string;
+                                        trigger: string | null;
+                                    };
+                                    approvers: string[];
+                                    breakGlass: boolean;
+                                    /** @enum {unknown} */
+                                    change: "created" | "updated" | "unchanged" | "deleted";
+                                    correlationId: string | null;
+                                    /** @description For a creation: what the flag was created as (type, risk, ownerService, tags, offValue, value, approvalsNeeded); else null */
+                                    definition: unknown;
+                                    env: string | null;
+                                    fields: string[];
+                                    flag: string;
+                                    /** @description The value that changed, before: a toggle's boolean, a value, the moved slice of a rollout or rules; "(absent)" before a creation */
+                                    from: unknown;
+                                    gitops: {
+                                        commitSha: string;
+                                        deployRun: string | null;
+                                    } | null;
+                                    hash: string;
+                                    /** @description Why; "(no reason required)" where a low-risk flag was changed without one */
+                                    reason: string;
+                                    requestId: string | null;
+                                    schemaVersion: number;
+                                    seq: number;
+                                    /** @enum {unknown} */
+                                    source: "ui" | "api" | "cli" | "gitops" | "automation";
+                                    /** @description The value after; false (off) for a creation */
+                                    to: unknown;
+                                    /**
+                                     * Format: date-time
+                                     * @description UTC, ISO-8601 with Z
+                                     */
+                                    ts: string;
+                                };
+                                /** @enum {unknown} */
+                                result: "changed" | "unchanged";
+                                state: {
+                                    enabled: boolean;
+                                    env: string;
+                                    rollout: {
+                                        /** @description Context attribute that buckets stably, e.g. targetingKey or userId */
+                                        bucketBy: string;
+                                        /** @description Share of contexts served the value */
+                                        percentage: number;
+                                    } | null;
+                                    rules: {
+                                        attribute: string;
+                                        /** @enum {unknown} */
+                                        op: "equals" | "not_equals" | "in" | "not_in" | "starts_with" | "ends_with" | "contains";
+                                        /** @description A value of the flag’s type */
+                                        value: unknown;
+                                        values: string[];
+                                    }[];
+                                    /**
+                                     * Format: date-time
+                                     * @description UTC, ISO-8601 with Z
+                                     */
+                                    updatedAt: string;
+                                    /** @description A value of the flag’s type */
+                                    value: unknown;
+                                    version: number;
+                                };
+                            } | null;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/incidents/hooks/{source}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** An incident opened: answer and post the flag changes of its services in the hour before (PagerDuty v3 webhook, or {title, services, startedAt}) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    source: "pagerduty" | "generic";
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {unknown} */
+                            delivery: "queued" | "no channel configured" | "duplicate" | "ignored";
+                            flagChanges: {
+                                /** @description Display name of whoever changed it */
+                                actor: string;
+                                actorDetail: {
+                                    automation: string | null;
+                                    id: string | null;
+                                    kind: string;
+                                    name: string;
+                                    trigger: string | null;
+                                };
+                                approvers: string[];
+                                breakGlass: boolean;
+                                /** @enum {unknown} */
+                                change: "created" | "updated" | "unchanged" | "deleted";
+                                correlationId: string | null;
+                                /** @description For a creation: what the flag was created as (type, risk, ownerService, tags, offValue, value, approvalsNeeded); else null */
+                                definition: unknown;
+                                env: string | null;
+                                fields: string[];
+                                flag: string;
+                                /** @description The value that changed, before: a toggle's boolean, a value, the moved slice of a rollout or rules; "(absent)" before a creation */
+                                from: unknown;
+                                gitops: {
+                                    commitSha: string;
+                                    deployRun: string | null;
+                                } | null;
+                                hash: string;
+                                /** @description Why; "(no reason required)" where a low-risk flag was changed without one */
+                                reason: string;
+                                requestId: string | null;
+                                schemaVersion: number;
+                                seq: number;
+                                /** @enum {unknown} */
+                                source: "ui" | "api" | "cli" | "gitops" | "automation";
+                                /** @description The value after; false (off) for a creation */
+                                to: unknown;
+                                /**
+                                 * Format: date-time
+                                 * @description UTC, ISO-8601 with Z
+                                 */
+                                ts: string;
+                            }[];
+                            incident: {
+                                id: string;
+                                services: string[];
+                                startedAt: string;
+                                title: string;
+                                url: string | null;
+                            } | null;
+                            note?: string;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Change your display name (every page and e-mail names you by it); audited */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** Name */
+                        displayName: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            user: {
+                                displayName: string;
+                                email: string;
+                                hasPassword: boolean;
+                                id: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/api/me/password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Set or change your password */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** Current password */
+                        currentPassword?: string;
+                        /** New password */
+                        newPassword: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/organizations/{id}/change-approvers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** The whole approver list {userIds, criticalUserIds?}: active members, at most 50; not below the quorum while approval is required */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        criticalUserIds?: string[];
+                        userIds: string[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            approvers: {
+                                critical: boolean;
+                                email: string;
+                                name: string;
+                                userId: string;
+                            }[];
+                            criticalApprovers: {
+                                name: string;
+                                userId: string;
+                            }[];
+                            criticalWarning: string | null;
+                            limits: {
+                                [key: string]: {
+                                    max: number;
+                                    min?: number;
+                                };
+                            };
+                            settings: {
+                                allowPrivateCallbacks: boolean;
+                                approvalExpiryMinutes: number;
+                                /** @enum {unknown} */
+                                approvalRequired: "none" | "api" | "all";
+                                completionRecipients: string[];
+                                quorum: number;
+                                /** @enum {unknown} */
+                                silenceInfra: "dedicated" | "all" | "none";
+                                startTimeoutMinutes: number;
+                                surveillanceMinutes: number;
+                                ticketing: ({
+                                    hasSecret: boolean;
+                                    /** @enum {unknown} */
+                                    kind: "jira" | "asana" | "servicenow" | "webhook";
+                                } & {
+                                    [key: string]: unknown;
+                                }) | null;
+                                /** @enum {unknown} */
+                                ticketingKind: "none" | "jira" | "asana" | "servicenow" | "webhook";
+                                /** @description the stored secret cannot be opened with this server’s data key: enter it again */
+                                ticketingUnreadable: boolean;
+                                updatedAt: string | null;
+                            };
+                            warning: string | null;
+                            /** @description What the settings cannot do yet (too few approvers for the quorum, no critical approver), each with its field; a write that leaves one is still taken */
+                            warnings: {
+                                /** @enum {unknown} */
+                                field: "quorum" | "criticalUserIds";
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/organizations/{id}/change-settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The organisation’s change settings and approvers (owners and admins) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            approvers: {
+                                critical: boolean;
+                                email: string;
+                                name: string;
+                                userId: string;
+                            }[];
+                            criticalApprovers: {
+                                name: string;
+                                userId: string;
+                            }[];
+                            criticalWarning: string | null;
+                            limits: {
+                                [key: string]: {
+                                    max: number;
+                                    min?: number;
+                                };
+                            };
+                            settings: {
+                                allowPrivateCallbacks: boolean;
+                                approvalExpiryMinutes: number;
+                                /** @enum {unknown} */
+                                approvalRequired: "none" | "api" | "all";
+                                completionRecipients: string[];
+                                quorum: number;
+                                /** @enum {unknown} */
+                                silenceInfra: "dedicated" | "all" | "none";
+                                startTimeoutMinutes: number;
+                                surveillanceMinutes: number;
+                                ticketing: ({
+                                    hasSecret: boolean;
+                                    /** @enum {unknown} */
+                                    kind: "jira" | "asana" | "servicenow" | "webhook";
+                                } & {
+                                    [key: string]: unknown;
+                                }) | null;
+                                /** @enum {unknown} */
+                                ticketingKind: "none" | "jira" | "asana" | "servicenow" | "webhook";
+                                /** @description the stored secret cannot be opened with this server’s data key: enter it again */
+                                ticketingUnreadable: boolean;
+                                updatedAt: string | null;
+                            };
+                            warning: string | null;
+                            /** @description What the settings cannot do yet (too few approvers for the quorum, no critical approver), each with its field; a write that leaves one is still taken */
+                            warnings: {
+                                /** @enum {unknown} */
+                                field: "quorum" | "criticalUserIds";
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        /** Change some settings (left out: kept); audited */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        allowPrivateCallbacks?: boolean;
+                        /** Approval expires after (minutes) */
+                        approvalExpiryMinutes?: number;
+                        /**
+                         * @description none: never; api: changes registered with a token; all: every change
+                         * @enum {unknown}
+                         */
+                        approvalRequired?: "none" | "api" | "all";
+                        /** Completion recipients */
+                        completionRecipients?: string[];
+                        /** Quorum */
+                        quorum?: number;
+                        /** @enum {unknown} */
+                        silenceInfra?: "dedicated" | "all" | "none";
+                        /** Start within (minutes) */
+                        startTimeoutMinutes?: number;
+                        /** Surveillance (minutes) */
+                        surveillanceMinutes?: number;
+                        ticketing?: {
+                            /**
+                             * API token
+                             * @description jira: blank or •••• keeps the stored one
+                             */
+                            apiToken?: string;
+                            /** @description asana: default https://app.asana.com */
+                            apiUrl?: string;
+                            assignmentGroup?: string | null;
+                            /**
+                             * Base URL
+                             * @description jira: https://acme.atlassian.net
+                             */
+                            baseUrl?: string;
+                            /**
+                             * Change type
+                             * @enum {unknown}
+                             */
+                            changeType?: "normal" | "standard";
+                            /** @description servicenow: close the change request when the report is in (default true) */
+                            closeOnReport?: boolean;
+                            /** @description asana: complete the task when the report is in (default true) */
+                            completeOnReport?: boolean;
+                            /**
+                             * @description jira: cloud = e-mail + API token, REST v3; datacenter = personal access token, REST v2
+                             * @enum {unknown}
+                             */
+                            deployment?: "cloud" | "datacenter";
+                            /**
+                             * E-mail
+                             * @description jira cloud: the account the API token belongs to
+                             */
+                            email?: string;
+                            /** @description ignored (what GET answers) */
+                            hasSecret?: boolean;
+                            /**
+                             * Instance URL
+                             * @description servicenow: https://acme.service-now.com
+                             */
+                            instanceUrl?: string;
+                            /**
+                             * Issue type
+                             * @description jira: default Task
+                             */
+                            issueType?: string;
+                            /** @enum {unknown} */
+                            kind: "none" | "jira" | "asana" | "servicenow" | "webhook";
+                            /** Labels */
+                            labels?: string[];
+                            password?: string;
+                            /** Project gid */
+                            projectGid?: string;
+                            /** Project key */
+                            projectKey?: string;
+                            /**
+                             * Signing secret
+                             * @description webhook: at least 16 characters; signs every delivery
+                             */
+                            secret?: string;
+                            /**
+                             * Personal access token
+                             * @description asana: a personal access token
+                             */
+                            token?: string;
+                            /**
+                             * URL
+                             * @description webhook: where change.ticket.* is POSTed
+                             */
+                            url?: string;
+                            username?: string;
+                            /** Workspace gid */
+                            workspaceGid?: string;
+                        } | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            approvers: {
+                                critical: boolean;
+                                email: string;
+                                name: string;
+                                userId: string;
+                            }[];
+                            criticalApprovers: {
+                                name: string;
+                                userId: string;
+                            }[];
+                            criticalWarning: string | null;
+                            limits: {
+                                [key: string]: {
+                                    max: number;
+                                    min?: number;
+                                };
+                            };
+                            settings: {
+                                allowPrivateCallbacks: boolean;
+                                approvalExpiryMinutes: number;
+                                /** @enum {unknown} */
+                                approvalRequired: "none" | "api" | "all";
+                                completionRecipients: string[];
+                                quorum: number;
+                                /** @enum {unknown} */
+                                silenceInfra: "dedicated" | "all" | "none";
+                                startTimeoutMinutes: number;
+                                surveillanceMinutes: number;
+                                ticketing: ({
+                                    hasSecret: boolean;
+                                    /** @enum {unknown} */
+                                    kind: "jira" | "asana" | "servicenow" | "webhook";
+                                } & {
+                                    [key: string]: unknown;
+                                }) | null;
+                                /** @enum {unknown} */
+                                ticketingKind: "none" | "jira" | "asana" | "servicenow" | "webhook";
+                                /** @description the stored secret cannot be opened with this server’s data key: enter it again */
+                                ticketingUnreadable: boolean;
+                                updatedAt: string | null;
+                            };
+                            warning: string | null;
+                            /** @description What the settings cannot do yet (too few approvers for the quorum, no critical approver), each with its field; a write that leaves one is still taken */
+                            warnings: {
+                                /** @enum {unknown} */
+                                field: "quorum" | "criticalUserIds";
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/organizations/{id}/change-settings/ticketing-test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Probe the stored ticket destination, or a draft {ticketing, allowPrivateCallbacks} merged over it; nothing is saved (audited org_change.ticketing_test) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        allowPrivateCallbacks?: boolean;
+                        ticketing?: {
+                            /**
+                             * API token
+                             * @description jira: blank or •••• keeps the stored one
+                             */
+                            apiToken?: string;
+                            /** @description asana: default https://app.asana.com */
+                            apiUrl?: string;
+                            assignmentGroup?: string | null;
+                            /**
+                             * Base URL
+                             * @description jira: https://acme.atlassian.net
+                             */
+                            baseUrl?: string;
+                            /**
+                             * Change type
+                             * @enum {unknown}
+                             */
+                            changeType?: "normal" | "standard";
+                            /** @description servicenow: close the change request when the report is in (default true) */
+                            closeOnReport?: boolean;
+                            /** @description asana: complete the task when the report is in (default true) */
+                            completeOnReport?: boolean;
+                            /**
+                             * @description jira: cloud = e-mail + API token, REST v3; datacenter = personal access token, REST v2
+                             * @enum {unknown}
+                             */
+                            deployment?: "cloud" | "datacenter";
+                            /**
+                             * E-mail
+                             * @description jira cloud: the account the API token belongs to
+                             */
+                            email?: string;
+                            /** @description ignored (what GET answers) */
+                            hasSecret?: boolean;
+                            /**
+                             * Instance URL
+                             * @description servicenow: https://acme.service-now.com
+                             */
+                            instanceUrl?: string;
+                            /**
+                             * Issue type
+                             * @description jira: default Task
+                             */
+                            issueType?: string;
+                            /** @enum {unknown} */
+                            kind: "none" | "jira" | "asana" | "servicenow" | "webhook";
+                            /** Labels */
+                            labels?: string[];
+                            password?: string;
+                            /** Project gid */
+                            projectGid?: string;
+                            /** Project key */
+                            projectKey?: string;
+                            /**
+                             * Signing secret
+                             * @description webhook: at least 16 characters; signs every delivery
+                             */
+                            secret?: string;
+                            /**
+                             * Personal access token
+                             * @description asana: a personal access token
+                             */
+                            token?: string;
+                            /**
+                             * URL
+                             * @description webhook: where change.ticket.* is POSTed
+                             */
+                            url?: string;
+                            username?: string;
+                            /** Workspace gid */
+                            workspaceGid?: string;
+                        } | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description One row per probe step */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {unknown} */
+                            kind: "jira" | "asana" | "servicenow" | "webhook";
+                            message: string;
+                            ok: boolean;
+                            steps: {
+                                detail: string | null;
+                                name: string;
+                                ok: boolean;
+                                status: number | null;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/organizations/{id}/component-aliases": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Remembered names (alias → {kind, key}) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: {
+                                alias: string;
+                                createdAt: string;
+                                createdBy: string;
+                                key: string;
+                                kind: string;
+                                lastUsedAt: string | null;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/organizations/{id}/component-aliases/{alias}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Remember a name for an entity (owners and admins) */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    alias: string;
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        key: string;
+                        kind: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            alias: string;
+                            createdAt: string;
+                            createdBy: string;
+                            key: string;
+                            kind: string;
+                            lastUsedAt: string | null;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        /** Forget a name */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    alias: string;
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            ok: boolean;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/organizations/{id}/manual-services": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Services added by hand (merged once discovery reports them) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: {
+                                createdAt: string;
+                                createdBy: string;
+                                key: string;
+                                merged: boolean;
+                                mergedAt: string | null;
+                                name: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Create {name} → svc:<slug> (owners and admins) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            createdAt: string;
+                            createdBy: string;
+                            key: string;
+                            merged: boolean;
+                            mergedAt: string | null;
+                            name: string;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/organizations/{id}/manual-services/{key}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Remove a manual service */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                    key: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            ok: boolean;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/organizations/{id}/members": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The members of the organisation, with whether each has signed in (owners and admins) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            members: {
+                                email: string;
+                                /**
+                                 * Format: date-time
+                                 * @description UTC, ISO-8601 with Z
+                                 */
+                                joinedAt: string;
+                                /** @description When the live sign-in link expires */
+                                linkExpiresAt: string | null;
+                                /** @description The display name */
+                                name: string;
+                                /**
+                                 * @description One of owner, admin, member
+                                 * @enum {unknown}
+                                 */
+                                role: "owner" | "admin" | "member";
+                                /** @description active: has signed in; invited: an unused sign-in link is live; link_expired: no live link (send a new one) */
+                                status: "active" | "invited" | "link_expired";
+                                userId: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Invite a person by e-mail with a role: a one-time sign-in link (24 hours), mailed when SMTP is set, else in this answer once; audited */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** E-mail */
+                        email: string;
+                        /** Name */
+                        name?: string;
+                        /**
+                         * @description One of owner, admin, member
+                         * @enum {unknown}
+                         */
+                        role: "owner" | "admin" | "member";
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description mail: sent to the person (SMTP is set); shown: signInUrl below, this once */
+                            delivery: "mail" | "shown";
+                            /**
+                             * Format: date-time
+                             * @description UTC, ISO-8601 with Z
+                             */
+                            expiresAt: string;
+                            member: {
+                                email: string;
+                                /**
+                                 * Format: date-time
+                                 * @description UTC, ISO-8601 with Z
+                                 */
+                                joinedAt: string;
+                                /** @description When the live sign-in link expires */
+                                linkExpiresAt: string | null;
+                                /** @description The display name */
+                                name: string;
+                                /**
+                                 * @description One of owner, admin, member
+                                 * @enum {unknown}
+                                 */
+                                role: "owner" | "admin" | "member";
+                                /** @description active: has signed in; invited: an unused sign-in link is live; link_expired: no live link (send a new one) */
+                                status: "active" | "invited" | "link_expired";
+                                userId: string;
+                            };
+                            /** @description Only when delivery is shown: the one-time link, in no other answer and stored only as SHA-256 */
+                            signInUrl?: string;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/organizations/{id}/members/{userId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Remove a member: their sessions end, their tokens are revoked, their unused links expire (never the last owner); audited */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                    userId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        /** Change a member’s role (admins cannot touch owners nor make one; the last owner keeps the role); audited */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                    userId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * @description One of owner, admin, member
+                         * @enum {unknown}
+                         */
+                        role: "owner" | "admin" | "member";
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            member: {
+                                email: string;
+                                /**
+                                 * Format: date-time
+                                 * @description UTC, ISO-8601 with Z
+                                 */
+                                joinedAt: string;
+                                /** @description When the live sign-in link expires */
+                                linkExpiresAt: string | null;
+                                /** @description The display name */
+                                name: string;
+                                /**
+                                 * @description One of owner, admin, member
+                                 * @enum {unknown}
+                                 */
+                                role: "owner" | "admin" | "member";
+                                /** @description active: has signed in; invited: an unused sign-in link is live; link_expired: no live link (send a new one) */
+                                status: "active" | "invited" | "link_expired";
+                                userId: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/api/organizations/{id}/members/{userId}/sign-in-link": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A new one-time sign-in link for a member who has not signed in yet; earlier unused links stop working; audited */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                    userId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description mail: sent to the person (SMTP is set); shown: signInUrl below, this once */
+                            delivery: "mail" | "shown";
+                            /**
+                             * Format: date-time
+                             * @description UTC, ISO-8601 with Z
+                             */
+                            expiresAt: string;
+                            member: {
+                                email: string;
+                                /**
+                                 * Format: date-time
+                                 * @description UTC, ISO-8601 with Z
+                                 */
+                                joinedAt: string;
+                                /** @description When the live sign-in link expires */
+                                linkExpiresAt: string | null;
+                                /** @description The display name */
+                                name: string;
+                                /**
+                                 * @description One of owner, admin, member
+                                 * @enum {unknown}
+                                 */
+                                role: "owner" | "admin" | "member";
+                                /** @description active: has signed in; invited: an unused sign-in link is live; link_expired: no live link (send a new one) */
+                                status: "active" | "invited" | "link_expired";
+                                userId: string;
+                            };
+                            /** @description Only when delivery is shown: the one-time link, in no other answer and stored only as SHA-256 */
+                            signInUrl?: string;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sdk-keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** SDK keys of the organisation */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: {
+                                /**
+                                 * Format: date-time
+                                 * @description UTC, ISO-8601 with Z
+                                 */
+                                createdAt: string;
+                                createdBy: string;
+                                env: string;
+                                id: string;
+                                lastUsedAt: string | null;
+                                name: string;
+                                revokedAt: string | null;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Create a read-only SDK key bound to one environment; the secret is shown once */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        env: string;
+                        name: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            key: {
+                                /**
+                                 * Format: date-time
+                                 * @description UTC, ISO-8601 with Z
+                                 */
+                                createdAt: string;
+                                createdBy: string;
+                                env: string;
+                                id: string;
+                                lastUsedAt: string | null;
+                                name: string;
+                                revokedAt: string | null;
+                            };
+                            secret: string;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sdk-keys/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revoke an SDK key */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            key: {
+                                /**
+                                 * Format: date-time
+                                 * @description UTC, ISO-8601 with Z
+                                 */
+                                createdAt: string;
+                                createdBy: string;
+                                env: string;
+                                id: string;
+                                lastUsedAt: string | null;
+                                name: string;
+                                revokedAt: string | null;
+                            };
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Who is signed in */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Send as header x-csrf-token on every POST, PUT, PATCH and DELETE */
+                            csrfToken: string;
+                            /**
+                             * Format: date-time
+                             * @description UTC, ISO-8601 with Z
+                             */
+                            expiresAt: string;
+                            organization: {
+                                id: string;
+                                name: string;
+                                slug: string;
+                            };
+                            /** @enum {unknown} */
+                            role: "owner" | "admin" | "member";
+                            user: {
+                                displayName: string;
+                                email: string;
+                                hasPassword: boolean;
+                                id: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Sign in with e-mail and password */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** E-mail */
+                        email: string;
+                        /** Password */
+                        password: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Send as header x-csrf-token on every POST, PUT, PATCH and DELETE */
+                            csrfToken: string;
+                            /**
+                             * Format: date-time
+                             * @description UTC, ISO-8601 with Z
+                             */
+                            expiresAt: string;
+                            organization: {
+                                id: string;
+                                name: string;
+                                slug: string;
+                            };
+                            /** @enum {unknown} */
+                            role: "owner" | "admin" | "member";
+                            user: {
+                                displayName: string;
+                                email: string;
+                                hasPassword: boolean;
+                                id: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        /** Sign out */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/session/link": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Sign in with a one-time link */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        token: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Send as header x-csrf-token on every POST, PUT, PATCH and DELETE */
+                            csrfToken: string;
+                            /**
+                             * Format: date-time
+                             * @description UTC, ISO-8601 with Z
+                             */
+                            expiresAt: string;
+                            organization: {
+                                id: string;
+                                name: string;
+                                slug: string;
+                            };
+                            /** @enum {unknown} */
+                            role: "owner" | "admin" | "member";
+                            user: {
+                                displayName: string;
+                                email: string;
+                                hasPassword: boolean;
+                                id: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/settings/catalogue": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** How long observed call edges and placements stay fresh */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            lastSweepAt: string | null;
+                            staleAfterDays: number;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        /** Set the days after which an observed link not seen again is stale (owners and admins) */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        staleAfterDays: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            lastSweepAt: string | null;
+                            staleAfterDays: number;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/settings/flags": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The organisation’s flag policy: the ticket reference pattern a high-risk reason may carry */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            isDefault: boolean;
+                            ticketPattern: string;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        /** Set the ticket reference pattern (a regular expression in RE2 syntax, run in linear time: no backreferences or lookaround; null for the default) */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        ticketPattern: string | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            isDefault: boolean;
+                            ticketPattern: string;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/settings/incidents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Where incidents post */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            channelConfigured: boolean;
+                            channelHost: string | null;
+                            pagerdutySigning: boolean;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        /** Set the channel (incoming webhook URL) and PagerDuty signing secret; both are stored sealed */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        channelUrl?: string | null;
+                        pagerdutySecret?: string | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            channelConfigured: boolean;
+                            channelHost: string | null;
+                            pagerdutySigning: boolean;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** API tokens (yours; all of the organisation for owners and admins) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: {
+                                /**
+                                 * Format: date-time
+                                 * @description UTC, ISO-8601 with Z
+                                 */
+                                createdAt: string;
+                                expiresAt: string | null;
+                                /** @description The 8-character id inside the token: clt_<id>_<secret> */
+                                id: string;
+                                /** @description Written at most once a minute */
+                                lastUsedAt: string | null;
+                                name: string;
+                                owner: {
+                                    email: string;
+                                    id: string;
+                                };
+                                revokedAt: string | null;
+                                scopes: ("changes:read" | "changes:write" | "catalogue:read" | "catalogue:write" | "flags:read" | "flags:write" | "audit:read")[];
+                            }[];
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Create an API token; the answer holds the secret once */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** Expires (days) */
+                        expiresInDays?: number;
+                        /** Name */
+                        name: string;
+                        /** Scopes */
+                        scopes: ("changes:read" | "changes:write" | "catalogue:read" | "catalogue:write" | "flags:read" | "flags:write" | "audit:read")[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description The token itself, shown this once; only its SHA-256 is stored */
+                            secret: string;
+                            token: {
+                                /**
+                                 * Format: date-time
+                                 * @description UTC, ISO-8601 with Z
+                                 */
+                                createdAt: string;
+                                expiresAt: string | null;
+                                /** @description The 8-character id inside the token: clt_<id>_<secret> */
+                                id: string;
+                                /** @description Written at most once a minute */
+                                lastUsedAt: string | null;
+                                name: string;
+                                owner: {
+                                    email: string;
+                                    id: string;
+                                };
+                                revokedAt: string | null;
+                                scopes: ("changes:read" | "changes:write" | "catalogue:read" | "catalogue:write" | "flags:read" | "flags:write" | "audit:read")[];
+                            };
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/tokens/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revoke an API token */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            token: {
+                                /**
+                                 * Format: date-time
+                                 * @description UTC, ISO-8601 with Z
+                                 */
+                                createdAt: string;
+                                expiresAt: string | null;
+                                /** @description The 8-character id inside the token: clt_<id>_<secret> */
+                                id: string;
+                                /** @description Written at most once a minute */
+                                lastUsedAt: string | null;
+                                name: string;
+                                owner: {
+                                    email: string;
+                                    id: string;
+                                };
+                                revokedAt: string | null;
+                                scopes: ("changes:read" | "changes:write" | "catalogue:read" | "catalogue:write" | "flags:read" | "flags:write" | "audit:read")[];
+                            };
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ofrep/v1/configuration": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What this OFREP server supports */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ofrep/v1/evaluate/flags": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Evaluate every flag for a context; ETag / If-None-Match answers 304 when nothing changed */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        context?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ofrep/v1/evaluate/flags/{key}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Evaluate one flag for a context (OpenFeature Remote Evaluation Protocol) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    key: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        context?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
+export type webhooks = Record<string, never>;
+export interface components {
+    schemas: {
+        /** @description A blast radius (changeledger/change-blast/1) in its full shape */
+        Blast: {
+            /** @description What a change silences (pods count per workload) and what it leaves loud */
+            counts: {
+                capped: number;
+                databases: number;
+                datastores: number;
+                devices: number;
+                externals: number;
+                hosts: number;
+                items: number;
+                nodes: number;
+                pods: number;
+                schemas: number;
+                services: number;
+                shared: number;
+                sources: number;
+                vms: number;
+                volumes: number;
+                workloads: number;
+            };
+            derivedFromLive?: boolean;
+            /** @description Call edges among the affected services */
+            edges?: {
+                from: string;
+                to: string;
+            }[];
+            edgesDropped?: boolean;
+            edgesFromLive?: boolean;
+            format: string;
+            hops: number;
+            infra?: {
+                capped?: boolean;
+                depth: number;
+                hop: number;
+                key: string;
+                kind: string;
+                name: string;
+                pods?: number;
+                reason?: string[];
+                shared: boolean;
+                silenced: boolean;
+            }[];
+            infraFromLive?: boolean;
+            large: boolean;
+            /** @description Runs-on links among the cards */
+            lineage: {
+                from: string;
+                /** @description A bridged link: the entity it passes that is no card (a database instance) */
+                through?: string;
+                to: string;
+            }[];
+            /** @enum {string} */
+            mapInfra?: "live";
+            /** @description The dependency map's cards */
+            nodes: {
+                details?: {
+                    engine?: string;
+                    instance?: {
+                        key: string;
+                        kind: string;
+                        name: string;
+                    };
+                    pods?: number;
+                    tier?: string;
+                };
+                hop: number;
+                key: string;
+                kind: string;
+                name: string;
+                /** @enum {unknown} */
+                role: "component" | "caller" | "callee" | "both" | "infra";
+                shared?: boolean;
+                silenced: boolean;
+            }[];
+            notSilenced: {
+                count: number;
+                items: {
+                    [key: string]: unknown;
+                }[];
+                /** @enum {unknown} */
+                kind: "monitors" | "multi-service-source" | "external" | "unseen" | "shared-infra" | "capped" | "infra-off";
+                name: string;
+                why: string;
+            }[];
+            refused: string | null;
+            scope: {
+                assetKeys: string[];
+                hvEntityKeys: string[];
+                integrationIds: string[];
+                serviceKeys: string[];
+                sourceIds: string[];
+            };
+            services?: {
+                hop: number;
+                key: string;
+                kind: string;
+                name: string;
+                reason?: string[];
+                /** @enum {unknown} */
+                side: "component" | "caller" | "callee" | "both";
+            }[];
+            /** @enum {unknown} */
+            silenceInfra: "dedicated" | "all" | "none";
+            warnings: string[];
+        };
+        Change: {
+            aborted: boolean;
+            approvalExpiresAt: string | null;
+            autoStart: boolean;
+            blastVersion: number;
+            callbackUrl: string | null;
+            components: {
+                key: string;
+                kind: string;
+                match: string;
+                name: string;
+                query?: string;
+                seen: boolean;
+            }[];
+            componentTiers: {
+                [key: string]: ("critical" | "important" | "standard") | null;
+            };
+            createdAt: string;
+            criticality: ("critical" | "important" | "standard") | null;
+            criticalitySource: ("components" | "blast" | "none" | "pending") | null;
+            decidedAt: string | null;
+            description: string | null;
+            displayId: string;
+            endReason: string | null;
+            evaluateAt: string | null;
+            evidenceMinutes: number;
+            finishedAt: string | null;
+            gated: boolean;
+            hops: number;
+            id: string;
+            impact: string | null;
+            /** @enum {unknown} */
+            kind: "deploy" | "config" | "infra" | "other";
+            maxDurationMinutes: number | null;
+            notes: string | null;
+            outcome: ("success" | "partial" | "rolled_back" | "unknown") | null;
+            outcomeBy: ("pipeline" | "person" | "window") | null;
+            owner: {
+                email: string;
+                id: string;
+                name: string;
+            };
+            pipeline: {
+                commit?: string;
+                environment?: string;
+                pipeline?: string;
+                repo?: string;
+                run?: string;
+                runUrl?: string;
+                version?: string;
+            } | null;
+            quorum: number | null;
+            recipients: string[];
+            rejectionReason: string | null;
+            relativeWindow: boolean;
+            releaseHeld: boolean;
+            reportedAt: string | null;
+            reportVersion: number;
+            silenceInfra: ("dedicated" | "all" | "none") | null;
+            startDeadline: string | null;
+            startedAt: string | null;
+            /** @enum {unknown} */
+            status: "draft" | "scheduled" | "pending_mapping" | "pending_approval" | "approved" | "rejected" | "expired" | "active" | "evaluating" | "reported" | "cancelled";
+            ticket: {
+                id: string;
+                key: string;
+                /** @enum {unknown} */
+                kind: "jira" | "asana" | "servicenow" | "webhook";
+                url: string | null;
+            } | null;
+            ticketUrl: string | null;
+            title: string;
+            unresolved: {
+                candidates: {
+                    key: string;
+                    kind: string;
+                    name: string;
+                }[];
+                query: string;
+            }[];
+            updatedAt: string;
+            viaProxyId: null;
+            viaTokenId: string | null;
+            windowEnd: string;
+            windowStart: string;
+        };
+        ChangeReport: {
+            /** @description The evidence the verdict rests on */
+            body: {
+                [key: string]: unknown;
+            };
+            createdAt: string;
+            /** @enum {unknown} */
+            impact: "outage" | "significant" | "minor" | "none" | "unknown";
+            outcome: ("success" | "partial" | "rolled_back" | "unknown") | null;
+            summary: string;
+            version: number;
+        };
+        /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+        Error: {
+            error: string;
+            field?: string;
+        } & {
+            [key: string]: unknown;
+        };
+        RegisteredApproval: {
+            /** @description Approvers other than the requester */
+            approvers: number;
+            criticalApprovers: number;
+            criticality: ("critical" | "important" | "standard") | null;
+            criticalitySource: ("components" | "blast" | "none" | "pending") | null;
+            criticalRequired: boolean;
+            expiresAt: string | null;
+            required: number;
+            unknownTierComponents: {
+                key: string;
+                kind: string;
+                name: string;
+            }[];
+            /** @description Why it may wait until it expires (too few approvers, no critical approver) */
+            warning?: string;
+        };
+    };
+    responses: never;
+    parameters: never;
+    requestBodies: never;
+    headers: never;
+    pathItems: never;
+}
+export type $defs = Record<string, never>;
+export type operations = Record<string, never>;
