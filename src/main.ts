@@ -9,6 +9,8 @@ import { createOutboundClient } from './platform/net/outbound.js';
 import { createLogger } from './platform/logger.js';
 import { createSealer, loadDataKey } from './platform/crypto/sealed.js';
 import { join } from 'node:path';
+import { openAdminSocket, type AdminSocket } from './platform/admin/admin-socket.js';
+import { adminHandler } from './cli/operations.js';
 
 export type RunningServer = {
   url: string;
@@ -36,6 +38,7 @@ export async function startServer(cfg: ServeConfig, opts: { clock?: Clock; say?:
   const services = compose({ db, clock: opts.clock ?? systemClock, logger, sealer, outbound: { client: createOutboundClient(), allowPrivate: cfg.outboundAllowPrivate }, workerPollMs: cfg.workerPollMs, publicUrl, mail: cfg.mail });
   let main: FastifyInstance | null = null;
   let pipeline: FastifyInstance | null = null;
+  let admin: AdminSocket | null = null;
   try {
     const startCtx = { actor: { kind: 'system' as const, id: null, name: 'changeledger serve (start)' }, source: 'system' as const };
     const first = await services.auth.bootstrap(startCtx, { orgName: cfg.orgName, ownerEmail: cfg.ownerEmail });
@@ -51,6 +54,14 @@ export async function startServer(cfg: ServeConfig, opts: { clock?: Clock; say?:
     listening = url;
     const pipelineUrl = urlOf(pipeline, cfg.pipelineHost);
     services.worker.start();
+    // The embedded store is this process's alone: the command line reaches it through the admin socket.
+    if (db.engine === 'pglite') {
+      try {
+        admin = await openAdminSocket(cfg.dataDir, adminHandler(services), (err) => logger.error({ err }, 'admin socket: an operation failed'));
+      } catch (err) {
+        say(`changeledger: no admin socket, so store commands of the CLI wait until the server stops: ${(err as Error).message}`);
+      }
+    }
     const storage = db.engine === 'pglite' ? `embedded database in ${db.location}` : `PostgreSQL at ${db.location}`;
     say(`changeledger ${version}: ${storage}`);
     // The sign-in link comes before the listener lines, which scripts wait for as "ready".
@@ -66,7 +77,7 @@ export async function startServer(cfg: ServeConfig, opts: { clock?: Clock; say?:
     let closing: Promise<void> | null = null;
     const close = () =>
       (closing ??= (async () => {
-        await Promise.allSettled([main?.close(), pipeline?.close()]);
+        await Promise.allSettled([main?.close(), pipeline?.close(), admin?.close()]);
         await services.worker.stop();
         services.mailer.close();
         await db.close();
@@ -74,7 +85,7 @@ export async function startServer(cfg: ServeConfig, opts: { clock?: Clock; say?:
       })());
     return { url, pipelineUrl, services, close };
   } catch (err) {
-    await Promise.allSettled([main?.close(), pipeline?.close()]);
+    await Promise.allSettled([main?.close(), pipeline?.close(), admin?.close()]);
     await db.close();
     throw err;
   }

@@ -1,20 +1,19 @@
 import type { Command } from 'commander';
 import { systemClock, timeBound } from '../platform/clock.js';
-import { badRequest } from '../platform/errors.js';
-import type { AuthService } from '../domains/auth/index.js';
-import { iterateAuditEvents, ledgerDigest, listAuditEvents, publicEvent, verifyLedger, type AuditFilter } from '../domains/ledger/index.js';
-import { cliServices, EXIT, table, withStore, withStoreOptions, type Io, type StoreOpts } from './common.js';
+import { EXIT, runStoreOperation, table, withStoreOptions, type Io, type StoreOpts } from './common.js';
+import { OPERATIONS } from './operations.js';
 
 type FilterOpts = StoreOpts & {
   org?: string; action?: string; actor?: string; targetType?: string; targetId?: string; correlationId?: string;
   since?: string; until?: string; q?: string; limit?: string; json?: boolean;
 };
 
-function filterOf(o: FilterOpts): AuditFilter {
+/** The filters as they travel: durations turned into times here, where "now" is the operator's. */
+function filterOf(o: FilterOpts) {
   const now = systemClock.now();
   return {
     action: o.action, actor: o.actor, targetType: o.targetType, targetId: o.targetId, correlationId: o.correlationId, q: o.q,
-    since: timeBound(o.since, now, 'since', '--since'), until: timeBound(o.until, now, 'until', '--until'),
+    since: timeBound(o.since, now, 'since', '--since')?.toISOString(), until: timeBound(o.until, now, 'until', '--until')?.toISOString(),
   };
 }
 
@@ -31,14 +30,6 @@ function withFilters(cmd: Command): Command {
     .option('--q <text>', 'free text');
 }
 
-/** Runs a check for the named organisation, or for every one, labelled by slug. */
-async function perOrganization<T extends object>(auth: AuthService, slug: string | undefined, fn: (orgId: string) => Promise<T>): Promise<Array<T & { organization: string }>> {
-  const orgs = slug ? [await auth.resolveOrganization(slug)] : await auth.listOrganizations();
-  const out: Array<T & { organization: string }> = [];
-  for (const org of orgs) out.push({ organization: org.slug, ...(await fn(org.id)) });
-  return out;
-}
-
 export function auditCommands(program: Command, io: Io, done: (code: number) => void): void {
   const audit = program.command('audit').description('read and check the tamper-evident audit ledger');
 
@@ -46,25 +37,19 @@ export function auditCommands(program: Command, io: Io, done: (code: number) => 
     .option('--limit <n>', 'at most this many events (1–500)', '50')
     .option('--json', 'print a JSON array')
     .action(async (o: FilterOpts) => {
-      const limit = Number(o.limit);
-      if (!Number.isInteger(limit) || limit < 1 || limit > 500) throw badRequest('--limit must be 1 to 500', 'limit');
-      await withStore(o, 'audit query', async (db) => {
-        const org = await cliServices(db, o).auth.resolveOrganization(o.org);
-        const page = await listAuditEvents(db, org.id, filterOf(o), limit);
-        if (o.json) io.out(`${JSON.stringify(page.items.map(publicEvent), null, 2)}\n`);
-        else if (page.items.length === 0) io.err('no audit events match\n');
-        else {
-          io.out(table([['TIME', 'SEQ', 'ACTOR', 'ACTION', 'TARGET', 'SOURCE'], ...page.items.map((e) => [e.occurredAt, String(e.seq), e.actor.name, e.action, `${e.target.type}:${e.target.id}`, e.source])]));
-        }
-      });
+      const args = OPERATIONS['audit.query'].check({ org: o.org, filter: filterOf(o), limit: Number(o.limit) });
+      const items = await runStoreOperation(o, 'audit.query', args);
+      if (o.json) io.out(`${JSON.stringify(items, null, 2)}\n`);
+      else if (items.length === 0) io.err('no audit events match\n');
+      else {
+        io.out(table([['TIME', 'SEQ', 'ACTOR', 'ACTION', 'TARGET', 'SOURCE'], ...items.map((e) => [e.occurredAt, String(e.seq), e.actor.name, e.action, `${e.target.type}:${e.target.id}`, e.source])]));
+      }
       done(EXIT.ok);
     });
 
   withFilters(audit.command('export').description('every matching audit event as NDJSON on stdout')).action(async (o: FilterOpts) => {
-    await withStore(o, 'audit export', async (db) => {
-      const org = await cliServices(db, o).auth.resolveOrganization(o.org);
-      for await (const e of iterateAuditEvents(db, org.id, filterOf(o))) io.out(`${JSON.stringify(publicEvent(e))}\n`);
-    });
+    const args = OPERATIONS['audit.export'].check({ org: o.org, filter: filterOf(o) });
+    await runStoreOperation(o, 'audit.export', args, (e) => io.out(`${JSON.stringify(e)}\n`));
     done(EXIT.ok);
   });
 
@@ -72,7 +57,7 @@ export function auditCommands(program: Command, io: Io, done: (code: number) => 
     .option('--org <slug>', 'only this organisation')
     .option('--json', 'print the result as JSON')
     .action(async (o: StoreOpts & { org?: string; json?: boolean }) => {
-      const results = await withStore(o, 'audit verify', (db) => perOrganization(cliServices(db, o).auth, o.org, (id) => verifyLedger(db, id)));
+      const results = await runStoreOperation(o, 'audit.verify', OPERATIONS['audit.verify'].check({ org: o.org }));
       if (o.json) io.out(`${JSON.stringify(o.org ? results[0] : results, null, 2)}\n`);
       else {
         for (const r of results) {
@@ -87,7 +72,7 @@ export function auditCommands(program: Command, io: Io, done: (code: number) => 
     .option('--org <slug>', 'only this organisation')
     .option('--json', 'print JSON')
     .action(async (o: StoreOpts & { org?: string; json?: boolean }) => {
-      const digests = await withStore(o, 'audit digest', (db) => perOrganization(cliServices(db, o).auth, o.org, (id) => ledgerDigest(db, id)));
+      const digests = await runStoreOperation(o, 'audit.digest', OPERATIONS['audit.digest'].check({ org: o.org }));
       if (o.json) io.out(`${JSON.stringify(o.org ? digests[0] : digests, null, 2)}\n`);
       else for (const d of digests) io.out(`${d.organization} ${d.seq} ${d.hash} ${d.occurredAt ?? '-'}\n`);
       done(EXIT.ok);

@@ -1,9 +1,8 @@
-import { readFileSync, statSync } from 'node:fs';
 import type { Command } from 'commander';
 import { SingleBar, Presets } from 'cli-progress';
-import { badRequest } from '../platform/errors.js';
-import { IMPORT_FORMATS, type ImportFormat } from '../domains/catalogue/catalogue-service.js';
-import { cliContext, cliServices, EXIT, table, withStore, withStoreOptions, type Io, type StoreOpts } from './common.js';
+import { IMPORT_FORMATS } from '../domains/catalogue/catalogue-service.js';
+import { EXIT, readInputFile, runStoreOperation, table, withStoreOptions, type Io, type StoreOpts } from './common.js';
+import { OPERATIONS } from './operations.js';
 
 /** Files this big get a progress bar (on a terminal). */
 const LARGE_FILE_BYTES = 1024 * 1024;
@@ -17,23 +16,23 @@ export function catalogueCommands(program: Command, io: Io, done: (code: number)
     .option('--org <slug>', 'organisation (needed when there are several)')
     .option('--json', 'print the summary as JSON')
     .action(async (file: string, o: StoreOpts & { format: string; source?: string; org?: string; json?: boolean }) => {
-      if (!(IMPORT_FORMATS as readonly string[]).includes(o.format)) throw badRequest(`--format must be one of ${IMPORT_FORMATS.join(', ')}`, 'format');
-      const text = file === '-' ? await io.stdin() : readFileSync(file, 'utf8');
-      const large = file !== '-' && statSync(file).size >= LARGE_FILE_BYTES && process.stderr.isTTY;
+      // The format is judged before the file is read, the file before anything opens.
+      const check = (text: string) => OPERATIONS['catalogue.import'].check({ org: o.org, format: o.format, source: o.source, text });
+      check('');
+      const { text, bytes } = file === '-' ? { text: await io.stdin(), bytes: 0 } : readInputFile(file);
+      const args = check(text);
+      const large = bytes >= LARGE_FILE_BYTES && process.stderr.isTTY;
       const bar = large ? new SingleBar({ format: '{phase} [{bar}] {value}/{total}', hideCursor: true }, Presets.shades_classic) : null;
       let phase = '';
-      const summary = await withStore(o, 'catalogue import', async (db) => {
-        const services = cliServices(db, o);
-        const org = await services.auth.resolveOrganization(o.org);
-        return services.catalogue.importText(cliContext(), org.id, o.format as ImportFormat, text, o.source, (p, d, n) => {
-          if (!bar) return;
-          if (p !== phase) {
-            if (phase) bar.stop();
-            phase = p;
-            bar.start(n, 0, { phase: p.padEnd(8) });
-          }
-          bar.update(d);
-        });
+      const summary = await runStoreOperation(o, 'catalogue.import', args, (event) => {
+        const p = event as { phase: string; done: number; total: number };
+        if (!bar) return;
+        if (p.phase !== phase) {
+          if (phase) bar.stop();
+          phase = p.phase;
+          bar.start(p.total, 0, { phase: p.phase.padEnd(8) });
+        }
+        bar.update(p.done);
       });
       bar?.stop();
       if (o.json) io.out(`${JSON.stringify(summary, null, 2)}\n`);

@@ -1,4 +1,4 @@
-import { hostname, userInfo } from 'node:os';
+import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { join } from 'node:path';
 import { pino } from 'pino';
@@ -10,7 +10,9 @@ import { DataDirBusyError } from '../platform/db/data-dir-lock.js';
 import type { Database } from '../platform/db/database.js';
 import { openStore } from '../platform/db/open-store.js';
 import { createOutboundClient } from '../platform/net/outbound.js';
-import { AppError } from '../platform/errors.js';
+import { AppError, badRequest } from '../platform/errors.js';
+import { adminSocketPath, callAdminSocket, NoAdminSocketError, UnknownOperationError } from '../platform/admin/admin-socket.js';
+import { operatorContext, operatorName, runOperation, type ArgsOf, type OperationName, type ResultOf } from './operations.js';
 import type { AuditContext } from '../domains/ledger/index.js';
 
 /** Exit codes every command shares. */
@@ -28,9 +30,16 @@ export const processIo: Io = {
   },
 };
 
-export function withStoreOptions(cmd: Command): Command {
+/**
+ * `viaServer`: the command also works while `changeledger serve` holds the embedded data
+ * directory, by asking that server over its admin socket (serve and migrate need the store itself).
+ */
+export function withStoreOptions(cmd: Command, opts: { viaServer?: boolean } = {}): Command {
+  const data = opts.viaServer === false
+    ? 'data directory of the embedded database'
+    : 'data directory of the embedded database (while `changeledger serve` runs on it, that server does the work, through its admin socket)';
   return cmd
-    .option('--data <dir>', 'data directory of the embedded database', process.env.CHANGELEDGER_DATA ?? './data')
+    .option('--data <dir>', data, process.env.CHANGELEDGER_DATA ?? './data')
     .option('--database-url <url>', 'PostgreSQL URL (default: $DATABASE_URL); when set, --data is not used');
 }
 
@@ -60,18 +69,64 @@ export function cliServices(db: Database, opts: StoreOpts): Services {
 }
 
 export function cliContext(): AuditContext {
-  let who = 'unknown';
+  return operatorContext(operatorName(), 'store');
+}
+
+/**
+ * Runs one of the store commands' operations: on the store when it can be opened, else, when a
+ * running server holds the embedded data directory, through that server's admin socket. Check the
+ * arguments (`check`) before calling this: nothing is opened for a bad one.
+ */
+export async function runStoreOperation<N extends OperationName>(opts: StoreOpts, name: N, args: ArgsOf<N>, onEvent: (event: unknown) => void = () => undefined): Promise<ResultOf<N>> {
+  const cfg = storeConfig(opts);
+  let db: Database;
   try {
-    who = userInfo().username;
-  } catch {
-    // no passwd entry (containers): keep 'unknown'
+    db = await openStore(cfg, `changeledger ${name.replace('.', ' ')}`);
+  } catch (err) {
+    if (!(err instanceof DataDirBusyError)) throw err;
+    try {
+      return (await callAdminSocket(adminSocketPath(cfg.dataDir), { op: name, args, operator: operatorName() }, onEvent)) as ResultOf<N>;
+    } catch (e) {
+      // No socket (a server older than the socket, or not a server at all): the lock's own message.
+      if (e instanceof NoAdminSocketError) throw err;
+      if (e instanceof UnknownOperationError) throw new ServerTooOldError(err, name);
+      throw e;
+    }
   }
-  return { actor: { kind: 'system', id: null, name: `cli:${who}@${hostname()}` }, source: 'cli' };
+  try {
+    return (await runOperation(cliServices(db, opts), cliContext(), name, args, onEvent)) as ResultOf<N>;
+  } finally {
+    await db.close();
+  }
+}
+
+/** The data directory is held by a server that cannot run this operation for us. */
+export class ServerTooOldError extends Error {
+  constructor(busy: DataDirBusyError, op: string) {
+    super(`${busy.message.replace(/ Only one process.*$/, '')} That server is older than this command line and cannot run "${op.replace('.', ' ')}" for it: stop the server first, or upgrade it.`);
+    this.name = 'ServerTooOldError';
+  }
+}
+
+/** A file named on the command line, or a sentence that names it (exit 2) when it cannot be read. */
+export function readInputFile(path: string): { text: string; bytes: number } {
+  try {
+    const text = readFileSync(path, 'utf8');
+    return { text, bytes: Buffer.byteLength(text) };
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    const why =
+      code === 'ENOENT' ? `there is no file ${path}` :
+      code === 'EACCES' || code === 'EPERM' ? `${path} cannot be read: permission denied` :
+      code === 'EISDIR' ? `${path} is a directory, not a file` :
+      `${path} cannot be read (${code ?? (err as Error).message})`;
+    throw badRequest(why);
+  }
 }
 
 /** Maps what a command threw to a message and an exit code. */
 export function reportError(err: unknown, io: Io, program: string): number {
-  if (err instanceof DataDirBusyError) {
+  if (err instanceof DataDirBusyError || err instanceof ServerTooOldError) {
     io.err(`${program}: ${err.message}\n`);
     return EXIT.unavailable;
   }

@@ -7,7 +7,7 @@ import { openStore } from '../platform/db/open-store.js';
 import { storeConfig } from '../config.js';
 
 export function serveCommands(program: Command, io: Io, done: (code: number) => void): void {
-  withStoreOptions(program.command('serve').description('serve the web UI and API, the pipeline listener and the job worker'))
+  withStoreOptions(program.command('serve').description('serve the web UI and API, the pipeline listener and the job worker'), { viaServer: false })
     .option('--host <address>', 'bind address of the main listener', process.env.HOST ?? 'localhost')
     .option('--port <port>', 'port of the web UI and session API', process.env.PORT ?? '8080')
     .option('--pipeline-host <address>', 'bind address of the pipeline listener', process.env.PIPELINE_HOST ?? 'localhost')
@@ -36,7 +36,7 @@ export function serveCommands(program: Command, io: Io, done: (code: number) => 
       done(EXIT.ok);
     });
 
-  withStoreOptions(program.command('migrate').description('apply pending database migrations'))
+  withStoreOptions(program.command('migrate').description('apply pending database migrations'), { viaServer: false })
     .option('--json', 'print JSON')
     .action(async (o: { data?: string; databaseUrl?: string; json?: boolean }) => {
       const db = await openStore(storeConfig(o), 'changeledger migrate', { migrate: false });

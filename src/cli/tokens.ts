@@ -1,8 +1,9 @@
 import type { Command } from 'commander';
 import { parseDuration, systemClock } from '../platform/clock.js';
-import { badRequest, notFound } from '../platform/errors.js';
+import { badRequest } from '../platform/errors.js';
 import { SCOPES } from '../domains/auth/index.js';
-import { cliContext, cliServices, EXIT, table, withStore, withStoreOptions, type Io, type StoreOpts } from './common.js';
+import { EXIT, runStoreOperation, table, withStoreOptions, type Io, type StoreOpts } from './common.js';
+import { OPERATIONS } from './operations.js';
 
 export function tokenCommands(program: Command, io: Io, done: (code: number) => void): void {
   const tokens = program.command('tokens').description('API tokens for pipelines (accepted on the pipeline listener only)');
@@ -16,19 +17,14 @@ export function tokenCommands(program: Command, io: Io, done: (code: number) => 
     .option('--json', 'print JSON (the token is in "secret")')
     .action(async (o: StoreOpts & { user: string; name: string; scopes: string; expires?: string; org?: string; json?: boolean }) => {
       const scopes = o.scopes.split(',').map((s) => s.trim()).filter(Boolean);
-      let expiresAt: Date | null = null;
+      let expiresAt: string | undefined;
       if (o.expires) {
         const ms = parseDuration(o.expires);
         if (!ms) throw badRequest('--expires must be a duration such as 30d or 12h', 'expires');
-        expiresAt = new Date(systemClock.now().getTime() + ms);
+        expiresAt = new Date(systemClock.now().getTime() + ms).toISOString();
       }
-      const created = await withStore(o, 'tokens create', async (db) => {
-        const auth = cliServices(db, o).auth;
-        const org = await auth.resolveOrganization(o.org);
-        const member = (await auth.listMembers(org.id)).find((m) => m.email.toLowerCase() === o.user.toLowerCase());
-        if (!member) throw notFound(`${o.user} is not a member of ${org.name}`);
-        return auth.createToken(cliContext(), { org, user: member }, { name: o.name, scopes, expiresAt });
-      });
+      const args = OPERATIONS['tokens.create'].check({ org: o.org, user: o.user, name: o.name, scopes, expiresAt });
+      const created = await runStoreOperation(o, 'tokens.create', args);
       if (o.json) io.out(`${JSON.stringify(created, null, 2)}\n`);
       else {
         io.err(`created token ${created.token.id} "${created.token.name}" (${created.token.scopes.join(', ')}); it is shown only now:\n`);
@@ -41,11 +37,7 @@ export function tokenCommands(program: Command, io: Io, done: (code: number) => 
     .option('--org <slug>')
     .option('--json', 'print JSON')
     .action(async (o: StoreOpts & { org?: string; json?: boolean }) => {
-      const list = await withStore(o, 'tokens list', async (db) => {
-        const auth = cliServices(db, o).auth;
-        const org = await auth.resolveOrganization(o.org);
-        return auth.listTokens({ org, user: { id: '', email: '', displayName: '', hasPassword: false }, role: 'owner' });
-      });
+      const list = await runStoreOperation(o, 'tokens.list', OPERATIONS['tokens.list'].check({ org: o.org }));
       const now = systemClock.now().getTime();
       const status = (t: (typeof list)[number]) => (t.revokedAt ? 'revoked' : t.expiresAt && Date.parse(t.expiresAt) <= now ? 'expired' : 'active');
       if (o.json) io.out(`${JSON.stringify(list.map((t) => ({ ...t, status: status(t) })), null, 2)}\n`);
@@ -56,11 +48,7 @@ export function tokenCommands(program: Command, io: Io, done: (code: number) => 
   withStoreOptions(tokens.command('revoke').description('revoke a token by its 8-character id').argument('<id>'))
     .option('--org <slug>')
     .action(async (id: string, o: StoreOpts & { org?: string }) => {
-      await withStore(o, 'tokens revoke', async (db) => {
-        const auth = cliServices(db, o).auth;
-        const org = await auth.resolveOrganization(o.org);
-        await auth.revokeToken(cliContext(), { org, user: { id: '', email: '', displayName: '', hasPassword: false }, role: 'owner' }, id);
-      });
+      await runStoreOperation(o, 'tokens.revoke', OPERATIONS['tokens.revoke'].check({ org: o.org, id }));
       io.out(`revoked ${id}\n`);
       done(EXIT.ok);
     });

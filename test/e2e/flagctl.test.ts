@@ -59,11 +59,11 @@ for (const engine of engineNames()) describe(`flagctl: the flags command line ag
     dataDir = mkdtempSync(join(tmpdir(), 'changeledger-flagctl-'));
     store = await storeArgs(engine);
     await createOwner(dataDir, EMAIL, PASSWORD, store.args);
-    // Tokens are made before the server starts: it holds the embedded store while it runs.
+    server = await startServer({ dataDir, args: store.args });
+    // Tokens are made while the server runs (with the embedded store, through its admin socket).
     secret = await createToken(dataDir, 'flagctl-e2e', 'flags:read,flags:write', store.args);
     readOnly = await createToken(dataDir, 'flagctl-reader', 'flags:read', store.args);
     auditor = await createToken(dataDir, 'ledger-reader', 'audit:read', store.args);
-    server = await startServer({ dataDir, args: store.args });
     env = { CHANGELEDGER_URL: server.pipelineUrl, CHANGELEDGER_TOKEN: secret };
   }, 120_000);
 
