@@ -38,7 +38,7 @@ describeEachEngine('sessions and API tokens', (engine) => {
       [{ scopes: ['audit:read'] }, 'name', /^Name is required$/],
       [{ name: 'x', scopes: ['audit:write'] }, 'scopes.0', /must be one of: changes:read/],
       [{ name: 'x', scopes: [] }, 'scopes', /^Scopes must have at least 1 entry$/],
-      [{ name: 'x', scopes: ['audit:read'], expiresInDays: 0 }, 'expiresInDays', /expiresInDays/],
+      [{ name: 'x', scopes: ['audit:read'], expiresInDays: 0 }, 'expiresInDays', /^Expires \(days\) must be at least 1$/],
       [{ name: 'x', scopes: ['audit:read'], colour: 'red' }, 'colour', /not a known field/],
       [{ name: '   ', scopes: ['audit:read'] }, 'name', /1 to 100/],
     ];

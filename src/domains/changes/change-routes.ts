@@ -236,7 +236,7 @@ export const changeRoutes: FastifyPluginAsyncTypebox<{ db: Database; changes: Ch
     config: write, schema: { tags, summary: 'Cancel a draft, scheduled, pending or approved change', params: Params, body: Type.Object({ reason: Type.Optional(Type.String({ maxLength: 2000 })) }, { additionalProperties: false }), response: { 200: OneChange, ...errors(400, 401, 403, 404, 409) } },
   }, async (req) => ({ change: await changes.cancel(ctx(req), req.principal!, req.params.id, req.body.reason) }));
   app.post('/api/changes/:id/evaluate', {
-    config: write, schema: { tags, summary: 'Evaluate a reported change again: a new horizon, then a new report version', params: Params, body: Type.Object({ evidenceMinutes: Type.Optional(Type.Integer({ minimum: 15, maximum: 1440 })) }, { additionalProperties: false }), response: { 200: OneChange, ...errors(400, 401, 403, 404, 409) } },
+    config: write, schema: { tags, summary: 'Evaluate a reported change again: a new horizon, then a new report version', params: Params, body: Type.Object({ evidenceMinutes: Type.Optional(Type.Integer({ minimum: 15, maximum: 1440, title: 'Evidence horizon (minutes)' })) }, { additionalProperties: false }), response: { 200: OneChange, ...errors(400, 401, 403, 404, 409) } },
   }, async (req) => ({ change: await changes.evaluate(ctx(req), req.principal!, req.params.id, req.body.evidenceMinutes) }));
 
   app.get('/api/changes/:id/approvals', { config: read, schema: { tags, summary: 'Where approval stands and what the caller may do', params: Params, response: { 200: ApprovalViewBody, ...errors(401, 403, 404) } } },
