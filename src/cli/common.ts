@@ -34,10 +34,10 @@ export const processIo: Io = {
  * `viaServer`: the command also works while `changeledger serve` holds the embedded data
  * directory, by asking that server over its admin socket (serve and migrate need the store itself).
  */
-export function withStoreOptions(cmd: Command, opts: { viaServer?: boolean } = {}): Command {
-  const data = opts.viaServer === false
+export function withStoreOptions(cmd: Command, opts: { viaServer?: boolean; dataHelp?: string } = {}): Command {
+  const data = opts.dataHelp ?? (opts.viaServer === false
     ? 'data directory of the embedded database'
-    : 'data directory of the embedded database (while `changeledger serve` runs on it, that server does the work, through its admin socket)';
+    : 'data directory of the embedded database (while `changeledger serve` runs on it, that server does the work, through its admin socket)');
   return cmd
     .option('--data <dir>', data, process.env.CHANGELEDGER_DATA ?? './data')
     .option('--database-url <url>', 'PostgreSQL URL (default: $DATABASE_URL); when set, --data is not used');

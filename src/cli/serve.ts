@@ -7,7 +7,9 @@ import { openStore } from '../platform/db/open-store.js';
 import { storeConfig } from '../config.js';
 
 export function serveCommands(program: Command, io: Io, done: (code: number) => void): void {
-  withStoreOptions(program.command('serve').description('serve the web UI and API, the pipeline listener and the job worker'), { viaServer: false })
+  withStoreOptions(program.command('serve').description('serve the web UI and API, the pipeline listener and the job worker'), {
+    dataHelp: 'data directory of the embedded database; the server also opens its admin socket there (changeledger.sock, mode 0600) for the store commands of the CLI',
+  })
     .option('--host <address>', 'bind address of the main listener', process.env.HOST ?? 'localhost')
     .option('--port <port>', 'port of the web UI and session API', process.env.PORT ?? '8080')
     .option('--pipeline-host <address>', 'bind address of the pipeline listener', process.env.PIPELINE_HOST ?? 'localhost')

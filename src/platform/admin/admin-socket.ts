@@ -15,7 +15,7 @@ import { AppError, type ErrorStatus } from '../errors.js';
  */
 
 export const ADMIN_SOCKET_NAME = 'changeledger.sock';
-/** A catalogue file travels in the request; the HTTP import route takes 64 MiB, JSON quoting adds some. */
+/** An imported file travels inside the request; the HTTP import route takes 64 MiB, JSON quoting adds some. */
 export const ADMIN_REQUEST_MAX_BYTES = 128 * 1024 * 1024;
 const CLOSE_GRACE_MS = 2_000;
 /** sun_path holds 108 bytes on Linux (104 on macOS), including the terminating NUL. */
