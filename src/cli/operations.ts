@@ -14,7 +14,8 @@ import type { AuthService, Organization, User } from '../domains/auth/index.js';
  * judged, by the CLI before it opens anything, and again by the server on receipt.
  */
 
-type Emit = (event: unknown) => void;
+/** Hears progress and streamed items; a promise means: wait before sending more. */
+type Emit = (event: unknown) => void | Promise<void>;
 type Operation<A, R = unknown> = { check(args: unknown): A; run(s: Services, ctx: AuditContext, args: A, emit: Emit): Promise<R> };
 const operation = <A, R>(o: Operation<A, R>): Operation<A, R> => o;
 
@@ -76,7 +77,7 @@ function throttled(emit: Emit): (phase: string, done: number, total: number) => 
     if (phase === lastPhase && done < total && now - last < 100) return;
     last = now;
     lastPhase = phase;
-    emit({ phase, done, total });
+    void emit({ phase, done, total });
   };
 }
 
@@ -151,7 +152,7 @@ export const OPERATIONS = {
     check: (v) => auditFilter(fields(v)),
     async run(s, _ctx, a, emit) {
       const o = await s.auth.resolveOrganization(a.org);
-      for await (const e of iterateAuditEvents(s.db, o.id, a.filter)) emit(publicEvent(e));
+      for await (const e of iterateAuditEvents(s.db, o.id, a.filter)) await emit(publicEvent(e));
       return {};
     },
   }),

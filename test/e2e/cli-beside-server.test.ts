@@ -189,5 +189,5 @@ describe('the admin socket across a crash and a restart', () => {
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
     }
-  }, 180_000);
+  }, 420_000);
 });

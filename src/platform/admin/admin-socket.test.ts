@@ -41,8 +41,8 @@ describe('the admin socket', () => {
     const seen: string[] = [];
     await start(async (req, emit) => {
       seen.push(`${req.op} by ${req.operator}`);
-      emit({ phase: 'one' });
-      emit({ phase: 'two' });
+      await emit({ phase: 'one' });
+      await emit({ phase: 'two' });
       return { echoed: req.args };
     });
     const events: unknown[] = [];

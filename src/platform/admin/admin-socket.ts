@@ -22,7 +22,9 @@ const CLOSE_GRACE_MS = 2_000;
 const SOCKET_PATH_MAX = 103;
 
 export type AdminRequest = { op: string; args: unknown; operator: string };
-export type AdminHandler = (req: AdminRequest, emit: (event: unknown) => void) => Promise<unknown>;
+/** `emit` answers a promise while the client has not read what was sent yet: await it when streaming. */
+export type AdminEmit = (event: unknown) => void | Promise<void>;
+export type AdminHandler = (req: AdminRequest, emit: AdminEmit) => Promise<unknown>;
 export type AdminSocket = { readonly path: string; close(): Promise<void> };
 export type WireError = { message: string; status?: number; field?: string; code?: 'unknown_operation' | 'bad_request' };
 
@@ -141,7 +143,20 @@ async function serveOne(sock: Socket, handler: AdminHandler, onError: (err: unkn
     return;
   }
   try {
-    const result = await handler(req, (event) => send({ event }));
+    const emit: AdminEmit = (event) => {
+      if (sock.destroyed) throw new Error('the client went away');
+      if (sock.write(`${JSON.stringify({ event })}\n`)) return;
+      return new Promise<void>((resolve) => {
+        const go = () => {
+          sock.off('drain', go);
+          sock.off('close', go);
+          resolve();
+        };
+        sock.once('drain', go);
+        sock.once('close', go);
+      });
+    };
+    const result = await handler(req, emit);
     send({ result: result ?? null });
   } catch (err) {
     if (err instanceof UnknownOperationError) send({ error: { message: err.message, code: 'unknown_operation' } satisfies WireError });
