@@ -11,6 +11,7 @@ import { createSealer, loadDataKey } from './platform/crypto/sealed.js';
 import { join } from 'node:path';
 import { openAdminSocket, type AdminSocket } from './platform/admin/admin-socket.js';
 import { adminHandler } from './cli/operations.js';
+import { startupBlock } from './cli/startup-block.js';
 
 export type RunningServer = {
   url: string;
@@ -63,17 +64,12 @@ export async function startServer(cfg: ServeConfig, opts: { clock?: Clock; say?:
       }
     }
     const storage = db.engine === 'pglite' ? `embedded database in ${db.location}` : `PostgreSQL at ${db.location}`;
-    say(`changeledger ${version}: ${storage}`);
-    // The sign-in link comes before the listener lines, which scripts wait for as "ready".
-    if (first) {
-      const base = cfg.publicUrl ?? url;
-      say(`changeledger: first start: created organisation "${first.org.name}" and its owner ${first.owner.email}.`);
-      say(`changeledger: sign in once with ${base}/signin/link#${first.linkToken} (valid 24 hours, single use; then set a password)`);
-    } else if (reissued) {
-      say(`changeledger: no owner has set a password yet; ${reissued.owner.email} can sign in once with ${cfg.publicUrl ?? url}/signin/link#${reissued.linkToken} (valid 24 hours)`);
-    }
-    say(`changeledger: web UI and API on ${url}`);
-    say(`changeledger: pipeline listener on ${pipelineUrl}`);
+    const linkOf = (token: string) => `${cfg.publicUrl ?? url}/signin/link#${token}`;
+    say(startupBlock({
+      version, storage, url, pipelineUrl,
+      created: first ? { orgName: first.org.name, ownerEmail: first.owner.email, link: linkOf(first.linkToken) } : null,
+      reissued: reissued ? { ownerEmail: reissued.owner.email, link: linkOf(reissued.linkToken) } : null,
+    }));
     let closing: Promise<void> | null = null;
     const close = () =>
       (closing ??= (async () => {

@@ -21,6 +21,9 @@ export const config = defineConfig({
     // ELK (the dependency map's layout) is one 1.5 MB chunk, loaded only when a map is
     // drawn; the app's own chunk stays far below this.
     chunkSizeWarningLimit: 1600,
+    // Rolldown reports how long plugins took whenever they took a noticeable share; `npm start`
+    // would print that report between the build and the server's start-up block.
+    rolldownOptions: { checks: { bundlerTimings: false } },
   },
   server: {
     proxy: {
