@@ -5,7 +5,7 @@ import type { Access, Listener } from './platform/http/access.js';
  * Who may call each route, in one list: the listeners that serve it (any other answers 404), who
  * may call it (access), and the lowest role of the person behind the session or token. The
  * guards enforce it, a test checks that every route Fastify registers has exactly one entry, and
- * README's route table is rendered from it.
+ * docs/api.md's route table is rendered from it.
  */
 export type RouteRule = {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -161,7 +161,7 @@ function who(r: RouteRule): string {
   return `session or token with \`${r.access.scope}\`${role}`;
 }
 
-/** README's table of every route, rendered from the rules (the route-rules test compares them). */
+/** docs/api.md's table of every route, rendered from the rules (the route-rules test compares them). */
 export function renderRouteTable(rules: readonly RouteRule[] = ROUTE_RULES): string {
   const rows = rules.map((r) => `| \`${r.method} ${r.path.replace(/:(\w+)/g, '{$1}')}\` | ${who(r)} | ${r.listeners.join(', ')} |`);
   return ['| method and path | who may call it | listeners |', '|---|---|---|', ...rows].join('\n');
