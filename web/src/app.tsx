@@ -17,6 +17,7 @@ import { ChangesPage } from './pages/changes-page';
 import { FlagAuditPage } from './pages/flag-audit-page';
 import { FlagPage } from './pages/flag-page';
 import { FlagsPage } from './pages/flags-page';
+import { MembersPage } from './pages/members-page';
 import { NotFoundPage } from './pages/not-found-page';
 import { SignInLinkPage } from './pages/signin-link-page';
 import { SignInPage } from './pages/signin-page';
@@ -162,6 +163,8 @@ function Routes({ pathname }: { pathname: string }) {
       return <BlastPreviewPage />;
     case '/settings/changes':
       return <ChangeSettingsPage />;
+    case '/settings/members':
+      return <MembersPage />;
     default: {
       // Keyed so moving between flags or entities starts each page fresh.
       const flagKey = keyUnder('flags', pathname);

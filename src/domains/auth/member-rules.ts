@@ -39,7 +39,6 @@ export function displayNameProblem(name: string): string | null {
   const trimmed = name.trim();
   if (trimmed === '') return 'Name is required';
   if (trimmed.length > MAX_DISPLAY_NAME) return `Name must be at most ${MAX_DISPLAY_NAME} characters`;
-  // eslint-disable-next-line no-control-regex
   if (/[\u0000-\u001f\u007f]/.test(trimmed)) return 'Name cannot contain line breaks or control characters';
   return null;
 }

@@ -54,7 +54,7 @@ describeEachEngine('Organisation → Members', (engine) => {
     expect(Date.parse(body.expiresAt) - clock.now().getTime()).toBe(24 * 3_600_000);
     const after = await countRows(engine.db());
     expect(after.jobs).toBe(before.jobs); // nothing mailed
-    expect(after.users - before.users).toBe(1);
+    expect(after.users! - before.users!).toBe(1);
     const [added] = await events(owner.org.id, 'membership.added');
     expect(added).toMatchObject({ actor: { kind: 'user', id: owner.user.id }, target: { id: body.member.userId }, data: { email, role: 'member' }, requestId: res.headers['x-request-id'] });
     const [link] = await events(owner.org.id, 'signin_link.created');

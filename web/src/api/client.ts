@@ -32,9 +32,12 @@ import type {
   InventoryPage,
   MappingEntry,
   Member,
+  MemberInvite,
+  MemberLinkSent,
   NewFlag,
   Outcome,
   RegisteredChange,
+  Role,
   Session,
   TicketTest,
   TicketingInput,
@@ -397,6 +400,16 @@ export const api = {
     request<ChangeSettingsView>('PUT', orgPath(orgId, 'change-approvers'), { body: { userIds, criticalUserIds } }),
   listMembers: (orgId: string, signal?: AbortSignal): Promise<{ members: Member[] }> =>
     request<{ members: Member[] }>('GET', orgPath(orgId, 'members'), withSignal(signal)),
+  inviteMember: (orgId: string, body: MemberInvite): Promise<MemberLinkSent> =>
+    request<MemberLinkSent>('POST', orgPath(orgId, 'members'), { body }),
+  newMemberLink: (orgId: string, userId: string): Promise<MemberLinkSent> =>
+    request<MemberLinkSent>('POST', orgPath(orgId, `members/${encodeURIComponent(userId)}/sign-in-link`)),
+  setMemberRole: (orgId: string, userId: string, role: Role): Promise<{ member: Member }> =>
+    request<{ member: Member }>('PATCH', orgPath(orgId, `members/${encodeURIComponent(userId)}`), { body: { role } }),
+  removeMember: (orgId: string, userId: string): Promise<void> =>
+    request<undefined>('DELETE', orgPath(orgId, `members/${encodeURIComponent(userId)}`)),
+  setDisplayName: (displayName: string): Promise<{ user: Session['user'] }> =>
+    request<{ user: Session['user'] }>('PATCH', '/api/me', { body: { displayName } }),
 
   listChangeRequests: (
     filters: { status?: ChangeRequestStatus; flag?: string },

@@ -12,6 +12,7 @@ const navItems: readonly NavItem[] = [
   { to: '/flags/audit', label: 'Flag audit', testId: 'nav-flag-audit' },
   { to: '/catalogue', label: 'Catalogue', testId: 'nav-catalogue' },
   { to: '/changes/preview', label: 'Blast radius preview', testId: 'nav-blast-preview' },
+  { to: '/settings/members', label: 'Members', testId: 'nav-members', managers: true },
   { to: '/settings/changes', label: 'Change approvals', testId: 'nav-change-settings', managers: true },
   { to: '/tokens', label: 'API tokens', testId: 'nav-tokens' },
   { to: '/account', label: 'Account', testId: 'nav-account' },

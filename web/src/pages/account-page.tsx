@@ -4,6 +4,7 @@ import { ErrorBanner } from '../components/error-banner';
 import { Layout } from '../components/layout';
 import { useSession } from '../components/session';
 import { errorField, errorMessage } from '../lib/errors';
+import './account-page.css';
 
 const minPasswordLength = 12;
 
@@ -17,7 +18,9 @@ export function AccountPage() {
         <h2>Who you are</h2>
         <dl className="kv kv-wide">
           <dt>Name</dt>
-          <dd data-testid="account-name">{user.displayName !== '' ? user.displayName : '—'}</dd>
+          <dd>
+            <NameForm current={user.displayName} />
+          </dd>
           <dt>Email</dt>
           <dd data-testid="account-email">{user.email}</dd>
           <dt>User id</dt>
@@ -159,6 +162,67 @@ function PasswordForm() {
       <button type="submit" className="btn btn-primary" disabled={busy} data-testid="password-submit">
         {busy ? 'Saving…' : hasPassword ? 'Change password' : 'Set password'}
       </button>
+    </form>
+  );
+}
+
+// The name every page and e-mail shows for you; saved on its own, recorded in the audit log.
+function NameForm({ current }: { current: string }) {
+  const { refreshSession } = useSession();
+  const [editing, setEditing] = useState(false);
+  const [name, setName] = useState(current);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  if (!editing) {
+    return (
+      <span className="account-name-row">
+        <span data-testid="account-name">{current !== '' ? current : '—'}</span>
+        <button type="button" className="btn btn-small" onClick={() => { setName(current); setError(null); setEditing(true); }} data-testid="account-name-edit">
+          Change
+        </button>
+      </span>
+    );
+  }
+
+  const submit = async (event: SubmitEvent<HTMLFormElement>): Promise<void> => {
+    event.preventDefault();
+    if (name.trim() === '') {
+      setError('Enter a name.');
+      return;
+    }
+    setBusy(true);
+    setError(null);
+    try {
+      await api.setDisplayName(name.trim());
+      await refreshSession().catch(() => undefined);
+      setEditing(false);
+    } catch (caught) {
+      setError(errorMessage(caught));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <form className="account-name-row" onSubmit={(e) => void submit(e)} noValidate data-testid="account-name-form">
+      <input
+        type="text"
+        aria-label="Name"
+        value={name}
+        maxLength={200}
+        onChange={(e) => { setName(e.target.value); }}
+        aria-invalid={error !== null ? true : undefined}
+        data-testid="account-name-input"
+        autoFocus
+      />
+      <button type="submit" className="btn btn-small btn-primary" disabled={busy} data-testid="account-name-save">
+        {busy ? 'Saving…' : 'Save'}
+      </button>
+      <button type="button" className="btn btn-small" disabled={busy} onClick={() => { setEditing(false); }}>
+        Cancel
+      </button>
+      {error !== null && <span className="field-error small" role="alert" data-testid="account-name-error">{error}</span>}
     </form>
   );
 }
