@@ -17,6 +17,7 @@ import { ChangesPage } from './pages/changes-page';
 import { FlagAuditPage } from './pages/flag-audit-page';
 import { FlagPage } from './pages/flag-page';
 import { FlagsPage } from './pages/flags-page';
+import { HomePage } from './pages/home-page';
 import { MembersPage } from './pages/members-page';
 import { NotFoundPage } from './pages/not-found-page';
 import { SignInLinkPage } from './pages/signin-link-page';
@@ -110,10 +111,6 @@ function SessionGate() {
     }
   }, [signedOut, isPublic, legacy, location.pathname, location.search, navigate]);
 
-  useEffect(() => {
-    if (location.pathname === '/' && state.status === 'signed-in' && legacy === null) navigate('/audit', { replace: true });
-  }, [location.pathname, state.status, legacy, navigate]);
-
   const sessionValue = useMemo(
     () => (state.status === 'signed-in' ? { session: state.session, setSession, refreshSession } : null),
     [state, setSession, refreshSession],
@@ -143,6 +140,7 @@ function SessionGate() {
 function Routes({ pathname }: { pathname: string }) {
   switch (pathname) {
     case '/':
+      return <HomePage />;
     case '/audit':
       return <AuditPage />;
     case '/tokens':

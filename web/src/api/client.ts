@@ -35,6 +35,7 @@ import type {
   MemberInvite,
   MemberLinkSent,
   NewFlag,
+  OrgDelivery,
   Outcome,
   RegisteredChange,
   Role,
@@ -177,13 +178,15 @@ export function auditQuery(filters: AuditFilters, extra: Record<string, string> 
 
 export type FlagAuditFilters = {
   namespace?: string;
+  // The owning service: its catalogue key (svc:payments-api) or its name.
+  service?: string;
   actor?: string;
   env?: string;
   since?: string;
   until?: string;
 };
 
-export const flagAuditFilterKeys = ['namespace', 'actor', 'env', 'since', 'until'] as const satisfies readonly (keyof FlagAuditFilters)[];
+export const flagAuditFilterKeys = ['namespace', 'service', 'actor', 'env', 'since', 'until'] as const satisfies readonly (keyof FlagAuditFilters)[];
 
 export function flagAuditQuery(filters: FlagAuditFilters, extra: Record<string, string> = {}): string {
   const params = new URLSearchParams();
@@ -243,6 +246,11 @@ export function changeListQuery(filters: ChangeListFilters): string {
   if (filters.mine) params.set('mine', '1');
   const q = filters.q.trim();
   if (q !== '') params.set('q', q);
+  for (const key of ['since', 'until', 'awaiting', 'component'] as const) {
+    const value = filters[key];
+    if (value !== undefined && value !== '') params.set(key, value);
+  }
+  if (filters.limit !== undefined) params.set('limit', String(filters.limit));
   const query = params.toString();
   return query === '' ? '' : `?${query}`;
 }
@@ -363,6 +371,11 @@ export const api = {
 
   listChanges: (filters: ChangeListFilters, signal?: AbortSignal): Promise<{ changes: Change[] }> =>
     request<{ changes: Change[] }>('GET', `/api/changes${changeListQuery(filters)}`, withSignal(signal)),
+  // The stored blast radius of a change: its silence scope line (what the home page shows of holds).
+  changeScope: (id: string, signal?: AbortSignal): Promise<Pick<ChangeDetail, 'change' | 'scopeLine' | 'scopeBreakdown'>> =>
+    request<ChangeDetail>('GET', changePath(id, '?include=blast'), withSignal(signal)),
+  listDeliveries: (state: 'failed' | 'retrying', signal?: AbortSignal): Promise<{ deliveries: OrgDelivery[] }> =>
+    request<{ deliveries: OrgDelivery[] }>('GET', `/api/deliveries?state=${state}`, withSignal(signal)),
   registerChange: (body: ChangeInput): Promise<RegisteredChange> =>
     request<RegisteredChange>('POST', '/api/changes', { body }),
   getChange: (id: string, signal?: AbortSignal): Promise<ChangeDetail> =>

@@ -2,6 +2,7 @@ import type { Environment, Flag } from '../api/types';
 import { flagHref } from '../lib/flag-format';
 import { formatUtc } from '../lib/format';
 import { EnvStateBadge, RiskBadge } from './flag-badges';
+import { FlagOwner } from './flag-owner';
 import { Link } from './router';
 import './flag-table.css';
 
@@ -48,7 +49,9 @@ export function FlagTable({ flags, environments, highlight }: Props) {
             <td>
               <RiskBadge risk={flag.risk} />
             </td>
-            <td className="mono">{flag.ownerService ?? <span className="muted">—</span>}</td>
+            <td className="mono">
+              <FlagOwner owner={flag.ownerService} testId="flag-row-owner" />
+            </td>
             {environments.map((env) => (
               <td key={env.key} className="nowrap">
                 <EnvStateBadge state={flag.states.find((s) => s.env === env.key)} type={flag.type} />

@@ -6,6 +6,7 @@ import { useSession } from './session';
 type NavItem = { to: string; label: string; testId: string; managers?: true };
 
 const navItems: readonly NavItem[] = [
+  { to: '/', label: 'Home', testId: 'nav-home' },
   { to: '/audit', label: 'Audit log', testId: 'nav-audit' },
   { to: '/changes', label: 'Changes', testId: 'nav-changes' },
   { to: '/flags', label: 'Flags', testId: 'nav-flags' },

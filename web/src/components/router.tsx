@@ -96,8 +96,8 @@ export function Link({ to, onClick, children, ...rest }: LinkProps) {
 // crafted `?next=` cannot bounce the user to another site.
 export function safeNextPath(next: string | null): string {
   if (next === null || !next.startsWith('/') || next.startsWith('//') || next.startsWith('/\\')) {
-    return '/audit';
+    return '/';
   }
-  if (next === '/signin' || next.startsWith('/signin?') || next.startsWith('/signin/')) return '/audit';
+  if (next === '/signin' || next.startsWith('/signin?') || next.startsWith('/signin/')) return '/';
   return next;
 }

@@ -4,6 +4,7 @@ import type { InventoryEntityAnswer, Neighbour } from '../api/types';
 import { KindBadge, StaleBadge, TierBadge, ViaBadge } from '../components/catalogue-badges';
 import { WalkControls } from '../components/catalogue-filters';
 import { CopyButton } from '../components/copy-button';
+import { EntityActivity, registerHereHref } from '../components/entity-activity';
 import { ErrorBanner } from '../components/error-banner';
 import { Layout } from '../components/layout';
 import { Link, useRouter, useSearchParams } from '../components/router';
@@ -45,6 +46,11 @@ export function CatalogueEntityPage({ entityKey }: { entityKey: string }) {
         Catalogue
       </Link>
       <CopyButton value={entityKey} label="Copy key" testId="entity-copy-key" />
+      {answer !== null && (
+        <Link className="btn btn-primary" to={registerHereHref(entityKey)} data-testid="entity-register-change">
+          Register a change here
+        </Link>
+      )}
     </>
   );
 
@@ -171,6 +177,8 @@ export function CatalogueEntityPage({ entityKey }: { entityKey: string }) {
           walk={walk}
         />
       </div>
+
+      <EntityActivity entityKey={entity.key} kind={entity.kind} />
     </Layout>
   );
 }

@@ -8,7 +8,7 @@ import { ErrorBanner } from '../components/error-banner';
 import { FieldError } from '../components/field-error';
 import { Layout } from '../components/layout';
 import { RegisterProblem, type Problem } from '../components/register-problem';
-import { Link, useRouter } from '../components/router';
+import { Link, useRouter, useSearchParams } from '../components/router';
 import { emptyBlastDraft, type BlastDraft } from '../lib/blast-preview';
 import { kindLabels, utcInputToIso } from '../lib/change-format';
 import { errorField, errorMessage, fieldMatches } from '../lib/errors';
@@ -86,11 +86,13 @@ function problemOf(caught: unknown): Problem | null {
 
 export function ChangeNewPage() {
   const { navigate } = useRouter();
+  // ?component=svc:payments-api: "Register a change here" on a catalogue entity names it first.
+  const prefill = useSearchParams().get('component')?.trim() ?? '';
   const [form, setForm] = useState<Form>(() => ({
     title: '',
     kind: 'deploy',
     description: '',
-    blast: emptyBlastDraft,
+    blast: { ...emptyBlastDraft, lines: prefill },
     window: defaultWindow(new Date()),
     evidenceMinutes: '',
     recipients: '',

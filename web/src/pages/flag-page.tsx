@@ -6,6 +6,7 @@ import { ErrorBanner } from '../components/error-banner';
 import { RiskBadge } from '../components/flag-badges';
 import { FlagEnvCard } from '../components/flag-env-card';
 import { FlagHistory } from '../components/flag-history';
+import { FlagOwner } from '../components/flag-owner';
 import { Layout } from '../components/layout';
 import { Link } from '../components/router';
 import { useSession } from '../components/session';
@@ -155,8 +156,8 @@ export function FlagPage({ flagKey }: { flagKey: string }) {
         )}
         <dl className="kv kv-wide">
           <dt>Owner service</dt>
-          <dd className="mono" data-testid="flag-owner">
-            {flag.ownerService ?? '—'}
+          <dd className="mono">
+            <FlagOwner owner={flag.ownerService} testId="flag-owner" />
           </dd>
           <dt>Off value</dt>
           <dd className="mono">{formatValue(flag.offValue)}</dd>

@@ -1,0 +1,72 @@
+import type { Change, OrgDelivery } from '../api/types';
+import { changeHref } from '../components/change-table';
+
+// What the home page makes of the lists it reads. Pure: the page fetches, these decide.
+
+/** Everything still in flight, read in one call and split per section. */
+export const openStatuses = ['pending_mapping', 'pending_approval', 'approved', 'scheduled', 'active'] as const;
+
+export type PendingSplit = { mine: Change[]; others: Change[] };
+
+/** Mine first: what waits for my decision (the server's awaiting=me), then every other pending change. */
+export function splitPending(pending: readonly Change[], awaitingMe: readonly Change[]): PendingSplit {
+  const mineIds = new Set(awaitingMe.map((c) => c.id));
+  return { mine: pending.filter((c) => mineIds.has(c.id)), others: pending.filter((c) => !mineIds.has(c.id)) };
+}
+
+export type AttentionKind = 'mapping' | 'classification' | 'approval-overdue' | 'expired' | 'past-window' | 'not-started' | 'delivery';
+
+export type AttentionItem = {
+  kind: AttentionKind;
+  key: string;
+  href: string;
+  /** The change's display id, or the delivery's change. */
+  label: string;
+  title: string;
+  /** What is wrong and what to do, in a sentence. */
+  reason: string;
+};
+
+const past = (iso: string | null, now: Date): boolean => iso !== null && new Date(iso).getTime() < now.getTime();
+
+/**
+ * What needs a person: names still unmapped, tiers still missing, an approval or a window the
+ * worker has not caught up with yet, expirations of the last week, deliveries that gave up.
+ */
+export function attentionItems(open: readonly Change[], expired: readonly Change[], failed: readonly OrgDelivery[], now: Date): AttentionItem[] {
+  const items: AttentionItem[] = [];
+  const item = (c: Change, kind: AttentionKind, reason: string): void => {
+    items.push({ kind, key: `${kind}:${c.id}`, href: changeHref(c.id), label: c.displayId, title: c.title, reason });
+  };
+  for (const c of open) {
+    if (c.status === 'pending_mapping') {
+      const names = c.unresolved.map((u) => u.query).join(', ');
+      item(c, 'mapping', `Waiting for a component mapping: ${names === '' ? 'a name' : names}. Map it on the change page.`);
+    } else if (c.status === 'pending_approval' && c.criticalitySource === 'pending') {
+      item(c, 'classification', 'A service component has no tier yet: an approver classifies it before anyone can approve.');
+    }
+    if (c.status === 'pending_approval' && past(c.approvalExpiresAt, now)) {
+      item(c, 'approval-overdue', 'Its approval deadline has passed; it expires at the next worker run.');
+    }
+    if (c.status === 'active' && past(c.windowEnd, now)) {
+      item(c, 'past-window', 'Still active after its window ended: complete or abort it.');
+    }
+    if ((c.status === 'approved' || c.status === 'scheduled') && past(c.windowEnd, now)) {
+      item(c, 'not-started', 'Its window is over and it never started: start it with a new window or cancel it.');
+    }
+  }
+  for (const c of expired) {
+    item(c, 'expired', c.endReason === null ? 'Expired.' : `Expired: ${c.endReason}. Register it again if it is still wanted.`);
+  }
+  for (const d of failed) {
+    items.push({
+      kind: 'delivery',
+      key: `delivery:${d.deliveryId}`,
+      href: changeHref(d.change.id),
+      label: d.change.displayId,
+      title: d.change.title,
+      reason: `${d.channel === 'callback' ? 'The callback' : 'A ticket step'} ${d.event} failed after ${String(d.attempts)} attempt${d.attempts === 1 ? '' : 's'}${d.error === null ? '' : `: ${d.error}`}.`,
+    });
+  }
+  return items;
+}
