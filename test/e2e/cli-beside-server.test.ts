@@ -175,6 +175,10 @@ describe('the admin socket across a crash and a restart', () => {
         expect((lstatSync(path).mode & 0o777).toString(8)).toBe('600');
         const added = await runCli(['users', 'add', '--email', 'later@example.test', '--role', 'member', '--data', dataDir]);
         expect(added.code, added.stderr).toBe(0);
+        // Streamed over the socket: one JSON line per event, newest first.
+        const exported = await runCli(['audit', 'export', '--action', 'membership.added', '--data', dataDir]);
+        expect(exported.code, exported.stderr).toBe(0);
+        expect(exported.stdout.trim().split('\n').map((l) => (JSON.parse(l) as AuditItem).data.email)).toEqual(['later@example.test', EMAIL]);
       } finally {
         expect(await second.stop()).toBe(0);
       }
