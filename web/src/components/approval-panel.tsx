@@ -40,7 +40,7 @@ function stateText(change: Change, view: ApprovalView): string {
 }
 
 // Where approval stands and what the signed-in person may do about it: the quorum so far,
-// the approvers (critical ones marked, the requester never counts), Approve with an
+// the approvers (critical ones marked on a critical change, the requester never counts), Approve with an
 // optional comment or Reject with a reason, the tier pickers while a component has none.
 export function ApprovalPanel({ change, view, focus, onDecided }: Props) {
   const panel = useRef<HTMLElement>(null);
@@ -69,7 +69,7 @@ export function ApprovalPanel({ change, view, focus, onDecided }: Props) {
         const answer = await api.approveChange(change.id, comment.trim());
         onDecided(
           answer.status === 'approved' || answer.status === 'active'
-            ? `Approved: the quorum is reached (${String(answer.approvals)} of ${String(answer.required ?? answer.approvals)}).`
+            ? `Approved: the quorum is reached (${String(answer.approvals)} of ${String(answer.required ?? answer.approvals)})${answer.status === 'active' ? ' and the change started automatically' : ''}.`
             : `Your approval is recorded (${String(answer.approvals)} of ${String(answer.required ?? '?')}).`,
         );
       } else {
@@ -138,9 +138,10 @@ export function ApprovalPanel({ change, view, focus, onDecided }: Props) {
             return (
               <li key={a.userId} className="approver" data-testid="approver" data-user-id={a.userId} data-decision={d?.decision ?? 'none'}>
                 <span className="approver-name">{a.name === '' ? a.userId : a.name}</span>
-                {a.critical && (
-                  <span className="tier tier-critical" data-testid="approver-critical">
-                    critical
+                {/* Only a critical change needs a critical approver: elsewhere the marking would read as the change's criticality. */}
+                {a.critical && view.criticalRequired && (
+                  <span className="pill approver-critical" title="Their approval counts as the critical approval this change needs" data-testid="approver-critical">
+                    critical approver
                   </span>
                 )}
                 {a.requester && <span className="muted small">requester — does not decide</span>}

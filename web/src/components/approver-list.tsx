@@ -18,7 +18,11 @@ type Props = {
 export function ApproverList({ orgId, members, view, onSaved }: Props) {
   // The list being saved, shown at once; dropped (the switches go back) if the server refuses it.
   const [pending, setPending] = useState<{ userIds: string[]; critical: string[] } | null>(null);
-  const [error, setError] = useState<{ message: string; field: string | null } | null>(null);
+  // A refusal, with the settings it was judged against: once the quorum or the approval mode
+  // changes (lowered on the settings card, say), it no longer applies and leaves the screen.
+  const [refusal, setRefusal] = useState<{ message: string; field: string | null; against: string } | null>(null);
+  const against = `${view.settings.approvalRequired}:${String(view.settings.quorum)}`;
+  const error = refusal !== null && refusal.against === against ? refusal : null;
 
   const approverIds = pending?.userIds ?? view.approvers.map((a) => a.userId);
   const criticalIds = pending?.critical ?? view.approvers.filter((a) => a.critical).map((a) => a.userId);
@@ -27,11 +31,11 @@ export function ApproverList({ orgId, members, view, onSaved }: Props) {
   const save = async (userIds: string[], critical: string[]): Promise<void> => {
     const next = { userIds, critical: critical.filter((id) => userIds.includes(id)) };
     setPending(next);
-    setError(null);
+    setRefusal(null);
     try {
       onSaved(await api.setChangeApprovers(orgId, next.userIds, next.critical));
     } catch (caught) {
-      setError({ message: errorMessage(caught), field: errorField(caught) });
+      setRefusal({ message: errorMessage(caught), field: errorField(caught), against });
     } finally {
       setPending(null);
     }

@@ -33,12 +33,14 @@ type Props = {
   idPrefix?: string;
   // A form's error for the components (a 400 naming them), shown under the editor.
   componentsError?: ReactNode;
+  // Whether that error stands: the editor is marked invalid (red) only then.
+  componentsInvalid?: boolean;
 };
 
 const DEBOUNCE_MS = 300;
 const ITEMS_SHOWN = 8;
 
-export function BlastPreview({ draft, onDraftChange, onPreview, idPrefix = 'blast', componentsError }: Props) {
+export function BlastPreview({ draft, onDraftChange, onPreview, idPrefix = 'blast', componentsError, componentsInvalid = false }: Props) {
   const [preview, setPreview] = useState<Preview | null>(null);
   const [pending, setPending] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
@@ -117,7 +119,7 @@ export function BlastPreview({ draft, onDraftChange, onPreview, idPrefix = 'blas
             spellCheck={false}
             autoComplete="off"
             onChange={(e) => { onDraftChange({ ...draft, lines: e.target.value }); }}
-            aria-invalid={componentsError !== undefined && componentsError !== null ? true : undefined}
+            aria-invalid={componentsInvalid ? true : undefined}
             data-testid="blast-components"
           />
           <span className="muted small">One name or key a line, resolved as a registration will resolve them.</span>

@@ -40,7 +40,7 @@ const numberFields = ['quorum', 'approvalExpiryMinutes', 'startTimeoutMinutes', 
 type NumberField = (typeof numberFields)[number];
 
 const numberLabels: Record<NumberField, { label: string; hint: string }> = {
-  quorum: { label: 'Quorum', hint: 'Approvals a change needs: 1 – 25, at most the number of approvers.' },
+  quorum: { label: 'Quorum', hint: 'Approvals a change needs: 1 – 25. Above the number of approvers, changes wait until more are designated.' },
   approvalExpiryMinutes: { label: 'Approval expires after (minutes)', hint: 'An unapproved change expires: 15 – 10080.' },
   startTimeoutMinutes: { label: 'Start within (minutes)', hint: 'An approved change not started by then expires: 15 – 10080.' },
   surveillanceMinutes: { label: 'Surveillance (minutes)', hint: 'The default evidence horizon after a change: 15 – 1440.' },
@@ -53,9 +53,14 @@ type Props = { orgId: string; view: ChangeSettingsView; onSaved: (view: ChangeSe
 export function ChangeSettingsForm({ orgId, view, onSaved }: Props) {
   const [draft, setDraft] = useState<Draft>(() => draftOf(view.settings));
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const [field, setField] = useState<string | null>(null);
+  // A refusal, with the approver count it was judged against: designating approvers resolves
+  // a quorum refusal as surely as editing the quorum does, so either takes it off the screen.
+  const [refusal, setRefusal] = useState<{ message: string; field: string | null; approvers: number } | null>(null);
   const [saved, setSaved] = useState(false);
+  const current = refusal !== null && (refusal.approvers === view.approvers.length || !fieldMatches(refusal.field, 'quorum')) ? refusal : null;
+  const error = current?.message ?? null;
+  const field = current?.field ?? null;
+  const refuse = (message: string, named: string | null): void => { setRefusal({ message, field: named, approvers: view.approvers.length }); };
 
   // Reset to what is stored only when these fields changed there: saving the ticket destination
   // or the approvers answers new settings too, and must not wipe what is being typed here.
@@ -65,6 +70,8 @@ export function ChangeSettingsForm({ orgId, view, onSaved }: Props) {
   const set = (patch: Partial<Draft>): void => {
     setDraft((d) => ({ ...d, ...patch }));
     setSaved(false);
+    // The error was about what was sent: it goes once the input it names changes (any input, for one named by none).
+    if (field === null || Object.keys(patch).some((name) => fieldMatches(field, name))) setRefusal(null);
   };
 
   const submit = async (event: SubmitEvent<HTMLFormElement>): Promise<void> => {
@@ -78,21 +85,18 @@ export function ChangeSettingsForm({ orgId, view, onSaved }: Props) {
     for (const name of numberFields) {
       const n = Number(draft[name]);
       if (draft[name].trim() === '' || !Number.isInteger(n)) {
-        setError(`${numberLabels[name].label}: a whole number.`);
-        setField(name);
+        refuse(`${numberLabels[name].label}: a whole number.`, name);
         return;
       }
       patch[name] = n;
     }
     setBusy(true);
-    setError(null);
-    setField(null);
+    setRefusal(null);
     try {
       onSaved(await api.updateChangeSettings(orgId, patch));
       setSaved(true);
     } catch (caught) {
-      setError(errorMessage(caught));
-      setField(errorField(caught));
+      refuse(errorMessage(caught), errorField(caught));
     } finally {
       setBusy(false);
     }
@@ -108,16 +112,12 @@ export function ChangeSettingsForm({ orgId, view, onSaved }: Props) {
         <h2>Settings</h2>
         {view.settings.updatedAt !== null && <span className="muted small">saved {formatUtc(view.settings.updatedAt)}</span>}
       </div>
-      {view.warning !== null && (
-        <div className="banner banner-warn" role="status" data-testid="settings-warning">
-          <span className="banner-text">{view.warning}</span>
+      {/* What the settings cannot do yet: taken, and said as a warning, never as an error. */}
+      {view.warnings.map((w) => (
+        <div key={w.field} className="banner banner-warn" role="status" data-testid={w.field === 'quorum' ? 'settings-warning' : 'settings-critical-warning'} data-field={w.field}>
+          <span className="banner-text">{w.message}</span>
         </div>
-      )}
-      {view.criticalWarning !== null && (
-        <div className="banner banner-warn" role="status" data-testid="settings-critical-warning">
-          <span className="banner-text">{view.criticalWarning}</span>
-        </div>
-      )}
+      ))}
       <ErrorBanner message={loose} testId="settings-error" />
       {saved && (
         <div className="banner banner-ok" role="status" data-testid="settings-saved">

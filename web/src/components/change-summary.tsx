@@ -1,10 +1,13 @@
-import type { Change, ChangeReport } from '../api/types';
+import type { Change, ChangeReport, ChangeStatus } from '../api/types';
 import { formatWindow, kindLabels, minutesText, outcomeLabels, personName } from '../lib/change-format';
-import { formatUtc } from '../lib/format';
+import { formatUtc, pluralize } from '../lib/format';
 import { silenceModeLabels } from '../lib/blast-preview';
 import { KindBadge, TierBadge } from './catalogue-badges';
 import { ChangeStatusChip, CriticalityChip } from './change-badges';
 import './change-summary.css';
+
+// autoStart speaks of the future only while the change waits for its approval.
+const waitingToStart: readonly ChangeStatus[] = ['draft', 'pending_mapping', 'pending_approval'];
 
 // The head of the change page: its id, status and criticality, then what it touches and when.
 export function ChangeHeader({ change, scope }: { change: Change; scope: { line: string; breakdown: string } | null }) {
@@ -29,7 +32,7 @@ export function ChangeHeader({ change, scope }: { change: Change; scope: { line:
         <dd className="mono" data-testid="change-window">
           {formatWindow(change.windowStart, change.windowEnd)}
           {change.maxDurationMinutes !== null && <span className="muted"> · pipeline duration {minutesText(change.maxDurationMinutes)}</span>}
-          {change.autoStart && <span className="muted"> · starts when approved</span>}
+          {change.autoStart && waitingToStart.includes(change.status) && <span className="muted" data-testid="change-autostart"> · starts when approved</span>}
         </dd>
         <dt>Components</dt>
         <dd className="blast-resolved" data-testid="change-components">
@@ -51,7 +54,7 @@ export function ChangeHeader({ change, scope }: { change: Change; scope: { line:
         </dd>
         <dt>Blast radius</dt>
         <dd>
-          {change.hops === 1 ? '1 hop' : `${String(change.hops)} hops`} · {change.silenceInfra === null ? 'organisation default infrastructure silencing' : silenceModeLabels[change.silenceInfra].toLowerCase()}
+          {pluralize(change.hops, 'hop')} · {change.silenceInfra === null ? 'organisation default infrastructure silencing' : silenceModeLabels[change.silenceInfra].toLowerCase()}
           {change.blastVersion > 1 && <span className="muted"> · snapshot v{change.blastVersion}</span>}
         </dd>
         <dt>Requester</dt>
@@ -74,6 +77,7 @@ export function ChangeHeader({ change, scope }: { change: Change; scope: { line:
             <dt>Ran</dt>
             <dd className="mono">
               {formatUtc(change.startedAt)} – {change.finishedAt === null ? 'running' : formatUtc(change.finishedAt)}
+              {change.autoStart && change.gated && <span className="muted"> · started automatically on approval</span>}
             </dd>
           </>
         )}

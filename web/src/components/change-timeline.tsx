@@ -16,7 +16,8 @@ export function ChangeTimeline({ events, names }: { events: readonly AuditEvent[
         <ol className="timeline change-timeline">
           {events.map((e) => {
             const line = describeEvent(e);
-            const system = e.actor.kind === 'system';
+            // The server and an automation (autoStart) act by themselves: the line names them in its words.
+            const system = e.actor.kind === 'system' || e.actor.kind === 'automation';
             return (
               <li key={e.seq} className={`timeline-entry timeline-${line.tone}`} data-testid="timeline-entry" data-action={e.action}>
                 <div className="timeline-head">
@@ -26,7 +27,8 @@ export function ChangeTimeline({ events, names }: { events: readonly AuditEvent[
                         {(e.actor.id !== null ? names.get(e.actor.id) : undefined) ?? e.actor.name}
                       </span>
                     )}
-                    {e.actor.kind === 'token' && <span className="pill pill-token timeline-via">token</span>}{' '}
+                    {e.actor.kind === 'token' && <span className="pill pill-token timeline-via">token</span>}
+                    {e.actor.kind === 'automation' && <span className="pill timeline-via" data-testid="timeline-automation">automation</span>}{' '}
                     <span data-testid="timeline-what">{system ? capitalise(line.what) : line.what}</span>
                   </span>
                   <span className="mono muted small nowrap" title={`#${String(e.seq)} · ${e.source}`}>

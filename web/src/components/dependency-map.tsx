@@ -12,7 +12,8 @@ import {
   type VisibleMap,
 } from '../lib/blast-map';
 import { errorMessage } from '../lib/errors';
-import { layoutMap, type MapLayout } from '../lib/map-layout';
+import { pluralize } from '../lib/format';
+import { fitZoom, layoutMap, openingView, type MapLayout } from '../lib/map-layout';
 import { MapCardView } from './map-card';
 import { useSession } from './session';
 import './dependency-map.css';
@@ -38,6 +39,13 @@ const directions: readonly { id: MapDirection; label: string }[] = [
   { id: 'both', label: 'Both' },
 ];
 const zoomSteps = [0.4, 0.5, 0.65, 0.8, 1, 1.25, 1.5] as const;
+
+// The viewport is as tall as the map (plus its padding) up to the height the stylesheet allows.
+const VIEWPORT_PAD = 40;
+function fitScale(layout: MapLayout, box: HTMLElement): number {
+  const tallest = Math.min(Math.max(360, window.innerHeight * 0.68), 780);
+  return fitZoom(layout, { width: box.clientWidth, height: tallest - VIEWPORT_PAD }, zoomSteps[0]);
+}
 
 function browserStorage(): Storage | null {
   try {
@@ -75,25 +83,34 @@ export function DependencyMap({ blast, componentKeys, idPrefix = 'map', caption 
     return () => { current = false; };
   }, [visible, componentKeys, blast]);
 
-  // A new blast radius opens on its components: the viewport scrolls them to its middle.
+  // A new blast radius opens fitted: zoomed out until every card shows (as Fit does). When even
+  // the smallest zoom cannot show them all, or after "100%", the viewport scrolls to the
+  // components instead, snapped so that no card is cut at its left edge.
   const centredOn = useRef<Blast | null>(null);
+  const opening = useRef<'fit' | 'centre'>('fit');
   const [recentre, setRecentre] = useState(0);
   useLayoutEffect(() => {
     const box = viewport.current;
     if (box === null || laid === null || !('layout' in laid) || centredOn.current === laid.blast) return;
+    if (opening.current === 'fit') {
+      opening.current = 'centre';
+      const scale = fitScale(laid.layout, box);
+      if (scale !== zoom) {
+        // The zoom first; this effect runs again at the new zoom and places the view.
+        setZoom(scale);
+        return;
+      }
+    }
     centredOn.current = laid.blast;
-    const focus = laid.of.cards.filter((c) => isComponentCard(c, componentKeys)).map((c) => laid.layout.cards.get(c.key)).filter((c) => c !== undefined);
-    if (focus.length === 0) return;
-    const left = Math.min(...focus.map((c) => c.x));
-    const right = Math.max(...focus.map((c) => c.x + c.width));
-    const top = Math.min(...focus.map((c) => c.y));
-    box.scrollLeft = Math.max(0, ((left + right) / 2) * zoom - box.clientWidth / 2);
-    box.scrollTop = Math.max(0, top * zoom - box.clientHeight / 3);
+    const view = openingView(laid.layout, laid.of.cards.filter((c) => isComponentCard(c, componentKeys)).map((c) => c.key), zoom, { width: box.clientWidth, height: box.clientHeight });
+    box.scrollLeft = view.left;
+    box.scrollTop = view.top;
   }, [laid, componentKeys, zoom, recentre]);
 
   // 100% again, back on the components.
   const resetView = (): void => {
     centredOn.current = null;
+    opening.current = 'centre';
     setZoom(1);
     setRecentre((n) => n + 1);
   };
@@ -129,8 +146,7 @@ export function DependencyMap({ blast, componentKeys, idPrefix = 'map', caption 
   const fit = (): void => {
     const box = viewport.current;
     if (box === null || laid === null || !('layout' in laid)) return;
-    const scale = Math.min(1, (box.clientWidth - 8) / laid.layout.width, (box.clientHeight - 8) / laid.layout.height);
-    zoomTo(Math.max(zoomSteps[0], Math.round(scale * 100) / 100));
+    zoomTo(fitScale(laid.layout, box));
   };
   const stepZoom = (dir: 1 | -1): void => {
     const i = zoomSteps.findIndex((z) => z >= zoom - 0.001);
@@ -186,7 +202,7 @@ export function DependencyMap({ blast, componentKeys, idPrefix = 'map', caption 
                 onChange={() => { setChosenHops(n); }}
                 data-testid={`map-hops-${String(n)}`}
               />
-              <label htmlFor={`${idPrefix}-hops-${String(n)}`} title={n > maxHops ? 'The preview walks one hop' : n === 0 ? 'The components only' : `Callers and callees ${String(n)} hop${n === 1 ? '' : 's'} out`}>
+              <label htmlFor={`${idPrefix}-hops-${String(n)}`} title={n > maxHops ? 'The preview walks one hop' : n === 0 ? 'The components only' : `Callers and callees ${pluralize(n, 'hop')} out`}>
                 +{n}
               </label>
             </span>
@@ -244,7 +260,7 @@ export function DependencyMap({ blast, componentKeys, idPrefix = 'map', caption 
         ref={viewport}
         className="map-viewport"
         // A small map does not leave a screenful of empty canvas under it.
-        style={layout === null ? undefined : { height: `min(clamp(360px, 68vh, 780px), ${String(Math.ceil(layout.height * zoom) + 40)}px)`, minHeight: 160 }}
+        style={layout === null ? undefined : { height: `min(clamp(360px, 68vh, 780px), ${String(Math.ceil(layout.height * zoom) + VIEWPORT_PAD)}px)`, minHeight: 160 }}
         onPointerDown={onPointerDown}
         onPointerMove={onPointerMove}
         onPointerUp={endDrag}

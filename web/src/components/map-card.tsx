@@ -1,5 +1,6 @@
 import type { MapCard } from '../api/types';
 import { cardTitle, layerOf } from '../lib/blast-map';
+import { pluralize } from '../lib/format';
 import type { PlacedCard } from '../lib/map-layout';
 import { KindBadge, TierBadge } from './catalogue-badges';
 import './map-card.css';
@@ -84,7 +85,7 @@ export function MapCardView({ card, at, component, active, onHover }: Props) {
         <KindBadge kind={card.kind} />
         {component && <span className="map-card-focus">component</span>}
         {side !== null && <span className="map-card-side">{side}</span>}
-        {pods !== undefined && <span className="map-card-side">{pods === 1 ? '1 pod' : `${String(pods)} pods`}</span>}
+        {pods !== undefined && <span className="map-card-side">{pluralize(pods, 'pod')}</span>}
         {engine !== undefined && instance === undefined && <span className="map-card-side">{engine}</span>}
         {card.shared === true && (
           <span className="shared-badge" data-testid="shared-badge">

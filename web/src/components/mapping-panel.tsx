@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { ApiError, api } from '../api/client';
 import type { Change, EntityRef, MappingEntry, UnresolvedComponent } from '../api/types';
 import { errorMessage, isAbort } from '../lib/errors';
+import { pluralize } from '../lib/format';
 import { KindBadge } from './catalogue-badges';
 import { ErrorBanner } from './error-banner';
 import './mapping-panel.css';
@@ -40,7 +41,7 @@ export function MappingPanel({ change, canMap, onMapped }: Props) {
     setConfirm(null);
     try {
       const answer = await api.mapChange(change.id, entries, confirmLarge);
-      onMapped(answer.remaining === 0 ? `Every component is mapped: the change is ${answer.status.replace('_', ' ')}.` : `Mapped; ${String(answer.remaining)} name(s) left to map.`);
+      onMapped(answer.remaining === 0 ? `Every component is mapped: the change is ${answer.status.replace('_', ' ')}.` : `Mapped; ${pluralize(answer.remaining, 'name')} left to map.`);
     } catch (caught) {
       if (caught instanceof ApiError && caught.status === 409 && caught.details['needsConfirm'] === true) setConfirm(caught.message);
       else setError(errorMessage(caught));
@@ -77,7 +78,7 @@ export function MappingPanel({ change, canMap, onMapped }: Props) {
       )}
       {canMap ? (
         <button type="button" className="btn btn-primary" disabled={busy || entries.length === 0} onClick={() => void map(false)} data-testid="mapping-save">
-          {busy ? 'Mapping…' : `Map ${entries.length === 1 ? '1 name' : `${String(entries.length)} names`}`}
+          {busy ? 'Mapping…' : `Map ${pluralize(entries.length, 'name')}`}
         </button>
       ) : (
         <p className="muted small">Mapping needs write access to the change or being an approver.</p>
@@ -154,6 +155,12 @@ function MappingRow({ unresolved, choice, remember, disabled, onChoice, onRememb
           </span>
         )}
       </div>
+      {unresolved.candidates.length === 0 && (
+        <p className="muted small mapping-no-candidate" data-testid="mapping-no-candidate">
+          Nothing in the catalogue is called that. Search the catalogue for it below, create a service for it, or register the entity in the
+          catalogue (Catalogue → Import) and map it then.
+        </p>
+      )}
       <span className="candidates">
         {unresolved.candidates.map((c) => chip(c, 'mapping-candidate'))}
         {created !== null && (

@@ -3,6 +3,7 @@ import { api } from '../api/client';
 import { pipelineFields, type Change, type ChangeDeliveries, type Delivery } from '../api/types';
 import { personName } from '../lib/change-format';
 import { nextLookMs, ticketKindLabels } from '../lib/delivery-format';
+import { pluralize } from '../lib/format';
 import { errorMessage, isAbort } from '../lib/errors';
 import { DeliveryBadge, DeliveryRow } from './delivery-row';
 import './pipeline-card.css';
@@ -163,7 +164,7 @@ export function PipelineCard({ change, canWrite, refresh, onTested }: Props) {
           {earlier.length > 0 && (
             <details className="delivery-earlier" data-testid="callbacks-earlier">
               <summary className="small" data-testid="callbacks-earlier-summary">
-                {earlier.length === 1 ? '1 earlier callback' : `${String(earlier.length)} earlier callbacks`}
+                {pluralize(earlier.length, 'earlier callback')}
               </summary>
               {earlier.map((d) => (
                 <DeliveryRow key={d.deliveryId} delivery={d} channel="callback" />

@@ -28,7 +28,7 @@ export function RegisterProblem({ problem, lines, busy, onLines, onConfirm }: Pr
           <UnresolvedName
             key={u.query}
             unresolved={u}
-            noMatch="matches nothing in the catalogue: name it by its key, or leave it out."
+            noMatch="matches nothing in the catalogue: name it by its catalogue key (svc:…), register the entity in the catalogue first, or leave it out."
             onPick={(key) => { onLines(replaceLine(lines, u.query, key)); }}
             testIds={{ row: 'register-unresolved-name', candidate: 'register-candidate' }}
           />

@@ -1,6 +1,6 @@
 import type { AuditEvent, ChangeStatus, Outcome } from '../api/types';
 import { outcomeLabels, statusLabels } from './change-format';
-import { formatUtcMinute } from './format';
+import { formatUtcMinute, pluralize } from './format';
 
 // A change's audit events in plain words: what happened (the headline, after the actor's
 // name) and the details the event's data carries. Unknown actions still read: their data is
@@ -54,7 +54,7 @@ function registered(data: Data): EventLine {
   const end = str(data, 'windowEnd');
   if (start !== null && end !== null) details.push(`window ${formatUtcMinute(start)} – ${formatUtcMinute(end)}`);
   const hops = num(data, 'hops');
-  if (hops !== null) details.push(`${String(hops)} hop${hops === 1 ? '' : 's'}`);
+  if (hops !== null) details.push(pluralize(hops, 'hop'));
   const crit = str(data, 'criticality');
   if (crit !== null) details.push(`criticality ${crit}`);
   const scope = data['scope'];
@@ -62,7 +62,7 @@ function registered(data: Data): EventLine {
     const s = scope as Data;
     const services = num(s, 'services');
     const items = num(s, 'items');
-    if (services !== null) details.push(`scope ${String(services)} service${services === 1 ? '' : 's'}${items !== null && items > 0 ? `, ${String(items)} infrastructure items held` : ''}`);
+    if (services !== null) details.push(`scope ${pluralize(services, 'service')}${items !== null && items > 0 ? `, ${pluralize(items, 'infrastructure item')} held` : ''}`);
   }
   if (data['gated'] === true) details.push('needs approval');
   const to = str(data, 'status');
@@ -82,7 +82,7 @@ function delivery(action: string, data: Data): EventLine | null {
     what: `${m[1] === 'callback' ? 'callback' : 'ticket step'} ${str(data, 'event') ?? ''} ${m[2] ?? ''}${http === null ? '' : ` (HTTP ${String(http)})`}`,
     details: [
       ...(key === null ? [] : [`ticket ${key}`]),
-      ...(attempts !== null && attempts > 1 ? [`after ${String(attempts)} attempts`] : []),
+      ...(attempts !== null && attempts > 1 ? [`after ${pluralize(attempts, 'attempt')}`] : []),
       ...(str(data, 'error') === null ? [] : [str(data, 'error') ?? '']),
       ...(str(data, 'note') === null ? [] : [str(data, 'note') ?? '']),
     ],
@@ -110,11 +110,15 @@ export function describeEvent(event: AuditEvent): EventLine {
     }
     case 'change.approved': {
       const approvals = num(data, 'approvals');
-      return { what: `completed the quorum: the change is approved${approvals === null ? '' : ` with ${String(approvals)} approvals`}`, details: move, tone: 'decision' };
+      return { what: `completed the quorum: the change is approved${approvals === null ? '' : ` with ${pluralize(approvals, 'approval')}`}`, details: move, tone: 'decision' };
     }
     case 'change.rejected':
       return { what: 'rejected the change', details: [...quoted(str(data, 'reason')), ...move], tone: 'refusal' };
     case 'change.started':
+      // autoStart: the automation started it, on the approval that completed the quorum.
+      if (event.actor.kind === 'automation') {
+        return { what: `started automatically (${event.actor.automation ?? event.actor.name})${event.actor.trigger === null ? '' : ` on ${event.actor.trigger}`}`, details: move, tone: 'system' };
+      }
       return { what: 'started the change', details: move, tone: 'step' };
     case 'change.completed':
       return { what: `completed the change — outcome ${outcome(data['outcome'])}`, details: move, tone: 'step' };
@@ -138,7 +142,7 @@ export function describeEvent(event: AuditEvent): EventLine {
     }
     case 'change.evaluation_requested': {
       const minutes = num(data, 'evidenceMinutes');
-      return { what: `asked for a new evaluation${minutes === null ? '' : ` over ${String(minutes)} minutes`}`, details: move, tone: 'step' };
+      return { what: `asked for a new evaluation${minutes === null ? '' : ` over ${pluralize(minutes, 'minute')}`}`, details: move, tone: 'step' };
     }
     case 'change.submitted':
       return { what: 'submitted the draft', details: move, tone: 'step' };

@@ -219,3 +219,27 @@ export function rounded(points: readonly Point[], radius = 6): string {
   }
   return d;
 }
+
+// The zoom at which the whole map fits a viewport of this size: never above 100%, never
+// below `floor`, in whole percent.
+export function fitZoom(layout: Pick<MapLayout, 'width' | 'height'>, viewport: { width: number; height: number }, floor: number): number {
+  const scale = Math.min(1, (viewport.width - 8) / layout.width, (viewport.height - 8) / layout.height);
+  return Math.max(floor, Math.floor(scale * 100) / 100);
+}
+
+// Where the viewport scrolls to at this zoom: nowhere when the map fits; else the components
+// in the middle (their top a third down), the left edge moved back to the start of a card it
+// would cut, so no card opens clipped off the left.
+export function openingView(layout: MapLayout, focusKeys: readonly string[], zoom: number, viewport: { width: number; height: number }): { left: number; top: number } {
+  const focus = focusKeys.map((k) => layout.cards.get(k)).filter((c) => c !== undefined);
+  if (focus.length === 0) return { left: 0, top: 0 };
+  const maxLeft = Math.max(0, layout.width * zoom - viewport.width);
+  const maxTop = Math.max(0, layout.height * zoom - viewport.height);
+  const lo = Math.min(...focus.map((c) => c.x));
+  const hi = Math.max(...focus.map((c) => c.x + c.width));
+  let left = Math.min(maxLeft, Math.max(0, ((lo + hi) / 2) * zoom - viewport.width / 2));
+  const cut = [...layout.cards.values()].filter((c) => c.x * zoom < left && (c.x + c.width) * zoom > left);
+  if (cut.length > 0) left = Math.max(0, Math.min(...cut.map((c) => c.x)) * zoom - 8);
+  const top = Math.min(maxTop, Math.max(0, Math.min(...focus.map((c) => c.y)) * zoom - viewport.height / 3));
+  return { left, top };
+}

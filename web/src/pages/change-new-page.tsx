@@ -192,9 +192,18 @@ export function ChangeNewPage() {
 
         <BlastPreview
           draft={form.blast}
-          onDraftChange={(blast) => { set({ blast }); }}
+          onDraftChange={(blast) => {
+            // New names are no longer the ones refused: the red border and the refusal go.
+            if (blast.lines !== form.blast.lines && fieldMatches(field, 'components')) {
+              setField(null);
+              setError(null);
+              if (problem?.kind === 'unresolved') setProblem(null);
+            }
+            set({ blast });
+          }}
           onPreview={setPreview}
           idPrefix="change"
+          componentsInvalid={invalid('components') === true || invalid('hops') === true || invalid('silenceInfra') === true}
           componentsError={
             <>
               <FieldError field={field} name="components" message={error} />
