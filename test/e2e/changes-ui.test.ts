@@ -360,7 +360,7 @@ async function waitingForApproval(page: Page): Promise<void> {
   expect(await page.getByTestId('approval-count').textContent()).toBe('0 of 2 approvals');
   expect(await page.getByTestId('approval-blocked').textContent()).toBe(`Needs a critical approver: ${critical.name}`);
   const approvers = page.getByTestId('approver');
-  expect(await approvers.evaluateAll((els) => els.map((e) => e.textContent))).toEqual([`${approver.name}`, `${critical.name}critical`]);
+  expect(await approvers.evaluateAll((els) => els.map((e) => e.textContent))).toEqual([`${approver.name}`, `${critical.name}critical approver`]);
   expect(await page.getByTestId('approval-why-not').textContent()).toBe('You registered this change: other approvers decide on it.');
   expect(await page.getByTestId('approve').count()).toBe(0);
   expect(await page.getByTestId('action-start').count()).toBe(0);
