@@ -22,6 +22,7 @@ import type { Services } from './compose.js';
 import type { Listener } from './platform/http/access.js';
 import { installErrorHandler } from './platform/http/error-handler.js';
 import { installMainGuard, installPipelineGuard } from './platform/http/guards.js';
+import { listenerRoutes } from './platform/http/listener-routes.js';
 import { ErrorBody, installEmptyBodyRule } from './platform/http/schemas.js';
 import { buildValidator } from './platform/http/validation.js';
 import { newId } from './platform/ids.js';
@@ -33,6 +34,8 @@ export type AppDeps = Omit<Services, 'worker'> & {
   /** Where the built UI is; absent in API-only tests. */
   webDir?: string | null;
   version: string;
+  /** Where the pipeline listener listens, once it does (the tokens page says so). */
+  pipelineUrl?: () => string | null;
   /** Proxies whose X-Forwarded-For gives the client's address (sign-in throttling, logs). */
   trustProxy?: readonly string[];
 };
@@ -123,6 +126,7 @@ export async function buildApp(deps: AppDeps, listener: Listener): Promise<Fasti
   const routeDeps = { db: deps.db, clock: deps.clock, auth: deps.auth, secureCookies: deps.secureCookies };
   await app.register(authRoutes, routeDeps);
   await app.register(tokenRoutes, routeDeps);
+  await app.register(listenerRoutes, { pipelineUrl: deps.pipelineUrl ?? (() => null) });
   await app.register(membersRoutes, { members: deps.members });
   await app.register(ledgerRoutes, routeDeps);
   await app.register(flagRoutes, { flags: deps.flags, requests: deps.flagRequests, clock: deps.clock });

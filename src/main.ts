@@ -1,4 +1,4 @@
-import type { AddressInfo } from 'node:net';
+import { listenerUrl } from './platform/http/listener-routes.js';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
 import { compose, type Services } from './compose.js';
@@ -22,9 +22,9 @@ export type RunningServer = {
 };
 
 function urlOf(app: FastifyInstance, host: string): string {
-  const addr = app.server.address() as AddressInfo;
-  const shown = host === 'localhost' || host === '0.0.0.0' || host === '::' ? 'localhost' : addr.address.includes(':') ? `[${addr.address}]` : addr.address;
-  return `http://${shown}:${addr.port}`;
+  const url = listenerUrl(app, host);
+  if (url === null) throw new Error('the listener is not listening');
+  return url;
 }
 
 /** boot: config → database → migrate → compose → listen. */
@@ -46,7 +46,8 @@ export async function startServer(cfg: ServeConfig, opts: { clock?: Clock; say?:
     const reissued = first ? null : await services.auth.reissueFirstOwnerLink(startCtx);
     // The hourly catalogue sweep keeps itself going once scheduled; every start makes sure it is.
     await db.transaction((tx) => services.catalogue.scheduleSweep(tx));
-    const deps = { ...services, secureCookies: cfg.secureCookies, version, trustProxy: cfg.trustProxy };
+    let pipelineListening: string | null = null;
+    const deps = { ...services, secureCookies: cfg.secureCookies, version, trustProxy: cfg.trustProxy, pipelineUrl: () => pipelineListening };
     main = await buildApp(deps, 'main');
     pipeline = await buildApp(deps, 'pipeline');
     await main.listen({ host: cfg.host, port: cfg.port });
@@ -54,6 +55,7 @@ export async function startServer(cfg: ServeConfig, opts: { clock?: Clock; say?:
     const url = urlOf(main, cfg.host);
     listening = url;
     const pipelineUrl = urlOf(pipeline, cfg.pipelineHost);
+    pipelineListening = pipelineUrl;
     services.worker.start();
     // The embedded store is this process's alone: the command line reaches it through the admin socket.
     if (db.engine === 'pglite') {

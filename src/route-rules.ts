@@ -37,6 +37,7 @@ export const ROUTE_RULES: readonly RouteRule[] = [
   rule('POST', '/api/session/link', 'public', MAIN),
   person('GET', '/api/session'),
   person('DELETE', '/api/session'),
+  person('GET', '/api/pipeline-listener'),
   person('PUT', '/api/me/password'),
   person('PATCH', '/api/me'),
   person('GET', '/api/tokens'),

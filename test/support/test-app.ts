@@ -1,6 +1,7 @@
 import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.js';
+import { listenerUrl } from '../../src/platform/http/listener-routes.js';
 import type { MailConfig } from '../../src/platform/mail/mailer.js';
 import { compose, type Services } from '../../src/compose.js';
 import type { Organization, User } from '../../src/domains/auth/index.js';
@@ -40,9 +41,13 @@ export async function testApp(db: Database, opts: { clock?: SettableClock; publi
   const logger = createLogger({ level: 'info', destination });
   // Test receivers listen on loopback: the client's test-only switch lets it through, no other class.
   const services = compose({ db, clock, logger, sealer: createSealer(dataKey), outbound: { client: createOutboundClient({ testOnlyAllowLoopback: true, timeoutMs: opts.outboundTimeoutMs }), allowPrivate: false }, publicUrl: opts.publicUrl, mail: opts.mail });
-  const deps = { ...services, secureCookies: false, version: 'test', webDir: opts.webDir ?? null, ...(opts.trustProxy ? { trustProxy: opts.trustProxy } : {}) };
+  // The pipeline listener's address, once a test makes it listen (most only inject).
+  let pipelineApp: FastifyInstance | null = null;
+  const pipelineUrl = () => (pipelineApp === null ? null : listenerUrl(pipelineApp, '127.0.0.1'));
+  const deps = { ...services, secureCookies: false, version: 'test', webDir: opts.webDir ?? null, pipelineUrl, ...(opts.trustProxy ? { trustProxy: opts.trustProxy } : {}) };
   const main = await buildApp(deps, 'main');
   const pipeline = await buildApp(deps, 'pipeline');
+  pipelineApp = pipeline;
   return {
     services, clock, main, pipeline, logs, dataKey,
     async close() {

@@ -39,6 +39,7 @@ import type {
   Outcome,
   RegisteredChange,
   Role,
+  PipelineListener,
   Session,
   TicketTest,
   TicketingInput,
@@ -296,6 +297,8 @@ export const api = {
   verifyAudit: (): Promise<ChainVerification> => request<ChainVerification>('GET', '/api/audit/verify'),
   auditExportUrl: (filters: AuditFilters): string => `/api/audit/export${auditQuery(filters)}`,
 
+  pipelineListener: (signal?: AbortSignal): Promise<PipelineListener> =>
+    request<PipelineListener>('GET', '/api/pipeline-listener', withSignal(signal)),
   listTokens: (): Promise<{ items: Token[] }> => request<{ items: Token[] }>('GET', '/api/tokens'),
   createToken: (body: { name: string; scopes: string[]; expiresInDays?: number }): Promise<CreatedToken> =>
     request<CreatedToken>('POST', '/api/tokens', { body }),

@@ -1177,7 +1177,10 @@ export interface paths {
                          * @description A pipeline window now … now + d, re-stamped when the change starts
                          */
                         maxDurationMinutes?: number;
-                        /** @description Who registered it; each value ≤ 200 characters */
+                        /**
+                         * Pipeline
+                         * @description Who registered it; each value ≤ 200 characters
+                         */
                         pipeline?: {
                             commit?: string;
                             environment?: string;
@@ -1505,7 +1508,10 @@ export interface paths {
                          * @description A pipeline window now … now + d, re-stamped when the change starts
                          */
                         maxDurationMinutes?: number;
-                        /** @description Who registered it; each value ≤ 200 characters */
+                        /**
+                         * Pipeline
+                         * @description Who registered it; each value ≤ 200 characters
+                         */
                         pipeline?: {
                             commit?: string;
                             environment?: string;
@@ -2790,6 +2796,7 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
+                        /** Evidence horizon (minutes) */
                         evidenceMinutes?: number;
                     };
                 };
@@ -8523,6 +8530,73 @@ export interface paths {
                 };
             };
         };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/pipeline-listener": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Where the pipeline listener (API tokens) listens */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Where the pipeline listener listens (http://host:port); null while it does not listen */
+                            url: string | null;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;

@@ -19,6 +19,17 @@ export function TokensPage() {
   const [created, setCreated] = useState<CreatedToken | null>(null);
   const [revoking, setRevoking] = useState<string | null>(null);
   const [reloads, setReloads] = useState(0);
+  // Where tokens are used: the pipeline listener's address as this server runs it.
+  const [pipelineUrl, setPipelineUrl] = useState<string | null>(null);
+
+  useEffect(() => {
+    const abort = new AbortController();
+    api.pipelineListener(abort.signal).then(
+      (answer) => { if (!abort.signal.aborted) setPipelineUrl(answer.url); },
+      () => undefined, // the sentence reads without the address
+    );
+    return () => { abort.abort(); };
+  }, []);
 
   useEffect(() => {
     let cancelled = false;
@@ -58,8 +69,14 @@ export function TokensPage() {
   return (
     <Layout title="API tokens">
       <p className="lede muted">
-        Tokens authenticate pipelines and scripts on the pipeline listener (port 4320 by default), never on this web
-        address. A token acts as its owner; every change made with it is recorded in the audit log under the token’s name.
+        Tokens authenticate pipelines and scripts on the pipeline listener
+        {pipelineUrl !== null && (
+          <>
+            {' at '}
+            <code data-testid="tokens-pipeline-url">{pipelineUrl}</code>
+          </>
+        )}
+        , never on this web address. A token acts as its owner; every change made with it is recorded in the audit log under the token’s name.
       </p>
       {created !== null && <TokenSecret created={created} onDismiss={() => { setCreated(null); }} />}
       {canCreate ? (
