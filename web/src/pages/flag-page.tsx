@@ -74,6 +74,9 @@ export function FlagPage({ flagKey }: { flagKey: string }) {
         ? current
         : { ...current, states: current.states.map((s) => (s.env === result.env ? result.state : s)) },
     );
+    // The write moved the flag's own fields too (its updated time): read the flag again rather
+    // than keep the copy loaded before the write.
+    setFlagReloads((n) => n + 1);
     setHistoryKey((n) => n + 1);
   }, []);
 
@@ -168,9 +171,9 @@ export function FlagPage({ flagKey }: { flagKey: string }) {
               : 'as each environment’s policy says'}
           </dd>
           <dt>Created</dt>
-          <dd className="mono">{formatUtc(flag.createdAt)}</dd>
+          <dd className="mono" data-testid="flag-created-at">{formatUtc(flag.createdAt)}</dd>
           <dt>Updated</dt>
-          <dd className="mono">{formatUtc(flag.updatedAt)}</dd>
+          <dd className="mono" data-testid="flag-updated">{formatUtc(flag.updatedAt)}</dd>
         </dl>
       </section>
 
