@@ -25,10 +25,10 @@ export function CatalogueTable({ entities, walk, busy }: Props) {
           <th scope="col">
             <span className="visually-hidden">Stale</span>
           </th>
-          <th scope="col" className="num" title="Direct + two hops away">
+          <th scope="col" className="num" title="What it calls or runs on: directly, and indirectly (two hops away)">
             Uses
           </th>
-          <th scope="col" className="num" title="Direct + two hops away">
+          <th scope="col" className="num" title="What calls it or runs on it: directly, and indirectly (two hops away)">
             Used by
           </th>
         </tr>
@@ -98,14 +98,19 @@ function SideCell({ side, walk, testId }: { side: NeighbourSide; walk: Catalogue
       data-testid={testId}
       data-hop1={hop1}
       data-hop2={hop2}
-      title={walk.hops === 2 ? `${String(hop1)} direct, ${String(hop2)} two hops away` : `${String(hop1)} direct`}
+      title={walk.hops === 2 ? `${String(hop1)} direct, ${String(hop2)} indirect (two hops away)` : `${String(hop1)} direct`}
     >
-      {hop1 === 0 && hop2 === 0 ? (
-        <span className="muted">0</span>
+      {hop1 === 0 && (walk.hops === 1 || hop2 === 0) ? (
+        <span className="muted">none</span>
       ) : (
         <>
-          <span className="strong">{hop1}</span>
-          {walk.hops === 2 && <span className="muted"> + {hop2}</span>}
+          <span className="strong">{hop1}</span> <span className="muted">direct</span>
+          {walk.hops === 2 && (
+            <>
+              <span className="muted">{' · '}</span>
+              {hop2} <span className="muted">indirect</span>
+            </>
+          )}
         </>
       )}
     </td>

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { ApiError, api } from '../api/client';
-import type { InventoryPage } from '../api/types';
+import type { CatalogueImportFormat, InventoryPage } from '../api/types';
 import { CatalogueFilters } from '../components/catalogue-filters';
 import { CatalogueImport } from '../components/catalogue-import';
 import { CatalogueTable } from '../components/catalogue-table';
@@ -11,6 +11,17 @@ import { catalogueHref, listingKey, pageSizes, viewFrom, type CatalogueView } fr
 import { errorField, errorMessage, isAbort } from '../lib/errors';
 import { formatUtc, pluralize } from '../lib/format';
 import './catalogue-page.css';
+
+// Every import source by a short name, for the empty catalogue's invitation; the record's type
+// makes a new format name itself here too.
+const importSourceNames: Record<CatalogueImportFormat, string> = {
+  changeledger: 'our own format',
+  backstage: 'a Backstage catalog-info.yaml',
+  kubernetes: 'a kubectl dump',
+  jaeger: 'Jaeger dependencies',
+  otlp: 'OpenTelemetry traces',
+};
+const importSources = new Intl.ListFormat('en', { type: 'disjunction' }).format(Object.values(importSourceNames));
 
 type Failure = { message: string; field: string | null };
 
@@ -159,7 +170,7 @@ export function CataloguePage() {
                 </button>
               </>
             ) : (
-              'The catalogue is empty. Import an estate: our own format, or a kubectl dump.'
+              `The catalogue is empty. Import an estate: ${importSources}.`
             )}
           </div>
         )}
