@@ -123,6 +123,8 @@ async function auditLog(page: Page): Promise<void> {
   const created = page.locator('[data-testid="audit-row"][data-action="token.created"]').first();
   await created.waitFor();
   await created.click();
+  // The raw JSON sits behind its toggle, under the readable before → after.
+  await page.getByTestId('event-raw').locator('summary').click();
   const json = page.getByTestId('event-json');
   await json.waitFor();
   expect(await json.textContent()).toContain('ci-deploy');

@@ -1,6 +1,7 @@
 import { useEffect, useRef } from 'react';
 import type { AuditFilters } from '../api/client';
 import type { AuditEvent } from '../api/types';
+import { auditDiff } from '../lib/audit-diff';
 import { formatUtc } from '../lib/format';
 import { CopyButton } from './copy-button';
 import './event-panel.css';
@@ -14,6 +15,7 @@ type Props = {
 export function EventPanel({ event, onClose, onFilter }: Props) {
   const closeRef = useRef<HTMLButtonElement>(null);
   const json = JSON.stringify(event, null, 2);
+  const diff = auditDiff(event.data);
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent): void => {
@@ -100,9 +102,45 @@ export function EventPanel({ event, onClose, onFilter }: Props) {
         <CopyButton value={json} label="Copy JSON" />
       </div>
 
-      <pre className="json" data-testid="event-json" tabIndex={0}>
-        {json}
-      </pre>
+      <section aria-label="What changed" data-testid="event-diff">
+        {diff.changes.length > 0 ? (
+          <table className="diff-table">
+            <caption className="visually-hidden">What changed: old → new</caption>
+            <tbody>
+              {diff.changes.map((row) => (
+                <tr key={row.key} className={`diff-${row.kind}`} data-testid="event-diff-row" data-kind={row.kind} data-key={row.key}>
+                  <th scope="row" className="mono">{row.key}</th>
+                  <td>
+                    {row.kind !== 'added' && <span className="diff-before mono">{row.before}</span>}
+                    {row.kind === 'changed' && <span className="diff-arrow" aria-label="becomes"> → </span>}
+                    {row.kind !== 'removed' && <span className="diff-after mono">{row.after}</span>}
+                    {row.kind !== 'changed' && <span className="diff-note small">{row.kind}</span>}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        ) : (
+          <p className="muted small">No before and after in this event.</p>
+        )}
+        {diff.facts.length > 0 && (
+          <dl className="kv diff-facts" data-testid="event-facts">
+            {diff.facts.map((fact) => (
+              <div key={fact.key} className="diff-fact">
+                <dt className="mono">{fact.key}</dt>
+                <dd className="mono">{fact.value}</dd>
+              </div>
+            ))}
+          </dl>
+        )}
+      </section>
+
+      <details className="raw-json" data-testid="event-raw">
+        <summary>Raw JSON</summary>
+        <pre className="json" data-testid="event-json" tabIndex={0}>
+          {json}
+        </pre>
+      </details>
     </aside>
   );
 }
