@@ -69,7 +69,10 @@ export type ComposeOptions = {
 export function compose(o: ComposeOptions): Services {
   const metrics = createMetrics();
   const flags = new FlagService({ db: o.db, clock: o.clock });
-  const auth = new AuthService({ db: o.db, clock: o.clock, initializers: [(tx, ctx, orgId) => flags.initOrganization(tx, ctx, orgId)] });
+  const auth = new AuthService({ db: o.db, clock: o.clock, initializers: [(tx, ctx, orgId) => flags.initOrganization(tx, ctx, orgId)],
+    // Called at a removal, long after changeSettings below exists.
+    departures: [(tx, ctx, orgId, userId) => changeSettings.forgetApproverTx(tx, ctx, orgId, userId)],
+  });
   const flagRequests = new FlagRequestService({ db: o.db, clock: o.clock, flags });
   const sdkKeys = new SdkKeyService({ db: o.db, clock: o.clock });
   const catalogue = new CatalogueService({ db: o.db, clock: o.clock });

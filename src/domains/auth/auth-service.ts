@@ -26,6 +26,8 @@ function slugify(name: string): string {
 
 /** What other domains set up in a new organisation, in the transaction that creates it. */
 export type OrganizationInitializer = (tx: Tx, ctx: AuditContext, orgId: string) => Promise<void>;
+/** What other domains forget of a member who leaves an organisation, in the removal's transaction. */
+export type MemberDeparture = (tx: Tx, ctx: AuditContext, orgId: string, userId: string) => Promise<void>;
 
 /** Who made a sign-in attempt, as the throttle sees it: the audit circumstances and the address. */
 export type Attempt = Omit<AuditContext, 'actor'> & { address: string };
@@ -34,7 +36,7 @@ const ANONYMOUS = { kind: 'system', id: null, name: 'anonymous' } as const;
 
 export class AuthService {
   private readonly throttle: SignInThrottle;
-  constructor(private readonly deps: { db: Database; clock: Clock; initializers?: OrganizationInitializer[] }) {
+  constructor(private readonly deps: { db: Database; clock: Clock; initializers?: OrganizationInitializer[]; departures?: MemberDeparture[] }) {
     this.throttle = new SignInThrottle(deps);
   }
 
@@ -177,6 +179,7 @@ export class AuthService {
     const at = this.now();
     const sessionsEnded = await store.countSessionsOf(tx, org.id, user.id);
     await store.deleteMembership(tx, org.id, user.id);
+    for (const depart of this.deps.departures ?? []) await depart(tx, ctx, org.id, user.id);
     await store.deleteSessionsOf(tx, org.id, user.id);
     await store.expireSignInLinks(tx, org.id, user.id, at);
     const revoked = await store.revokeTokensOf(tx, org.id, user.id, at);

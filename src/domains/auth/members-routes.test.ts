@@ -179,6 +179,20 @@ describeEachEngine('Organisation → Members', (engine) => {
     expect((await pipe()).statusCode).toBe(401);
   });
 
+  it('removing an approver takes them off the approver list, so coming back does not make them one again', async () => {
+    const erin = await person('member');
+    const approvers = `/api/organizations/${owner.org.id}/change-approvers`;
+    const set = await call(t, owner, 'PUT' as 'PATCH', approvers, { userIds: [erin.user.id], criticalUserIds: [erin.user.id] });
+    expect(set.statusCode, set.body).toBe(200);
+    expect((await call(t, owner, 'DELETE', `${members(owner)}/${erin.user.id}`)).statusCode).toBe(204);
+    const updates = await events(owner.org.id, 'settings.change_approvers_updated');
+    expect(updates.find((e) => e.data.reason)).toMatchObject({ actor: { id: owner.user.id }, data: { removed: [erin.user.id], criticalRemoved: [erin.user.id], reason: 'member removed from the organisation' } });
+    expect((await invite(owner, { email: erin.user.email, role: 'member' })).statusCode).toBe(201);
+    const after = await call(t, owner, 'GET', `/api/organizations/${owner.org.id}/change-settings`);
+    expect(after.statusCode, after.body).toBe(200);
+    expect(after.json().approvers.map((a: { userId: string }) => a.userId)).not.toContain(erin.user.id);
+  });
+
   it('refuses bad input with a 4xx naming the field, writing nothing', async () => {
     const bob = await person('member');
     const before = await countRows(engine.db());

@@ -174,6 +174,20 @@ export class ChangeSettingsService {
   }
 
   /**
+   * A member left the organisation: they stop being an approver (audited with the removal), so an
+   * invitation back does not quietly make them one again.
+   */
+  async forgetApproverTx(tx: Tx, ctx: AuditContext, orgId: string, userId: string): Promise<void> {
+    const gone = await tx.query<{ critical: boolean }>('DELETE FROM change_approvers WHERE org_id = $1 AND user_id = $2 RETURNING critical', [orgId, userId]);
+    const row = gone.rows[0];
+    if (!row) return;
+    await appendAuditEvent(tx, this.deps.clock, ctx, {
+      orgId, action: 'settings.change_approvers_updated', target: { type: 'settings', id: 'change-approvers' },
+      data: { added: [], removed: [userId], criticalAdded: [], criticalRemoved: row.critical ? [userId] : [], reason: 'member removed from the organisation' },
+    });
+  }
+
+  /**
    * The whole approver list. Active members only; while approval is required a list that reaches
    * the quorum may not shrink below it (quorum-rule.ts). `criticalUserIds` ⊆ `userIds`; left out,
    * the stored flags are kept.
