@@ -160,6 +160,10 @@ describe('first-hour fixes elsewhere, in the web UI', () => {
         }
         await page.goto(new URL('/audit', server.url).toString());
         await page.getByTestId('verify-badge').waitFor();
+        // The table's header stays above its first row, not over it.
+        const head = (await page.locator('.audit-list thead').boundingBox())!;
+        const firstRow = (await page.locator('[data-testid="audit-row"]').first().boundingBox())!;
+        expect(head.y + head.height, `the audit header at ${String(width)} px`).toBeLessThanOrEqual(firstRow.y + 1);
         await shot(page, `audit-${String(width)}`);
         await page.goto(new URL(`/flags/${flagKey}`, server.url).toString());
         await page.getByTestId('flag-updated').waitFor();
