@@ -54,6 +54,10 @@ describeEachEngine('a refused field is named in words a person reads, with the f
       ['POST', '/api/changes', { ...change, title: 'x'.repeat(201) }, { error: 'Title must be at most 200 characters', field: 'title' }],
       ['POST', '/api/changes', { ...change, startNow: undefined, maxDurationMinutes: 4 }, { error: 'Duration (minutes) must be at least 5', field: 'maxDurationMinutes' }],
       ['POST', '/api/changes', { ...change, components: [{ key: '' }] }, { error: 'Component 1 › Key is required', field: 'components.0.key' }],
+      // Hand-written checks go through the same formatter.
+      ['POST', '/api/changes', { ...change, components: [{}] }, { error: 'Component 1 needs a key or a query', field: 'components.0' }],
+      ['POST', '/api/changes', { ...change, startNow: undefined, windowStart: '2026-12-01T08:00:00Z', windowEnd: '2026-12-01T08:01:00Z' }, { error: 'End (UTC) must be at least 5 minutes after the start', field: 'windowEnd' }],
+      ['POST', '/api/tokens', { name: 'x'.repeat(101), scopes: ['changes:read'] }, { error: expect.stringMatching(/^Name must /) as unknown as string, field: 'name' }],
     ];
     for (const [method, url, payload, expected] of cases) {
       const res = await t.main.inject({ method: method as 'POST', url, headers: owner.headers, payload: payload as Record<string, unknown> });

@@ -329,7 +329,7 @@ export class AuthService {
 
   async createToken(ctx: AuditContext, owner: { org: Organization; user: User }, opts: { name: string; scopes: string[]; expiresAt?: Date | null }): Promise<{ token: ApiToken; secret: string }> {
     const name = opts.name.trim();
-    if (name.length < 1 || name.length > 100) throw badRequest('name must be 1 to 100 characters', 'name');
+    if (name.length < 1 || name.length > 100) throw invalid('name', 'must be 1 to 100 characters');
     if (opts.scopes.length === 0) throw badRequest('scopes must name at least one scope', 'scopes');
     const bad = opts.scopes.find((s) => !isScope(s));
     if (bad !== undefined) throw badRequest(`scopes: unknown scope "${bad}"`, 'scopes');

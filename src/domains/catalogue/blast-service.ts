@@ -1,6 +1,6 @@
 import type { Clock } from '../../platform/clock.js';
 import type { Database, Queryable, Row } from '../../platform/db/database.js';
-import { badRequest } from '../../platform/errors.js';
+import { badRequest, invalid } from '../../platform/errors.js';
 import { computeBlast, scopeBreakdown, scopeLine, type Blast, type SilenceMode } from './blast.js';
 import { answerBlast, storeBlast, type CompactBlast } from './blast-snapshot.js';
 import { loadSources, type RouteRow } from './catalogue-store.js';
@@ -40,7 +40,7 @@ export class BlastService {
     const lines = (input.lines ?? '').split('\n').filter((l) => l.trim()).length;
     if ((input.components?.length ?? 0) + lines > MAX_COMPONENTS) throw badRequest(`at most ${MAX_COMPONENTS} components (components and lines together)`, 'components');
     for (const [i, c] of (input.components ?? []).entries()) {
-      if (!c.key && !c.query) throw badRequest(`components.${i} needs a key or a query`, `components.${i}`);
+      if (!c.key && !c.query) throw invalid(`components.${i}`, 'needs a key or a query');
     }
     const match = await this.deps.mappings.match(orgId, input);
     const { blast, criticality, silenceInfra } = await this.blastOf(orgId, match.resolved, input.hops ?? 1, input.silenceInfra);

@@ -1,6 +1,6 @@
 import type { Clock } from '../../platform/clock.js';
 import type { Database, Row } from '../../platform/db/database.js';
-import { badRequest, forbidden, notFound, taken } from '../../platform/errors.js';
+import { badRequest, forbidden, invalid, notFound, taken } from '../../platform/errors.js';
 import { appendAuditEvent, type AuditContext } from '../ledger/index.js';
 import type { CatalogueService } from './catalogue-service.js';
 import { manualKey, matchComponents, matchContext, type ComponentInput, type MatchContext, type MatchResult } from './matching.js';
@@ -62,7 +62,7 @@ export class MappingService {
   async createManual(ctx: AuditContext, m: Manager, name: string): Promise<ManualService> {
     MappingService.write(m);
     const key = manualKey(name);
-    if (!key) throw badRequest('name must contain letters or digits', 'name');
+    if (!key) throw invalid('name', 'must contain letters or digits');
     const at = this.deps.clock.now().toISOString();
     await this.deps.db.transaction(async (tx) => {
       const exists = await tx.query('SELECT 1 FROM manual_services WHERE org_id = $1 AND key = $2', [m.org.id, key]);

@@ -1,6 +1,6 @@
 import type { Clock } from '../../platform/clock.js';
 import type { Database, Tx } from '../../platform/db/database.js';
-import { badRequest, conflict, forbidden, notFound } from '../../platform/errors.js';
+import { badRequest, conflict, forbidden, invalid, notFound } from '../../platform/errors.js';
 import type { Principal } from '../auth/index.js';
 import type { BlastService } from '../catalogue/blast-service.js';
 import type { CatalogueService } from '../catalogue/catalogue-service.js';
@@ -139,7 +139,7 @@ export class ApprovalService {
     if (!components.length) throw badRequest('name the components to classify', 'components');
     const keys = new Set<string>();
     for (const [i, x] of components.entries()) {
-      if (!(TIERS as readonly string[]).includes(x.tier)) throw badRequest(`components.${i}.tier must be critical, important or standard`, `components.${i}.tier`);
+      if (!(TIERS as readonly string[]).includes(x.tier)) throw invalid(`components.${i}.tier`, 'must be critical, important or standard');
       if (keys.has(x.key)) throw badRequest(`${x.key} appears twice`, 'components');
       keys.add(x.key);
     }

@@ -120,7 +120,7 @@ export class ChangeService {
   private validate(input: RegisterInput): void {
     if (!input.title.trim()) throw invalid('title', 'is required');
     if (input.components.length === 0) throw badRequest('name at least one component', 'components');
-    for (const [i, c] of input.components.entries()) if (!c.key && !c.query) throw badRequest(`components.${i} needs a key or a query`, `components.${i}`);
+    for (const [i, c] of input.components.entries()) if (!c.key && !c.query) throw invalid(`components.${i}`, 'needs a key or a query');
     for (const [k, v] of Object.entries(input.pipeline ?? {})) if (typeof v === 'string' && v.length > 200) throw invalid(`pipeline.${k}`, 'must be at most 200 characters');
     for (const [k, v] of [['callbackUrl', input.callbackUrl], ['ticketUrl', input.ticketUrl], ['pipeline.runUrl', input.pipeline?.runUrl]] as const) {
       if (v === undefined) continue;

@@ -27,7 +27,7 @@ describe('the window of a change', () => {
   });
   it('refuses a window under 5 minutes, over 7 days, over already, or a date that is not one', () => {
     expect(refusal(() => planWindow({ windowStart: '2026-12-01T08:00:00Z', windowEnd: '2026-12-01T08:04:59Z' }, now))?.field).toBe('windowEnd');
-    expect(refusal(() => planWindow({ windowStart: '2026-12-01T08:00:00Z', windowEnd: '2026-12-08T08:00:01Z' }, now))?.message).toBe('windowEnd must be at most 7 days after the start');
+    expect(refusal(() => planWindow({ windowStart: '2026-12-01T08:00:00Z', windowEnd: '2026-12-08T08:00:01Z' }, now))?.message).toBe('Window end must be at most 7 days after the start');
     expect(planWindow({ windowStart: '2026-12-01T08:00:00Z', windowEnd: '2026-12-08T08:00:00Z' }, now)).toBeTruthy();
     expect(refusal(() => planWindow({ windowStart: '2026-11-29T08:00:00Z', windowEnd: '2026-11-29T09:00:00Z' }, now))?.message).toContain('already over');
     expect(refusal(() => planWindow({ windowStart: 'tomorrow' }, now))?.field).toBe('windowStart');

@@ -1,5 +1,5 @@
 /** The window of a change from what a registration says. Pure; every refusal names its field. */
-import { badRequest } from '../../platform/errors.js';
+import { badRequest, invalid } from '../../platform/errors.js';
 
 export const MIN_WINDOW_MS = 5 * 60_000;
 export const MAX_WINDOW_MS = 7 * 24 * 3_600_000;
@@ -24,8 +24,8 @@ export function planWindow(input: WindowInput, now: Date): { start: Date; end: D
   const start = input.startNow || input.windowStart === undefined ? now : parse(input.windowStart, 'windowStart');
   const end = input.windowEnd !== undefined ? parse(input.windowEnd, 'windowEnd') : new Date(start.getTime() + length);
   const span = end.getTime() - start.getTime();
-  if (span < MIN_WINDOW_MS) throw badRequest('windowEnd must be at least 5 minutes after the start', 'windowEnd');
-  if (span > MAX_WINDOW_MS) throw badRequest('windowEnd must be at most 7 days after the start', 'windowEnd');
+  if (span < MIN_WINDOW_MS) throw invalid('windowEnd', 'must be at least 5 minutes after the start');
+  if (span > MAX_WINDOW_MS) throw invalid('windowEnd', 'must be at most 7 days after the start');
   if (end.getTime() <= now.getTime()) throw badRequest('the window is already over: windowEnd is in the past', 'windowEnd');
   return { start, end };
 }

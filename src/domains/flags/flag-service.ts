@@ -1,6 +1,6 @@
 import type { Clock } from '../../platform/clock.js';
 import type { Database, Tx } from '../../platform/db/database.js';
-import { badRequest, forbidden, notFound, taken } from '../../platform/errors.js';
+import { badRequest, forbidden, invalid, notFound, taken } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import { appendAuditEvent, listAuditEvents, type AuditContext, type AuditFilter } from '../ledger/index.js';
 import { approvalsRequired, changedSlice, checkReason, DEFAULT_TICKET_PATTERN, FLAG_KEY, namespacePrefix, ownerNamesOf, valueProblem, type EnvironmentPolicy, type Flag, type FlagSource, type FlagState, type FlagType, type Json, type Risk } from './flag.js';
@@ -185,9 +185,10 @@ export class FlagService {
       rollout: patch.rollout !== undefined ? patch.rollout : before.rollout,
     };
     const problem = patch.value !== undefined ? valueProblem(flag.type, patch.value) : null;
-    if (problem) throw badRequest(`value ${problem}`, 'value');
+    if (problem) throw invalid('value', problem);
     const ruleIndex = after.rules.findIndex((r) => valueProblem(flag.type, r.value) !== null);
-    if (ruleIndex >= 0) throw badRequest(`rules.${ruleIndex}.value ${valueProblem(flag.type, after.rules[ruleIndex]!.value)}`, `rules.${ruleIndex}.value`);
+    const ruleProblem = ruleIndex >= 0 ? valueProblem(flag.type, after.rules[ruleIndex]!.value) : null;
+    if (ruleProblem) throw invalid(`rules.${ruleIndex}.value`, ruleProblem);
     const slice = changedSlice(before, after);
     // An unchanged write still says what was asked for, at the value it already had.
     const asked = (['enabled', 'value', 'rules', 'rollout'] as const).filter((k) => patch[k] !== undefined);

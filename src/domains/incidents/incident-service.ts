@@ -1,7 +1,7 @@
 import type { Clock } from '../../platform/clock.js';
 import type { Sealer } from '../../platform/crypto/sealed.js';
 import type { Database, Row, Tx } from '../../platform/db/database.js';
-import { badRequest, forbidden, unauthorized } from '../../platform/errors.js';
+import { badRequest, forbidden, invalid, unauthorized } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import type { Job, JobHandler } from '../../platform/jobs/job.js';
 import { scheduleJob } from '../../platform/jobs/job-queue.js';
@@ -48,7 +48,7 @@ export class IncidentService {
         if (u.protocol !== 'https:' && u.protocol !== 'http:') throw new Error();
         host = u.host;
       } catch {
-        throw badRequest('channelUrl must be an http(s) URL of an incoming webhook', 'channelUrl');
+        throw invalid('channelUrl', 'must be an http(s) URL of an incoming webhook');
       }
     } else if (input.channelUrl === null) host = null;
     await this.deps.db.transaction(async (tx) => {

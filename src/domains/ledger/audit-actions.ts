@@ -18,7 +18,7 @@ export const AUDIT_ACTIONS = {
     label: 'environments, flags, change requests and SDK keys',
     actions: [
       'environment.created', 'environment.policy_updated',
-      'flag.created', 'flag.updated', 'flag.unchanged',
+      'flag.created', 'flag.updated', 'flag.unchanged', 'flag.deleted',
       'flag_request.proposed', 'flag_request.approved', 'flag_request.rejected', 'flag_request.expired',
       'sdk_key.created', 'sdk_key.revoked', 'settings.flags_updated',
     ],

@@ -1,4 +1,4 @@
-import { badRequest } from '../../platform/errors.js';
+import { invalid } from '../../platform/errors.js';
 import type { Queryable } from '../../platform/db/database.js';
 import type { AuditEvent } from './audit-event.js';
 import { AUDIT_COLUMNS, readChainPage, readHead, toAuditEvent, type AuditRow } from './ledger-store.js';
@@ -39,7 +39,7 @@ export function encodeCursor(e: Pick<AuditEvent, 'occurredAt' | 'seq'>): string 
 export function decodeCursor(text: string): Cursor {
   const raw = Buffer.from(text, 'base64url').toString('utf8');
   const m = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z)\|(\d{1,15})$/.exec(raw);
-  if (!m || Number.isNaN(Date.parse(m[1]!))) throw badRequest('cursor is not one this server gave out', 'cursor');
+  if (!m || Number.isNaN(Date.parse(m[1]!))) throw invalid('cursor', 'is not one this server gave out');
   return { t: m[1]!, s: Number(m[2]) };
 }
 
