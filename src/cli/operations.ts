@@ -53,6 +53,10 @@ type FilterArgs = { org?: string; filter: AuditFilter };
 function auditFilter(f: Fields): FilterArgs {
   const ff = fields(f.filter);
   const when = (key: 'since' | 'until') => {
+    // Checked arguments may be checked again (the CLI checks before it opens the store, and the
+    // operation checks what it is given): a time already read stays what it is.
+    const given = ff[key];
+    if (given instanceof Date) return given;
     const v = optional(ff, key);
     if (v === undefined) return undefined;
     const d = new Date(v);
