@@ -72,7 +72,7 @@ describe('approvals web UI', () => {
     page.setDefaultTimeout(15_000);
     await page.goto(new URL(path, server.url).toString());
     await page.waitForURL((url) => url.pathname === '/signin');
-    await page.getByLabel('Email', { exact: true }).fill(email);
+    await page.getByLabel('E-mail', { exact: true }).fill(email);
     await page.getByLabel('Password', { exact: true }).fill(password);
     await page.getByTestId('signin-submit').click();
     await page.waitForURL((url) => url.pathname === path);

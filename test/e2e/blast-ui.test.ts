@@ -100,7 +100,7 @@ describe('blast radius preview web UI', () => {
 async function signIn(page: Page, baseUrl: string): Promise<void> {
   await page.goto(new URL('/changes/preview', baseUrl).toString());
   await page.waitForURL((url) => url.pathname === '/signin');
-  await page.getByLabel('Email', { exact: true }).fill(ownerEmail);
+  await page.getByLabel('E-mail', { exact: true }).fill(ownerEmail);
   await page.getByLabel('Password', { exact: true }).fill(ownerPassword);
   await page.getByTestId('signin-submit').click();
   await page.waitForURL((url) => url.pathname === '/changes/preview');

@@ -162,7 +162,7 @@ async function signIn(page: Page, baseUrl: string): Promise<void> {
   await page.waitForURL((url) => url.pathname === '/signin');
   expect(new URL(page.url()).searchParams.get('next')).toBe('/catalogue');
 
-  await page.getByLabel('Email', { exact: true }).fill(ownerEmail);
+  await page.getByLabel('E-mail', { exact: true }).fill(ownerEmail);
   await page.getByLabel('Password', { exact: true }).fill(ownerPassword);
   await page.getByTestId('signin-submit').click();
 

@@ -250,7 +250,7 @@ describe('change pages web UI', () => {
 async function signIn(page: Page, baseUrl: string, path: string, email: string): Promise<void> {
   await page.goto(new URL(path, baseUrl).toString());
   await page.waitForURL((url) => url.pathname === '/signin');
-  await page.getByLabel('Email', { exact: true }).fill(email);
+  await page.getByLabel('E-mail', { exact: true }).fill(email);
   await page.getByLabel('Password', { exact: true }).fill(password);
   await page.getByTestId('signin-submit').click();
   await page.waitForURL((url) => url.pathname === path);
@@ -374,7 +374,7 @@ async function approveFromLink(page: Page, link: string, id: string, email: stri
   await page.goto(link);
   await page.waitForURL((url) => url.pathname === '/signin');
   expect(new URL(page.url()).searchParams.get('next')).toBe(`/changes/${id}?approve=1`);
-  await page.getByLabel('Email', { exact: true }).fill(email);
+  await page.getByLabel('E-mail', { exact: true }).fill(email);
   await page.getByLabel('Password', { exact: true }).fill(password);
   await page.getByTestId('signin-submit').click();
   await page.waitForURL((url) => url.pathname === `/changes/${id}` && url.searchParams.get('approve') === '1');

@@ -121,7 +121,7 @@ describeEachEngine('deliveries in the web UI', (engine) => {
   async function signInAt(page: Page, path: string, email: string): Promise<void> {
     await page.goto(new URL(path, base).toString());
     await page.waitForURL((url) => url.pathname === '/signin');
-    await page.getByLabel('Email', { exact: true }).fill(email);
+    await page.getByLabel('E-mail', { exact: true }).fill(email);
     await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
     await page.getByTestId('signin-submit').click();
     await page.waitForURL((url) => url.pathname === path);

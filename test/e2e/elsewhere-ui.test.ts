@@ -28,7 +28,7 @@ links:
 
 async function signIn(page: Page, baseUrl: string): Promise<void> {
   await page.goto(new URL('/signin', baseUrl).toString());
-  await page.getByLabel('Email', { exact: true }).fill(ownerEmail);
+  await page.getByLabel('E-mail', { exact: true }).fill(ownerEmail);
   await page.getByLabel('Password', { exact: true }).fill(ownerPassword);
   await page.getByTestId('signin-submit').click();
   await page.waitForURL((url) => url.pathname !== '/signin');

@@ -76,7 +76,7 @@ describeEachEngine('the catalogue entity page: what touched it', (engine) => {
   async function signInAt(page: Page, path: string): Promise<void> {
     await page.goto(new URL(path, base).toString());
     await page.waitForURL((url) => url.pathname === '/signin');
-    await page.getByLabel('Email', { exact: true }).fill(owner.user.email);
+    await page.getByLabel('E-mail', { exact: true }).fill(owner.user.email);
     await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
     await page.getByTestId('signin-submit').click();
     await page.waitForURL((url) => url.pathname === path);

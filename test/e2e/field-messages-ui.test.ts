@@ -21,7 +21,7 @@ describe('refused fields in the web UI', () => {
       const page = await context.newPage();
       await page.goto(new URL('/changes/new', server.url).toString());
       await page.waitForURL((url) => url.pathname === '/signin');
-      await page.getByLabel('Email', { exact: true }).fill(owner.email);
+      await page.getByLabel('E-mail', { exact: true }).fill(owner.email);
       await page.getByLabel('Password', { exact: true }).fill(owner.password);
       await page.getByTestId('signin-submit').click();
       await page.waitForURL((url) => url.pathname === '/changes/new');

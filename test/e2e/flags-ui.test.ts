@@ -78,7 +78,7 @@ async function signIn(page: Page, baseUrl: string, target: string, email: string
   expect(new URL(page.url()).searchParams.get('next')).toBe(wanted.pathname);
   expect(new URL(page.url()).origin).toBe(new URL(baseUrl).origin);
 
-  await page.getByLabel('Email', { exact: true }).fill(email);
+  await page.getByLabel('E-mail', { exact: true }).fill(email);
   await page.getByLabel('Password', { exact: true }).fill(password);
   await page.getByTestId('signin-submit').click();
 

@@ -83,7 +83,7 @@ describeEachEngine('the home page in the web UI', (engine) => {
   async function signInAtHome(page: Page, email: string): Promise<void> {
     await page.goto(new URL('/', base).toString());
     await page.waitForURL((url) => url.pathname === '/signin');
-    await page.getByLabel('Email', { exact: true }).fill(email);
+    await page.getByLabel('E-mail', { exact: true }).fill(email);
     await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
     await page.getByTestId('signin-submit').click();
     await page.waitForURL((url) => url.pathname === '/');

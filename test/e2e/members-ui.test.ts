@@ -16,7 +16,7 @@ const aliceEmail = 'alice@example.test';
 
 async function signIn(page: Page, baseUrl: string): Promise<void> {
   await page.goto(new URL('/signin', baseUrl).toString());
-  await page.getByLabel('Email', { exact: true }).fill(ownerEmail);
+  await page.getByLabel('E-mail', { exact: true }).fill(ownerEmail);
   await page.getByLabel('Password', { exact: true }).fill(ownerPassword);
   await page.getByTestId('signin-submit').click();
   await page.getByTestId('header-user').waitFor();
@@ -85,6 +85,9 @@ describe('Organisation → Members', () => {
         await row(page, aliceEmail).waitFor();
         expect(await row(page, aliceEmail).getByTestId('member-approver').isChecked()).toBe(true);
         expect(await row(page, aliceEmail).getByTestId('member-critical').isChecked()).toBe(true);
+        // On, Critical reads as a setting, not an error: a colour of its own, as on Change approvals.
+        const colour = (testId: string) => row(page, aliceEmail).getByTestId(testId).evaluate((el) => el.ownerDocument.defaultView?.getComputedStyle(el).backgroundColor ?? '');
+        expect(await colour('member-critical')).not.toBe(await colour('member-approver'));
 
         // Role change: she becomes an admin and, on her next page, sees Members.
         await row(page, aliceEmail).getByTestId('member-role').selectOption('admin');

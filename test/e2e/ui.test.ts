@@ -86,7 +86,7 @@ async function signIn(page: Page, baseUrl: string, email = ownerEmail, password 
   await page.waitForURL((url) => url.pathname === '/signin');
   expect(new URL(page.url()).searchParams.get('next')).toBe('/tokens');
 
-  await page.getByLabel('Email', { exact: true }).fill(email);
+  await page.getByLabel('E-mail', { exact: true }).fill(email);
   await page.getByLabel('Password', { exact: true }).fill(password);
   await page.getByTestId('signin-submit').click();
 

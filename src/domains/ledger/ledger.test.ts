@@ -48,8 +48,8 @@ describeEachEngine('the audit ledger', (engine) => {
     const before = await ledgerDigest(engine.db(), orgId);
     await expect(engine.db().transaction(async (tx) => {
       await appendAuditEvent(tx, clock, ctx, { orgId, action: 'flag.updated', target: { type: 'flag', id: 'ok' } });
-      await appendAuditEvent(tx, clock, ctx, { orgId, action: 'flag.deleted', target: { type: 'flag', id: 'x' } });
-    })).rejects.toThrow('audit action flag.deleted is not in the registry (src/domains/ledger/audit-actions.ts)');
+      await appendAuditEvent(tx, clock, ctx, { orgId, action: 'flag.renamed', target: { type: 'flag', id: 'x' } });
+    })).rejects.toThrow('audit action flag.renamed is not in the registry (src/domains/ledger/audit-actions.ts)');
     expect(await ledgerDigest(engine.db(), orgId)).toEqual(before);
     expect((await listAuditEvents(engine.db(), orgId, { action: 'flag.' }, 10)).items).toEqual([]);
   });

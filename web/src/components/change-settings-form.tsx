@@ -7,6 +7,7 @@ import { formatUtc } from '../lib/format';
 import { ErrorBanner } from './error-banner';
 import { FieldError } from './field-error';
 import './change-settings-form.css';
+import { sentence } from '../lib/format.js';
 
 const approvalLabels: Record<ApprovalMode, { label: string; hint: string }> = {
   none: { label: 'Not required', hint: 'No change waits for approval.' },
@@ -115,7 +116,7 @@ export function ChangeSettingsForm({ orgId, view, onSaved }: Props) {
       {/* What the settings cannot do yet: taken, and said as a warning, never as an error. */}
       {view.warnings.map((w) => (
         <div key={w.field} className="banner banner-warn" role="status" data-testid={w.field === 'quorum' ? 'settings-warning' : 'settings-critical-warning'} data-field={w.field}>
-          <span className="banner-text">{w.message}</span>
+          <span className="banner-text">{sentence(w.message)}</span>
         </div>
       ))}
       <ErrorBanner message={loose} testId="settings-error" />

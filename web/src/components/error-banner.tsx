@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { sentence } from '../lib/format.js';
 
 export function ErrorBanner({
   message,
@@ -14,7 +15,7 @@ export function ErrorBanner({
   if (message === null) return null;
   return (
     <div className="banner banner-error" role="alert" data-testid={testId}>
-      <span className="banner-text">{message}</span>
+      <span className="banner-text">{sentence(message)}</span>
       {children}
       {onRetry !== undefined && (
         <button type="button" className="btn btn-small" onClick={onRetry}>

@@ -88,7 +88,7 @@ export function MemberRow(p: Props) {
         <input
           type="checkbox"
           role="switch"
-          className="switch"
+          className="switch switch-critical"
           checked={p.critical}
           disabled={p.switchesBusy || !p.approver}
           title={p.approver ? undefined : 'Only an approver can be a critical approver'}

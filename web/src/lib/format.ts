@@ -20,3 +20,8 @@ export function shortHash(hash: string, length = 12): string {
 export function pluralize(count: number, singular: string, plural = `${singular}s`): string {
   return `${count.toLocaleString('en-US')} ${count === 1 ? singular : plural}`;
 }
+
+/** A server's message as a sentence on its own: the first letter capitalised. */
+export function sentence(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}

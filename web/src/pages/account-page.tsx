@@ -21,7 +21,7 @@ export function AccountPage() {
           <dd>
             <NameForm current={user.displayName} />
           </dd>
-          <dt>Email</dt>
+          <dt>E-mail</dt>
           <dd data-testid="account-email">{user.email}</dd>
           <dt>User id</dt>
           <dd className="mono">{user.id}</dd>

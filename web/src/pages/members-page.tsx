@@ -10,6 +10,7 @@ import { useRouter } from '../components/router';
 import { useSession } from '../components/session';
 import { errorMessage, isAbort } from '../lib/errors';
 import './members-page.css';
+import { sentence } from '../lib/format.js';
 
 // Organisation → Members (owners and admins): invite, re-role, remove, and the Approver and
 // Critical switches beside each person — the organisation's one approver list, saved whole
@@ -80,7 +81,7 @@ export function MembersPage() {
       <ErrorBanner message={error} testId="members-error" onRetry={members === null ? reload : undefined} />
       {view?.warnings.map((w) => (
         <div key={w.field} className="banner banner-warn" role="status" data-testid="members-warning">
-          <span className="banner-text">{w.message}</span>
+          <span className="banner-text">{sentence(w.message)}</span>
         </div>
       ))}
       {members === null && error === null && <p className="muted">Loading the members…</p>}

@@ -46,7 +46,7 @@ export function SignInPage({ signedIn, onSession }: { signedIn: boolean; onSessi
         <h1>Sign in</h1>
         <ErrorBanner message={error} testId="signin-error" />
         <div className="field">
-          <label htmlFor="signin-email">Email</label>
+          <label htmlFor="signin-email">E-mail</label>
           <input
             id="signin-email"
             type="email"
