@@ -267,7 +267,7 @@ async function approvalSettings(page: Page): Promise<void> {
   await form.waitFor();
   // A new organisation: every change needs two approvals and nobody is designated.
   expect(await page.getByTestId('settings-warning').textContent()).toContain('only 0 approvers are designated for a quorum of 2');
-  expect(await page.getByTestId('settings-critical-warning').textContent()).toContain('no critical approver is designated');
+  expect(await page.getByTestId('settings-critical-warning').textContent()).toContain('No critical approver is designated');
 
   await approverRow(page, approver.email).getByTestId('approver-switch').check();
   await page.locator(`[data-testid="approver-row"][data-email="${approver.email}"][data-approver="true"]`).waitFor();
