@@ -127,10 +127,13 @@ describe('approvals web UI', () => {
       await page.getByTestId('settings-saved').waitFor();
 
       // Removing one would leave the quorum out of reach: refused; lowering the quorum resolves it, and the error leaves.
-      await row(page, alice.email).getByTestId('approver-switch').uncheck();
+      // A press, not uncheck(): the refused switch flips back as soon as the answer arrives, which
+      // on a fast answer is before uncheck() looks, so uncheck() would call the press a failure.
+      await row(page, alice.email).getByTestId('approver-switch').click();
       const approversError = page.getByTestId('approvers-error');
       await approversError.waitFor();
       expect(await approversError.textContent()).toContain('lower the quorum first');
+      expect(await row(page, alice.email).getByTestId('approver-switch').isChecked()).toBe(true);
       await quorum.fill('1');
       await page.getByTestId('settings-save').click();
       await page.getByTestId('settings-saved').waitFor();
