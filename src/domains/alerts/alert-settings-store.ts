@@ -1,0 +1,106 @@
+import type { Queryable, Row } from '../../platform/db/database.js';
+import type { DestinationKind, LabelMapping } from './alert-types.js';
+// TODO(relay): import DEFAULT_LABEL_MAPPING from intake's './label-mapping.js' as soon as it lands;
+// until then a saved mapping is answered and a missing one is the empty list.
+const DEFAULT_LABEL_MAPPING: LabelMapping = [];
+
+/**
+ * SQL of the alert settings: alert_settings, alertmanagers and alert_destinations. Intake reads the
+ * label mapping here, holds reads the Alertmanagers (and one's sealed auth), relay the destinations.
+ */
+
+export type HoldMode = 'relay' | 'silence';
+export type AlertmanagerAuthKind = 'none' | 'bearer' | 'basic';
+export type AlertmanagerRef = { id: string; name: string; url: string; authKind: AlertmanagerAuthKind };
+
+/** How the last send to a destination went; null before the first. */
+export type LastDelivery = { at: string; ok: boolean; status: number | null; error: string | null };
+
+/** What is not secret about a destination, as stored in alert_destinations.config. */
+export type DestinationConfig = {
+  /** webhook, slack: the host the sealed URL points at, for people to recognise it. */
+  host?: string;
+  /** email: the recipients. */
+  to?: string[];
+  /** pagerduty: the Events API v2 URL (https://events.pagerduty.com/v2/enqueue by default). */
+  eventsUrl?: string;
+  /** The last send's result, kept beside the configuration (written by the relay worker). */
+  lastDelivery?: LastDelivery | null;
+};
+
+export type DestinationRecord = {
+  id: string; orgId: string; kind: DestinationKind; name: string; enabled: boolean;
+  config: DestinationConfig; hasSecret: boolean; createdAt: string; updatedAt: string;
+};
+
+export type AlertSettings = {
+  holdMode: HoldMode;
+  /** The organisation's mapping, or the documented defaults while none is saved. */
+  labelMapping: LabelMapping;
+  /** True when labelMapping is the defaults (nothing saved). */
+  labelMappingIsDefault: boolean;
+  updatedAt: string | null;
+  alertmanagers: AlertmanagerRef[];
+  destinations: DestinationRecord[];
+};
+
+type SettingsRow = Row & { hold_mode: HoldMode; label_mapping: LabelMapping | null; updated_at: Date };
+type AlertmanagerRow = Row & { id: string; org_id: string; name: string; url: string; auth_kind: AlertmanagerAuthKind; auth_sealed: string | null; created_at: Date; updated_at: Date };
+type DestinationRow = Row & {
+  id: string; org_id: string; kind: DestinationKind; name: string; config: DestinationConfig; secret_sealed: string | null;
+  enabled: boolean; created_at: Date; updated_at: Date;
+};
+
+const iso = (d: Date | string) => new Date(d).toISOString();
+
+export const toAlertmanager = (r: AlertmanagerRow): AlertmanagerRef & { createdAt: string; updatedAt: string; hasAuth: boolean } => ({
+  id: r.id, name: r.name, url: r.url, authKind: r.auth_kind, hasAuth: r.auth_sealed !== null, createdAt: iso(r.created_at), updatedAt: iso(r.updated_at),
+});
+
+export const toDestination = (r: DestinationRow): DestinationRecord => ({
+  id: r.id, orgId: r.org_id, kind: r.kind, name: r.name, enabled: r.enabled, config: r.config ?? {}, hasSecret: r.secret_sealed !== null,
+  createdAt: iso(r.created_at), updatedAt: iso(r.updated_at),
+});
+
+/** The hold mode and label mapping alone (intake's and holds' hot path: one row). */
+export async function readHoldSettings(db: Queryable, orgId: string): Promise<Pick<AlertSettings, 'holdMode' | 'labelMapping' | 'labelMappingIsDefault' | 'updatedAt'>> {
+  const r = await db.query<SettingsRow>('SELECT hold_mode, label_mapping, updated_at FROM alert_settings WHERE org_id = $1', [orgId]);
+  const x = r.rows[0];
+  if (!x) return { holdMode: 'relay', labelMapping: DEFAULT_LABEL_MAPPING, labelMappingIsDefault: true, updatedAt: null };
+  return {
+    holdMode: x.hold_mode, labelMapping: x.label_mapping ?? DEFAULT_LABEL_MAPPING, labelMappingIsDefault: x.label_mapping === null, updatedAt: iso(x.updated_at),
+  };
+}
+
+/** Everything of an organisation's alert settings; secrets stay in the database, sealed. */
+export async function readAlertSettings(db: Queryable, orgId: string): Promise<AlertSettings> {
+  const settings = await readHoldSettings(db, orgId);
+  const alertmanagers = (await listAlertmanagers(db, orgId)).map(({ id, name, url, authKind }) => ({ id, name, url, authKind }));
+  return { ...settings, alertmanagers, destinations: await listDestinations(db, orgId) };
+}
+
+export async function listAlertmanagers(db: Queryable, orgId: string) {
+  const r = await db.query<AlertmanagerRow>('SELECT * FROM alertmanagers WHERE org_id = $1 ORDER BY lower(name), id', [orgId]);
+  return r.rows.map(toAlertmanager);
+}
+
+/** One Alertmanager with its auth still sealed (open it with openAlertmanagerAuth in alert-settings.ts). */
+export async function readAlertmanagerAuth(db: Queryable, orgId: string, id: string): Promise<(AlertmanagerRef & { authSealed: string | null }) | null> {
+  const r = await db.query<AlertmanagerRow>('SELECT * FROM alertmanagers WHERE org_id = $1 AND id = $2', [orgId, id]);
+  const x = r.rows[0];
+  return x ? { id: x.id, name: x.name, url: x.url, authKind: x.auth_kind, authSealed: x.auth_sealed } : null;
+}
+
+export async function listDestinations(db: Queryable, orgId: string, only?: { enabled: true }): Promise<DestinationRecord[]> {
+  const r = await db.query<DestinationRow>(
+    `SELECT * FROM alert_destinations WHERE org_id = $1 ${only?.enabled ? 'AND enabled' : ''} ORDER BY lower(name), id`, [orgId],
+  );
+  return r.rows.map(toDestination);
+}
+
+/** One destination with its secret still sealed, for the worker that sends to it. */
+export async function readDestinationSecret(db: Queryable, orgId: string, id: string): Promise<(DestinationRecord & { secretSealed: string | null }) | null> {
+  const r = await db.query<DestinationRow>('SELECT * FROM alert_destinations WHERE org_id = $1 AND id = $2', [orgId, id]);
+  const x = r.rows[0];
+  return x ? { ...toDestination(x), secretSealed: x.secret_sealed } : null;
+}
