@@ -1,5 +1,6 @@
 import { newId } from '../../../platform/ids.js';
-import { signedHeaders, TICKET_USER_AGENT } from '../signing.js';
+import { signedHeaders } from '../../../platform/crypto/webhook-signing.js';
+import { TICKET_USER_AGENT } from '../signing.js';
 import type { AdapterContext, ProbeStep, StepAnswer, TicketAdapter, TicketRef, TicketStep, WebhookTicketing } from './ticket-types.js';
 import { asText, isRecord, isSuccess, parseJson, probeCall, probeResult, unanswered, vendorError } from './ticket-http.js';
 
