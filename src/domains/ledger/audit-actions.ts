@@ -40,7 +40,7 @@ export const AUDIT_ACTIONS = {
       'change.registered', 'change.edited', 'change.submitted', 'change.components_mapped', 'change.mapped',
       'change.classified', 'change.approval_given', 'change.approved', 'change.rejected', 'change.expired',
       'change.started', 'change.completed', 'change.aborted', 'change.window_ended', 'change.outcome_recorded',
-      'change.evaluation_requested', 'change.reported', 'change.cancelled',
+      'change.evaluation_requested', 'change.reported', 'change.cancelled', 'change.window_extended',
       'settings.changes_updated', 'settings.change_approvers_updated', 'org_change.ticketing',
     ],
   },
@@ -50,6 +50,10 @@ export const AUDIT_ACTIONS = {
       'change.callback_delivered', 'change.callback_failed', 'change.callback_test',
       'change.ticket_step_delivered', 'change.ticket_step_failed', 'org_change.ticketing_test',
     ],
+  },
+  alerts: {
+    label: 'alerts received, holds and their release',
+    actions: ['alerts.received', 'alerts.hold_started', 'alerts.hold_released', 'alerts.silence_set', 'alerts.silence_failed'],
   },
 } as const satisfies Record<string, { label: string; actions: readonly string[] }>;
 

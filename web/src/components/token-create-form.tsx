@@ -21,6 +21,8 @@ const scopeHelp: Record<string, string> = {
   'flags:read': 'read feature flags',
   'flags:write': 'change feature flags',
   'audit:read': 'read and export the audit log',
+  'alerts:write': 'send alerts (Alertmanager webhook, Prometheus)',
+  'alerts:read': 'read alerts and a change\'s alert evidence',
 };
 
 export function TokenCreateForm({ onCreated }: { onCreated: (created: CreatedToken) => void }) {
