@@ -6,6 +6,8 @@ import { RouterProvider, useRouter } from './components/router';
 import { SessionProvider } from './components/session';
 import { errorMessage } from './lib/errors';
 import { AccountPage } from './pages/account-page';
+import { AlertSourcesPage } from './pages/alert-sources-page';
+import { AlertsPage } from './pages/alerts-page';
 import { AuditPage } from './pages/audit-page';
 import { BlastPreviewPage } from './pages/blast-preview-page';
 import { CatalogueEntityPage } from './pages/catalogue-entity-page';
@@ -163,6 +165,10 @@ function Routes({ pathname }: { pathname: string }) {
       return <ChangeSettingsPage />;
     case '/settings/members':
       return <MembersPage />;
+    case '/alerts':
+      return <AlertsPage />;
+    case '/settings/alerts':
+      return <AlertSourcesPage />;
     default: {
       // Keyed so moving between flags or entities starts each page fresh.
       const flagKey = keyUnder('flags', pathname);

@@ -1,6 +1,20 @@
 import type {
+  AlertDestination,
+  AlertDestinationInput,
+  AlertDetail,
+  AlertList,
+  AlertListFilters,
+  Alertmanager,
+  AlertmanagerInput,
+  AlertSettings,
+  AlertSettingsPatch,
+  AlertTest,
   ApprovalView,
   AuditPage,
+  ChangeAlerts,
+  CreatedDestination,
+  ReceiversSnippet,
+  Suppression,
   BlastContracts,
   KeyPair,
   BlastPreview,
@@ -46,6 +60,7 @@ import type {
   Tier,
   Token,
 } from './types';
+import { noHold } from './types';
 
 // A deliberately tiny fetch wrapper: same-origin JSON, the CSRF header on unsafe
 // methods, and one error type carrying the server's `{error, field}` shape.
@@ -256,6 +271,18 @@ export function changeListQuery(filters: ChangeListFilters): string {
   return query === '' ? '' : `?${query}`;
 }
 
+export function alertListQuery(filters: AlertListFilters): string {
+  const params = new URLSearchParams();
+  const subject = filters.subject?.trim() ?? '';
+  if (subject !== '') params.set('subject', subject);
+  if (filters.state !== undefined) params.set('state', filters.state);
+  const change = filters.change?.trim() ?? '';
+  if (change !== '') params.set('change', change);
+  if (filters.held === true) params.set('held', '1');
+  const query = params.toString();
+  return query === '' ? '' : `?${query}`;
+}
+
 // What a decision or an action answers beyond the change itself.
 export type ApproveAnswer = {
   status: Change['status'];
@@ -443,4 +470,38 @@ export const api = {
     request<{ changeRequest: ChangeRequest }>('POST', `/api/flags/requests/${encodeURIComponent(id)}/reject`, {
       body: { comment },
     }),
+
+  listAlerts: (filters: AlertListFilters, signal?: AbortSignal): Promise<AlertList> =>
+    request<AlertList>('GET', `/api/alerts${alertListQuery(filters)}`, withSignal(signal)),
+  getAlert: (fingerprint: string, signal?: AbortSignal): Promise<AlertDetail> =>
+    request<AlertDetail>('GET', `/api/alerts/${encodeURIComponent(fingerprint)}`, withSignal(signal)),
+  // The live hold of a change, as GET /api/changes/{id} answers it (no include: the lightest read).
+  changeSuppression: async (id: string, signal?: AbortSignal): Promise<Suppression> =>
+    (await request<ChangeDetail>('GET', changePath(id), withSignal(signal))).suppression ?? noHold,
+  changeAlerts: (id: string, signal?: AbortSignal): Promise<ChangeAlerts> =>
+    request<ChangeAlerts>('GET', changePath(id, '/alerts'), withSignal(signal)),
+  alertSettings: (signal?: AbortSignal): Promise<AlertSettings> =>
+    request<AlertSettings>('GET', '/api/alert-settings', withSignal(signal)),
+  updateAlertSettings: (patch: AlertSettingsPatch): Promise<AlertSettings> =>
+    request<AlertSettings>('PUT', '/api/alert-settings', { body: patch }),
+  listAlertmanagers: (signal?: AbortSignal): Promise<{ alertmanagers: Alertmanager[] }> =>
+    request<{ alertmanagers: Alertmanager[] }>('GET', '/api/alertmanagers', withSignal(signal)),
+  createAlertmanager: (body: AlertmanagerInput): Promise<{ alertmanager: Alertmanager }> =>
+    request<{ alertmanager: Alertmanager }>('POST', '/api/alertmanagers', { body }),
+  updateAlertmanager: (id: string, body: Partial<AlertmanagerInput>): Promise<{ alertmanager: Alertmanager }> =>
+    request<{ alertmanager: Alertmanager }>('PUT', `/api/alertmanagers/${encodeURIComponent(id)}`, { body }),
+  removeAlertmanager: (id: string): Promise<void> =>
+    request<undefined>('DELETE', `/api/alertmanagers/${encodeURIComponent(id)}`),
+  testAlertmanager: (id: string): Promise<AlertTest> =>
+    request<AlertTest>('POST', `/api/alertmanagers/${encodeURIComponent(id)}/test`, { body: {} }),
+  listAlertDestinations: (signal?: AbortSignal): Promise<{ destinations: AlertDestination[] }> =>
+    request<{ destinations: AlertDestination[] }>('GET', '/api/alert-destinations', withSignal(signal)),
+  createAlertDestination: (body: AlertDestinationInput): Promise<CreatedDestination> =>
+    request<CreatedDestination>('POST', '/api/alert-destinations', { body }),
+  removeAlertDestination: (id: string): Promise<void> =>
+    request<undefined>('DELETE', `/api/alert-destinations/${encodeURIComponent(id)}`),
+  testAlertDestination: (id: string): Promise<AlertTest> =>
+    request<AlertTest>('POST', `/api/alert-destinations/${encodeURIComponent(id)}/test`, { body: {} }),
+  receiversSnippet: (signal?: AbortSignal): Promise<ReceiversSnippet> =>
+    request<ReceiversSnippet>('GET', '/api/alert-settings/receivers-snippet', withSignal(signal)),
 };

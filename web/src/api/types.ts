@@ -158,7 +158,8 @@ export type ChangeInput = Body<'/api/changes', 'post'>;
 export type PipelineInfo = NonNullable<ChangeInput['pipeline']>;
 export const pipelineFields = ['pipeline', 'run', 'runUrl', 'commit', 'version', 'environment', 'repo'] as const satisfies readonly (keyof PipelineInfo)[];
 export type RegisteredChange = Answer<'/api/changes', 'post', 201>;
-export type ChangeDetail = Answer<'/api/changes/{id}', 'get'>;
+// suppression: until GET /api/changes/{id} documents it (the holds routes), optional here.
+export type ChangeDetail = Answer<'/api/changes/{id}', 'get'> & { suppression?: Suppression };
 export type ChangeReport = Item<NonNullable<ChangeDetail['reports']>>;
 export type ChangeStatusAnswer = Answer<'/api/changes/{id}/status', 'get'>;
 export type ApprovalView = Answer<'/api/changes/{id}/approvals', 'get'>;
@@ -200,3 +201,69 @@ export type TicketTestStep = Item<TicketTest['steps']>;
 export type TicketingInput = NonNullable<ChangeSettingsPatch['ticketing']>;
 // As GET change-settings answers it: the kind's fields, its secret masked.
 export type TicketingView = NonNullable<ChangeSettings['ticketing']>;
+
+// ---------- Alerts (GET /api/alerts, /api/changes/{id}/alerts, Settings → Alert sources) ----------
+// Written by hand until the alerts routes are in the OpenAPI document; then taken from it like the rest.
+
+export type AlertState = 'firing' | 'resolved';
+export const alertStates = ['firing', 'resolved'] as const satisfies readonly AlertState[];
+export type AlertSubject =
+  | { kind: 'service' | 'asset' | 'source'; key: string; name: string }
+  | { kind: 'unmapped'; key: null; name: null };
+export type AlertHeldBy = { changeId: string; displayId: string; title: string };
+export type AlertView = {
+  fingerprint: string;
+  alertname: string;
+  labels: Record<string, string>;
+  annotations: Record<string, string>;
+  state: AlertState;
+  startsAt: string;
+  endsAt: string | null;
+  generatorURL: string | null;
+  subject: AlertSubject;
+  subjectLabel: string;
+  source: string;
+  firstSeen: string;
+  lastSeen: string;
+  heldBy: AlertHeldBy | null;
+};
+export type AlertTransition = { fingerprint: string; state: AlertState; at: string; receivedAt: string; via: 'webhook' | 'api' | 'silence'; heldBy: string | null };
+export type AlertList = { alerts: AlertView[]; nextCursor?: string | null };
+export type AlertDetail = { alert: AlertView; transitions: AlertTransition[] };
+export type AlertListFilters = { subject?: string; state?: AlertState; change?: string; held?: boolean };
+
+export type HoldState = 'none' | 'active' | 'releasing' | 'released';
+export type HoldMode = 'relay' | 'silence';
+export const holdModes = ['relay', 'silence'] as const satisfies readonly HoldMode[];
+export type SilenceView = { alertmanager: string; id: string | null; state: 'pending' | 'active' | 'expired' | 'failed' };
+export type Suppression = {
+  state: HoldState; mode: HoldMode | null; since: string | null; until: string | null;
+  held: number; resent: number; recovered: number; silences: SilenceView[]; problem: string | null;
+};
+export const noHold: Suppression = { state: 'none', mode: null, since: null, until: null, held: 0, resent: 0, recovered: 0, silences: [], problem: null };
+export type HeldOutcome = 'held' | 'resent' | 'recovered' | 'kept';
+export type ChangeAlert = AlertView & { outcome?: HeldOutcome | null };
+export type ChangeAlerts = { alerts: ChangeAlert[] };
+
+export type LabelRule =
+  | { labels: string[]; as: 'service' }
+  | { labels: string[]; as: 'asset'; kinds: string[] }
+  | { labels: string[]; as: 'pod' }
+  | { labels: string[]; as: 'source' };
+export type LabelRuleKind = LabelRule['as'];
+export const labelRuleKinds = ['service', 'asset', 'pod', 'source'] as const satisfies readonly LabelRuleKind[];
+export type AlertSettings = { holdMode: HoldMode; labelMapping: LabelRule[]; defaultLabelMapping?: LabelRule[]; updatedAt?: string | null };
+export type AlertSettingsPatch = { holdMode?: HoldMode; labelMapping?: LabelRule[] | null };
+
+export type AlertmanagerAuthKind = 'none' | 'bearer' | 'basic';
+export const alertmanagerAuthKinds = ['none', 'bearer', 'basic'] as const satisfies readonly AlertmanagerAuthKind[];
+export type Alertmanager = { id: string; name: string; url: string; authKind: AlertmanagerAuthKind; createdAt?: string; updatedAt?: string };
+export type AlertmanagerInput = { name: string; url: string; auth: { kind: 'none' } | { kind: 'bearer'; token: string } | { kind: 'basic'; username: string; password: string } };
+export type AlertTest = { ok: boolean; status?: number | null; message: string };
+
+export type DestinationKind = 'webhook' | 'email' | 'slack' | 'pagerduty';
+export const destinationKinds = ['webhook', 'email', 'slack', 'pagerduty'] as const satisfies readonly DestinationKind[];
+export type AlertDestination = { id: string; kind: DestinationKind; name: string; config: Record<string, unknown>; enabled: boolean; createdAt?: string };
+export type AlertDestinationInput = { kind: DestinationKind; name: string; config: Record<string, unknown>; secret?: string };
+export type CreatedDestination = { destination: AlertDestination; secret?: string | null };
+export type ReceiversSnippet = { alertmanager: string; prometheus: string };

@@ -2,13 +2,12 @@ import { useEffect, useState } from 'react';
 import { api } from '../api/client';
 import type { Change } from '../api/types';
 import { errorMessage, isAbort } from '../lib/errors';
-import { AlertHolds } from './home-alert-holds';
 import { HomeChangeRow } from './home-change-row';
 
 type Scope = { line: string | null; breakdown: string | null } | { error: string };
 
-// A running change and what it holds: the silence scope of its stored blast radius (the same
-// line as the change page), then the alert holds once alerting records them.
+// A running change and what it silences: the silence scope of its stored blast radius (the same
+// line as the change page). What its hold holds is the home page's Alert holds section.
 export function HomeActiveChange({ change }: { change: Change }) {
   const [scope, setScope] = useState<Scope | null>(null);
 
@@ -32,7 +31,6 @@ export function HomeActiveChange({ change }: { change: Change }) {
         {scope !== null && 'error' in scope && <span className="home-error">Its blast radius could not be read: {scope.error}</span>}
         {scope !== null && 'line' in scope && (scope.line ?? <span className="muted">No blast radius stored (its components are not mapped yet)</span>)}
       </div>
-      <AlertHolds change={change} />
     </HomeChangeRow>
   );
 }

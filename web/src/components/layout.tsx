@@ -11,10 +11,12 @@ const navItems: readonly NavItem[] = [
   { to: '/changes', label: 'Changes', testId: 'nav-changes' },
   { to: '/flags', label: 'Flags', testId: 'nav-flags' },
   { to: '/flags/audit', label: 'Flag audit', testId: 'nav-flag-audit' },
+  { to: '/alerts', label: 'Alerts', testId: 'nav-alerts' },
   { to: '/catalogue', label: 'Catalogue', testId: 'nav-catalogue' },
   { to: '/changes/preview', label: 'Blast radius preview', testId: 'nav-blast-preview' },
   { to: '/settings/members', label: 'Members', testId: 'nav-members', managers: true },
   { to: '/settings/changes', label: 'Change approvals', testId: 'nav-change-settings', managers: true },
+  { to: '/settings/alerts', label: 'Alert sources', testId: 'nav-alert-sources' },
   { to: '/tokens', label: 'API tokens', testId: 'nav-tokens' },
   { to: '/account', label: 'Account', testId: 'nav-account' },
 ];

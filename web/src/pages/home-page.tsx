@@ -3,6 +3,7 @@ import { api } from '../api/client';
 import type { Change, FlagRecord, OrgDelivery } from '../api/types';
 import { ErrorBanner } from '../components/error-banner';
 import { HomeActiveChange } from '../components/home-active-change';
+import { HomeAlertHolds } from '../components/home-alert-holds';
 import { HomeAttention } from '../components/home-attention';
 import { HomeChangeRow } from '../components/home-change-row';
 import { HomeFlagChanges } from '../components/home-flag-changes';
@@ -132,6 +133,8 @@ export function HomePage() {
             {view?.pending.others.map((c) => <HomeChangeRow key={c.id} change={c} testId="home-pending-change" />)}
           </ul>
         </HomeSection>
+
+        {data !== null && <HomeAlertHolds changes={[...data.open, ...data.lastDay]} at={data.at} />}
 
         <HomeSection title="Needs attention" testId="home-attention" count={count(view?.attention.length ?? 0)} empty={<p>Nothing needs attention.</p>}>
           <HomeAttention items={view?.attention ?? []} />

@@ -1,0 +1,18 @@
+import type { AlertTest } from '../api/types';
+import { sentence } from '../lib/format';
+
+// What a Test button heard, in words: green when the other side answered as it should.
+export function AlertTestResult({ result, testId }: { result: AlertTest | { error: string }; testId: string }) {
+  if ('error' in result) {
+    return (
+      <p className="alert-test-result field-error small" role="status" data-testid={testId} data-ok="false">
+        {sentence(result.error)}
+      </p>
+    );
+  }
+  return (
+    <p className={result.ok ? 'alert-test-result ok-text small' : 'alert-test-result field-error small'} role="status" data-testid={testId} data-ok={String(result.ok)}>
+      {sentence(result.message)}
+    </p>
+  );
+}

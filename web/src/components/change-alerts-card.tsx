@@ -1,0 +1,129 @@
+import { useEffect, useState } from 'react';
+import { api } from '../api/client';
+import type { ChangeAlert, HeldOutcome, Suppression } from '../api/types';
+import { holdLine, holdModeLabels, holdStateLabels, outcomeLabels } from '../lib/alert-format';
+import { errorMessage, isAbort } from '../lib/errors';
+import { formatUtc, sentence } from '../lib/format';
+import { AlertStateBadge } from './alert-badges';
+import { ErrorBanner } from './error-banner';
+import { Link } from './router';
+import './change-alerts-card.css';
+
+type Props = {
+  changeId: string;
+  suppression: Suppression;
+  // Bumped each time the page reloads the change: the alerts are read again with it.
+  refresh: number;
+};
+
+type Loaded = { status: 'loading' } | { status: 'ready'; alerts: ChangeAlert[] } | { status: 'error'; message: string };
+
+const outcomeOrder: readonly HeldOutcome[] = ['held', 'resent', 'recovered', 'kept'];
+
+function outcomeOf(a: ChangeAlert): HeldOutcome {
+  return a.outcome ?? 'held';
+}
+
+// The hold this change puts on the alerts of its blast radius: its state, its mode, the silences
+// it keeps on each Alertmanager, what it held and what became of each at release (re-sent
+// because still failing, or recovered). A hold that is not in place says so first, loudly.
+export function ChangeAlertsCard({ changeId, suppression: s, refresh }: Props) {
+  const [loaded, setLoaded] = useState<Loaded>({ status: 'loading' });
+  const [reloads, setReloads] = useState(0);
+
+  useEffect(() => {
+    const abort = new AbortController();
+    api.changeAlerts(changeId, abort.signal).then(
+      (answer) => { if (!abort.signal.aborted) setLoaded({ status: 'ready', alerts: answer.alerts }); },
+      (caught: unknown) => {
+        if (!abort.signal.aborted && !isAbort(caught)) setLoaded({ status: 'error', message: errorMessage(caught) });
+      },
+    );
+    return () => { abort.abort(); };
+  }, [changeId, refresh, reloads]);
+
+  const alerts = loaded.status === 'ready' ? loaded.alerts : [];
+  const groups = outcomeOrder
+    .map((outcome) => ({ outcome, items: alerts.filter((a) => outcomeOf(a) === outcome) }))
+    .filter((g) => g.items.length > 0);
+
+  return (
+    <section className="card change-alerts-card" data-testid="change-alerts-card" data-hold-state={s.state} aria-labelledby="change-alerts-title">
+      <div className="section-head">
+        <h2 id="change-alerts-title">Alerts</h2>
+        <span className={`hold-state hold-state-${s.state}`} data-testid="change-hold-state">
+          {holdStateLabels[s.state]}
+        </span>
+      </div>
+      {s.problem !== null && (
+        <div className="banner banner-error hold-problem" role="alert" data-testid="change-hold-problem">
+          <span className="banner-text">{sentence(s.problem)}</span>
+        </div>
+      )}
+      <dl className="kv kv-wide">
+        <dt>Hold</dt>
+        <dd data-testid="change-hold-line">{holdLine(s)}</dd>
+        {s.mode !== null && (
+          <>
+            <dt>Mode</dt>
+            <dd data-testid="change-hold-mode">{holdModeLabels[s.mode]}</dd>
+          </>
+        )}
+        {s.state !== 'none' && (
+          <>
+            <dt>Counts</dt>
+            <dd data-testid="change-hold-counts">
+              {s.held} held · {s.resent} re-sent · {s.recovered} recovered
+            </dd>
+          </>
+        )}
+      </dl>
+      {s.silences.length > 0 && (
+        <div className="change-alerts-section">
+          <h3>Silences</h3>
+          <ul className="hold-silences" data-testid="change-hold-silences">
+            {s.silences.map((silence) => (
+              <li key={`${silence.alertmanager}:${silence.id ?? 'pending'}`} data-testid="change-hold-silence" data-state={silence.state}>
+                <span className="hold-silence-am">{silence.alertmanager}</span>{' '}
+                <span className={`silence-state silence-state-${silence.state}`}>{silence.state}</span>{' '}
+                {silence.id !== null && <code className="mono small muted">{silence.id}</code>}
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
+      <div className="change-alerts-section">
+        <h3>Alerts of this change</h3>
+        {loaded.status === 'loading' && <p className="muted small">Reading the alerts…</p>}
+        {loaded.status === 'error' && <ErrorBanner message={loaded.message} testId="change-alerts-error" onRetry={() => { setReloads((n) => n + 1); }} />}
+        {loaded.status === 'ready' && alerts.length === 0 && (
+          <p className="muted small" data-testid="change-alerts-empty">
+            {s.state === 'none' ? 'No alert held: the hold starts when the change does.' : 'No alert of its blast radius has fired during the change.'}
+          </p>
+        )}
+        {groups.map((g) => (
+          <div key={g.outcome} className="change-alerts-group" data-testid={`change-alerts-${g.outcome}`}>
+            <h4>
+              {outcomeLabels[g.outcome]} <span className="muted">{g.items.length}</span>
+            </h4>
+            <ul className="change-alerts-list">
+              {g.items.map((a) => (
+                <li key={a.fingerprint} data-testid="change-alert" data-fingerprint={a.fingerprint}>
+                  <Link to={`/alerts?change=${encodeURIComponent(changeId)}&alert=${encodeURIComponent(a.fingerprint)}`} className="change-alert-subject">
+                    {a.subjectLabel}
+                  </Link>{' '}
+                  <AlertStateBadge state={a.state} /> <span className="muted small">{formatUtc(a.state === 'firing' ? a.startsAt : (a.endsAt ?? a.lastSeen))}</span>
+                </li>
+              ))}
+            </ul>
+          </div>
+        ))}
+        {alerts.length > 0 && (
+          <Link to={`/alerts?change=${encodeURIComponent(changeId)}`} className="small" data-testid="change-alerts-all">
+            All alerts of this change
+          </Link>
+        )}
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,69 @@
+import { useCallback, useEffect, useState } from 'react';
+import { api } from '../api/client';
+import type { AlertDestination, Alertmanager, AlertSettings } from '../api/types';
+import { AlertDestinationsCard } from '../components/alert-destinations-card';
+import { AlertHoldMode } from '../components/alert-hold-mode';
+import { AlertLabelMapping } from '../components/alert-label-mapping';
+import { AlertmanagersCard } from '../components/alert-managers-card';
+import { AlertSnippets } from '../components/alert-snippets';
+import { ErrorBanner } from '../components/error-banner';
+import { Layout } from '../components/layout';
+import { useSession } from '../components/session';
+import { errorMessage, isAbort } from '../lib/errors';
+import './alert-sources-page.css';
+
+type Loaded = { settings: AlertSettings; alertmanagers: Alertmanager[]; destinations: AlertDestination[] };
+
+// Settings → Alert sources: how alerts are held, the Alertmanagers and relay destinations, which
+// labels name what an alert is about, and what to paste so alerts arrive. Owners and admins
+// change them; members read them.
+export function AlertSourcesPage() {
+  const { session } = useSession();
+  const canEdit = session.role === 'owner' || session.role === 'admin';
+  const [loaded, setLoaded] = useState<Loaded | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [reloads, setReloads] = useState(0);
+
+  useEffect(() => {
+    const abort = new AbortController();
+    Promise.all([api.alertSettings(abort.signal), api.listAlertmanagers(abort.signal), api.listAlertDestinations(abort.signal)]).then(
+      ([settings, ams, dests]) => {
+        if (abort.signal.aborted) return;
+        setLoaded({ settings, alertmanagers: ams.alertmanagers, destinations: dests.destinations });
+        setError(null);
+      },
+      (caught: unknown) => {
+        if (!abort.signal.aborted && !isAbort(caught)) setError(errorMessage(caught));
+      },
+    );
+    return () => { abort.abort(); };
+  }, [reloads]);
+
+  const reload = useCallback(() => { setReloads((n) => n + 1); }, []);
+  const setSettings = useCallback((settings: AlertSettings) => { setLoaded((l) => (l === null ? l : { ...l, settings })); }, []);
+
+  return (
+    <Layout title="Alert sources">
+      <ErrorBanner message={error} testId="alert-sources-error" onRetry={reload} />
+      {!canEdit && (
+        <p className="banner banner-warn" data-testid="alert-sources-readonly">
+          Only owners and admins change the alert sources; you can read them.
+        </p>
+      )}
+      {loaded === null && error === null && <p className="muted">Loading the alert sources…</p>}
+      {loaded !== null && (
+        <div className="alert-sources-columns">
+          <div>
+            <AlertHoldMode settings={loaded.settings} canEdit={canEdit} onSaved={setSettings} />
+            <AlertmanagersCard alertmanagers={loaded.alertmanagers} canEdit={canEdit} onChanged={reload} />
+            <AlertDestinationsCard destinations={loaded.destinations} canEdit={canEdit} onChanged={reload} />
+            <AlertLabelMapping settings={loaded.settings} canEdit={canEdit} onSaved={setSettings} />
+          </div>
+          <div>
+            <AlertSnippets />
+          </div>
+        </div>
+      )}
+    </Layout>
+  );
+}
