@@ -1,8 +1,6 @@
 import type { Queryable, Row } from '../../platform/db/database.js';
 import type { DestinationKind, LabelMapping } from './alert-types.js';
-// TODO(relay): import DEFAULT_LABEL_MAPPING from intake's './label-mapping.js' as soon as it lands;
-// until then a saved mapping is answered and a missing one is the empty list.
-const DEFAULT_LABEL_MAPPING: LabelMapping = [];
+import { DEFAULT_LABEL_MAPPING } from './label-mapping.js';
 
 /**
  * SQL of the alert settings: alert_settings, alertmanagers and alert_destinations. Intake reads the
@@ -14,7 +12,11 @@ export type AlertmanagerAuthKind = 'none' | 'bearer' | 'basic';
 export type AlertmanagerRef = { id: string; name: string; url: string; authKind: AlertmanagerAuthKind };
 
 /** How the last send to a destination went; null before the first. */
-export type LastDelivery = { at: string; ok: boolean; status: number | null; error: string | null };
+export type LastDelivery = {
+  at: string; ok: boolean; status: number | null; error: string | null;
+  /** Attempts made for that message; the next one's time while it is being retried. */
+  attempts: number; nextAttemptAt: string | null;
+};
 
 /** What is not secret about a destination, as stored in alert_destinations.config. */
 export type DestinationConfig = {
