@@ -278,7 +278,7 @@ export function alertListQuery(filters: AlertListFilters): string {
   if (filters.state !== undefined) params.set('state', filters.state);
   const change = filters.change?.trim() ?? '';
   if (change !== '') params.set('change', change);
-  if (filters.held === true) params.set('held', '1');
+  if (filters.held === true) params.set('held', 'true');
   const query = params.toString();
   return query === '' ? '' : `?${query}`;
 }

@@ -242,8 +242,14 @@ export type Suppression = {
 };
 export const noHold: Suppression = { state: 'none', mode: null, since: null, until: null, held: 0, resent: 0, recovered: 0, silences: [], problem: null };
 export type HeldOutcome = 'held' | 'resent' | 'recovered' | 'kept';
-export type ChangeAlert = AlertView & { outcome?: HeldOutcome | null };
-export type ChangeAlerts = { alerts: ChangeAlert[] };
+export type ChangeAlert = AlertView & { outcome: HeldOutcome | null; inScope: boolean };
+export type ChangeAlerts = {
+  change: { id: string; displayId: string; title: string };
+  window: { start: string; end: string; open: boolean };
+  alerts: ChangeAlert[];
+  preExisting: { subject: AlertSubject; label: string; fingerprints: string[] }[];
+  truncated: boolean;
+};
 
 export type LabelRule =
   | { labels: string[]; as: 'service' }

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { api } from '../api/client';
-import type { ChangeAlert, HeldOutcome, Suppression } from '../api/types';
+import type { ChangeAlert, ChangeAlerts, HeldOutcome, Suppression } from '../api/types';
 import { holdLine, holdModeLabels, holdStateLabels, outcomeLabels } from '../lib/alert-format';
 import { errorMessage, isAbort } from '../lib/errors';
 import { formatUtc, sentence } from '../lib/format';
@@ -16,12 +16,19 @@ type Props = {
   refresh: number;
 };
 
-type Loaded = { status: 'loading' } | { status: 'ready'; alerts: ChangeAlert[] } | { status: 'error'; message: string };
+type Loaded = { status: 'loading' } | { status: 'ready'; answer: ChangeAlerts } | { status: 'error'; message: string };
 
-const outcomeOrder: readonly HeldOutcome[] = ['held', 'resent', 'recovered', 'kept'];
+type Group = HeldOutcome | 'fired';
+const groupOrder: readonly Group[] = ['held', 'resent', 'recovered', 'kept', 'fired'];
+const groupLabels: Record<Group, string> = { ...outcomeLabels, fired: 'Fired in the window, not held' };
 
-function outcomeOf(a: ChangeAlert): HeldOutcome {
-  return a.outcome ?? 'held';
+// What the hold did with it; an alert of the window it did not hold (outside the scope, unmapped).
+const groupOf = (a: ChangeAlert): Group => a.outcome ?? 'fired';
+
+// The Alerts page with this alert open: among what the change held, or among all alerts.
+function alertHref(changeId: string, a: ChangeAlert): string {
+  const open = `alert=${encodeURIComponent(a.fingerprint)}`;
+  return a.outcome === null ? `/alerts?${open}` : `/alerts?change=${encodeURIComponent(changeId)}&${open}`;
 }
 
 // The hold this change puts on the alerts of its blast radius: its state, its mode, the silences
@@ -34,7 +41,7 @@ export function ChangeAlertsCard({ changeId, suppression: s, refresh }: Props) {
   useEffect(() => {
     const abort = new AbortController();
     api.changeAlerts(changeId, abort.signal).then(
-      (answer) => { if (!abort.signal.aborted) setLoaded({ status: 'ready', alerts: answer.alerts }); },
+      (answer) => { if (!abort.signal.aborted) setLoaded({ status: 'ready', answer }); },
       (caught: unknown) => {
         if (!abort.signal.aborted && !isAbort(caught)) setLoaded({ status: 'error', message: errorMessage(caught) });
       },
@@ -42,9 +49,10 @@ export function ChangeAlertsCard({ changeId, suppression: s, refresh }: Props) {
     return () => { abort.abort(); };
   }, [changeId, refresh, reloads]);
 
-  const alerts = loaded.status === 'ready' ? loaded.alerts : [];
-  const groups = outcomeOrder
-    .map((outcome) => ({ outcome, items: alerts.filter((a) => outcomeOf(a) === outcome) }))
+  const alerts = loaded.status === 'ready' ? loaded.answer.alerts : [];
+  const preExisting = loaded.status === 'ready' ? loaded.answer.preExisting : [];
+  const groups = groupOrder
+    .map((group) => ({ group, items: alerts.filter((a) => groupOf(a) === group) }))
     .filter((g) => g.items.length > 0);
 
   return (
@@ -98,18 +106,18 @@ export function ChangeAlertsCard({ changeId, suppression: s, refresh }: Props) {
         {loaded.status === 'error' && <ErrorBanner message={loaded.message} testId="change-alerts-error" onRetry={() => { setReloads((n) => n + 1); }} />}
         {loaded.status === 'ready' && alerts.length === 0 && (
           <p className="muted small" data-testid="change-alerts-empty">
-            {s.state === 'none' ? 'No alert held: the hold starts when the change does.' : 'No alert of its blast radius has fired during the change.'}
+            {s.state === 'none' ? 'No alert held: the hold starts when the change does.' : 'No alert has fired during the change.'}
           </p>
         )}
         {groups.map((g) => (
-          <div key={g.outcome} className="change-alerts-group" data-testid={`change-alerts-${g.outcome}`}>
+          <div key={g.group} className="change-alerts-group" data-testid={`change-alerts-${g.group}`}>
             <h4>
-              {outcomeLabels[g.outcome]} <span className="muted">{g.items.length}</span>
+              {groupLabels[g.group]} <span className="muted">{g.items.length}</span>
             </h4>
             <ul className="change-alerts-list">
               {g.items.map((a) => (
                 <li key={a.fingerprint} data-testid="change-alert" data-fingerprint={a.fingerprint}>
-                  <Link to={`/alerts?change=${encodeURIComponent(changeId)}&alert=${encodeURIComponent(a.fingerprint)}`} className="change-alert-subject">
+                  <Link to={alertHref(changeId, a)} className="change-alert-subject">
                     {a.subjectLabel}
                   </Link>{' '}
                   <AlertStateBadge state={a.state} /> <span className="muted small">{formatUtc(a.state === 'firing' ? a.startsAt : (a.endsAt ?? a.lastSeen))}</span>
@@ -118,9 +126,21 @@ export function ChangeAlertsCard({ changeId, suppression: s, refresh }: Props) {
             </ul>
           </div>
         ))}
-        {alerts.length > 0 && (
+        {preExisting.length > 0 && (
+          <div className="change-alerts-group" data-testid="change-alerts-pre-existing">
+            <h4>
+              Already in error at the start <span className="muted">{preExisting.length}</span>
+            </h4>
+            <ul className="change-alerts-list">
+              {preExisting.map((p) => (
+                <li key={p.label}>{p.label}</li>
+              ))}
+            </ul>
+          </div>
+        )}
+        {alerts.some((a) => a.outcome !== null) && (
           <Link to={`/alerts?change=${encodeURIComponent(changeId)}`} className="small" data-testid="change-alerts-all">
-            All alerts of this change
+            What it held, on the Alerts page
           </Link>
         )}
       </div>

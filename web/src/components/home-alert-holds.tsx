@@ -53,7 +53,7 @@ export function HomeAlertHolds({ changes, at }: { changes: readonly Change[]; at
         <h2 id="home-holds-title">
           Alert holds {loaded.status === 'ready' && <span className="muted" data-testid="home-holds-count">{loaded.holds.length}</span>}
         </h2>
-        <Link to="/alerts?held=1" className="small" data-testid="home-holds-more">
+        <Link to="/alerts?held=true" className="small" data-testid="home-holds-more">
           Held alerts
         </Link>
       </div>

@@ -21,7 +21,8 @@ function filtersFrom(params: URLSearchParams): AlertListFilters {
   if (state === 'firing' || state === 'resolved') filters.state = state;
   const change = params.get('change');
   if (change !== null && change !== '') filters.change = change;
-  if (params.get('held') === '1') filters.held = true;
+  const held = params.get('held');
+  if (held === 'true' || held === '1') filters.held = true;
   return filters;
 }
 
