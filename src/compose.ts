@@ -8,6 +8,7 @@ import { ApprovalService } from './domains/changes/approval-service.js';
 import { ChangeMail } from './domains/changes/change-mail.js';
 import { readStatus } from './domains/changes/change-view.js';
 import { DeliveryService } from './domains/deliveries/delivery-service.js';
+import { AlertService } from './domains/alerts/index.js';
 import { readDeliveriesView } from './domains/deliveries/delivery-store.js';
 import { ChangeService, type ChangeNotifier } from './domains/changes/change-service.js';
 import { ChangeSettingsService } from './domains/changes/change-settings.js';
@@ -43,6 +44,7 @@ export type Services = {
   approvals: ApprovalService;
   changeSettings: ChangeSettingsService;
   deliveries: DeliveryService;
+  alerts: AlertService;
   /** Sends what the outbox holds; close it on shutdown (it pools SMTP connections). */
   mailer: Mailer;
   worker: JobWorker;
@@ -93,9 +95,11 @@ export function compose(o: ComposeOptions): Services {
   const approvals = new ApprovalService({ db: o.db, clock: o.clock, changes, blast, mappings, catalogue, notifier });
   const changeSettings = new ChangeSettingsService({ db: o.db, clock: o.clock, sealer: o.sealer, outbound: o.outbound.client });
   const incidents = new IncidentService({ db: o.db, clock: o.clock, flags, sealer: o.sealer, outbound: o.outbound });
+  // Alert intake; the relay plugs in with alerts.setRelay (until then nothing is forwarded).
+  const alerts = new AlertService({ db: o.db, clock: o.clock, registry: metrics.registry });
   const handlers: Record<string, JobHandler<unknown>> = { ...flagRequests.jobHandlers(), ...incidents.jobHandlers(), ...catalogue.jobHandlers(), ...changes.jobHandlers(), ...deliveries.jobHandlers(), ...mailJobHandlers(mailer), ...(o.extraHandlers ?? {}) };
   const worker = new JobWorker({ db: o.db, clock: o.clock, logger: o.logger, metrics, handlers, pollMs: o.workerPollMs ?? 1_000 });
-  return { db: o.db, clock: o.clock, logger: o.logger, metrics, auth, members, flags, flagRequests, sdkKeys, incidents, catalogue, mappings, blast, changes, approvals, changeSettings, deliveries, mailer, worker };
+  return { db: o.db, clock: o.clock, logger: o.logger, metrics, auth, members, flags, flagRequests, sdkKeys, incidents, catalogue, mappings, blast, changes, approvals, changeSettings, deliveries, alerts, mailer, worker };
 }
 
 /** Every notifier hears every event, in order, inside the same transaction. */

@@ -126,6 +126,13 @@ export const ROUTE_RULES: readonly RouteRule[] = [
   person('PATCH', '/api/organizations/:id/members/:userId', 'admin'),
   person('DELETE', '/api/organizations/:id/members/:userId', 'admin'),
   person('POST', '/api/organizations/:id/change-settings/ticketing-test', 'admin'),
+
+  // Alert intake: Alertmanager's webhook and its API v2 shape (Prometheus); the reads and a change's alert evidence.
+  scoped('POST', '/api/alerts/alertmanager', 'alerts:write'),
+  scoped('POST', '/api/v2/alerts', 'alerts:write'),
+  scoped('GET', '/api/alerts', 'alerts:read'),
+  scoped('GET', '/api/alerts/:fingerprint', 'alerts:read'),
+  scoped('GET', '/api/changes/:id/alerts', 'alerts:read'),
 ];
 
 /**

@@ -1,9 +1,16 @@
 import { Counter, type Registry } from 'prom-client';
-import type { Clock } from '../../platform/clock.js';
+import { timeBound, type Clock } from '../../platform/clock.js';
+import { invalid, notFound } from '../../platform/errors.js';
+import type { Principal } from '../auth/index.js';
 import type { Database, Queryable, Tx } from '../../platform/db/database.js';
 import { appendAuditEvent, type AuditContext } from '../ledger/index.js';
-import type { AlertRecord, AlertVia, IncomingAlert, LabelMapping } from './alert-types.js';
-import { findCatalogueHits, findHolds, upsertAlerts, insertTransitions, upsertHeldAlerts, type AlertRow, type TransitionRow } from './alert-store.js';
+import type { AlertRecord, AlertState, AlertVia, IncomingAlert, LabelMapping, Transition } from './alert-types.js';
+import { alertEvidence, type AlertEvidence } from './alert-evidence.js';
+import { readHoldSettings } from './alert-settings-store.js';
+import {
+  findCatalogueHits, findChangeRef, findHolds, insertTransitions, listAlerts, readAlert, readTransitions, upsertAlerts, upsertHeldAlerts,
+  type AlertRow, type TransitionRow,
+} from './alert-store.js';
 import { decideHold, indexHolds, type HoldDecision } from './hold-decision.js';
 import { DEFAULT_LABEL_MAPPING, indexHits, lookupsOf, resolveSubject, subjectLabel } from './label-mapping.js';
 
@@ -19,6 +26,11 @@ export const noRelay: IntakeRelay = { async afterIntake() {} };
 /** How intake reads an organisation's label mapping (relay's readAlertSettings, through compose). */
 export type MappingReader = (db: Queryable, orgId: string) => Promise<LabelMapping>;
 export const defaultMapping: MappingReader = async () => DEFAULT_LABEL_MAPPING;
+/** The organisation's saved mapping (Settings → Alert sources), or the defaults while none is saved. */
+export const savedMapping: MappingReader = async (db, orgId) => (await readHoldSettings(db, orgId)).labelMapping;
+
+/** GET /api/alerts's filters as sent. */
+export type AlertListQuery = { subject?: string; state?: AlertState; change?: string; held?: boolean; since?: string; limit?: number };
 
 /** What one batch did: `transitions` new rows; `repeats` alerts that added nothing (Alertmanager's repeat_interval). */
 export type IntakeResult = { received: number; transitions: number; repeats: number; held: number; unmapped: number };
@@ -67,9 +79,39 @@ export class AlertService {
     return this.deps.db.transaction((t) => this.intakeTx(t, SILENCE_POLL, orgId, via, incoming, source, false));
   }
 
+  // ── reads ─────────────────────────────────────────────────────────────────────────────────────
+
+  async list(p: Principal, q: AlertListQuery): Promise<AlertRecord[]> {
+    const since = timeBound(q.since, this.deps.clock.now(), 'since');
+    let changeId: string | undefined;
+    if (q.change !== undefined) {
+      const c = await findChangeRef(this.deps.db, p.org.id, q.change);
+      if (!c) throw invalid('change', 'is not a change of this organisation', q.change);
+      changeId = c.id;
+    }
+    return listAlerts(this.deps.db, p.org.id, {
+      ...(q.subject !== undefined ? { subject: q.subject } : {}), ...(q.state !== undefined ? { state: q.state } : {}),
+      ...(changeId !== undefined ? { changeId } : {}), ...(q.held !== undefined ? { held: q.held } : {}),
+      ...(since ? { since: since.toISOString() } : {}), limit: q.limit ?? 100,
+    });
+  }
+
+  async get(p: Principal, fingerprint: string): Promise<{ alert: AlertRecord; transitions: Transition[] }> {
+    const alert = await readAlert(this.deps.db, p.org.id, fingerprint);
+    if (!alert) throw notFound(`no alert with fingerprint ${fingerprint}`);
+    return { alert, transitions: await readTransitions(this.deps.db, p.org.id, fingerprint) };
+  }
+
+  /** GET /api/changes/{id}/alerts: the change's alert evidence, by its id or CHG- id. */
+  async evidence(p: Principal, changeId: string): Promise<AlertEvidence> {
+    const c = await findChangeRef(this.deps.db, p.org.id, changeId);
+    if (!c) throw notFound(`no change ${changeId}`);
+    return alertEvidence(this.deps.db, p.org.id, c, this.deps.clock.now());
+  }
+
   private async intakeTx(tx: Tx, ctx: AuditContext, orgId: string, via: AlertVia, alerts: IncomingAlert[], source: string, relay: boolean): Promise<IntakeResult> {
     const now = this.deps.clock.now().toISOString();
-    const mapping = await (this.deps.mapping ?? defaultMapping)(tx, orgId);
+    const mapping = await (this.deps.mapping ?? savedMapping)(tx, orgId);
     const found = await findCatalogueHits(tx, orgId, lookupsOf(alerts.map((a) => a.labels), mapping));
     const hits = indexHits(found.entities, found.sources);
     const resolved = alerts.map((a) => ({ a, r: resolveSubject(a.labels, mapping, hits) }));

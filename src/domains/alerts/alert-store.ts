@@ -218,3 +218,14 @@ export async function readTransitions(db: Queryable, orgId: string, fingerprint:
   const r = await db.query<TransitionDbRow>('SELECT fingerprint, state, at, received_at, via, held_by FROM alert_transitions WHERE org_id = $1 AND fingerprint = $2 ORDER BY at, id', [orgId, fingerprint]);
   return r.rows.map(toTransition);
 }
+
+/** A change of the organisation by its id or its CHG- id, with what the alert evidence needs of it. */
+export async function findChangeRef(db: Queryable, orgId: string, idOrDisplay: string): Promise<{ id: string; displayId: string; title: string; windowStart: string; startedAt: string | null; finishedAt: string | null } | null> {
+  const r = await db.query<{ id: string; title: string; window_start: Date; started_at: Date | null; finished_at: Date | null }>(
+    `SELECT id, title, window_start, started_at, finished_at FROM changes
+      WHERE org_id = $1 AND (id = $2 OR upper('CHG-' || substr(id, 5, 8)) = upper($2)) ORDER BY id LIMIT 1`,
+    [orgId, idOrDisplay],
+  );
+  const x = r.rows[0];
+  return x ? { id: x.id, displayId: displayIdOf(x.id), title: x.title, windowStart: iso(x.window_start), startedAt: isoOrNull(x.started_at), finishedAt: isoOrNull(x.finished_at) } : null;
+}

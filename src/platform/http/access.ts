@@ -12,6 +12,8 @@ export type Listener = 'main' | 'pipeline';
 declare module 'fastify' {
   interface FastifyContextConfig {
     access?: Access;
+    /** A route that takes more than the pipeline listener's 64 KiB (alert intake: 1 MiB). */
+    pipelineBodyLimit?: number;
   }
   interface FastifyRequest {
     principal: Principal | null;

@@ -2,6 +2,7 @@ import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import { describeUniqueViolation } from '../db/unique-violation.js';
 import { AppError, FieldError } from '../errors.js';
 import { fieldSentence, schemaHas, schemaProblem, typeWords } from '../field-words.js';
+import { sizeWords } from './guards.js';
 
 type AjvIssue = { instancePath?: string; keyword?: string; message?: string; params?: Record<string, unknown> };
 type Part = 'body' | 'querystring' | 'params' | 'headers';
@@ -82,7 +83,8 @@ export function installErrorHandler(app: FastifyInstance): void {
     if (dataError) return reply.status(400).send({ error: dataError });
     const status = err.statusCode ?? 500;
     if (status >= 400 && status < 500) {
-      const message = err.code === 'FST_ERR_CTP_BODY_TOO_LARGE' ? 'request body is too large' : err.message;
+      // The limit is the route's own (alert intake takes 1 MiB) or the listener's.
+      const message = err.code === 'FST_ERR_CTP_BODY_TOO_LARGE' ? `request body is over ${sizeWords(req.routeOptions.bodyLimit)}` : err.message;
       return reply.status(status).send({ error: message });
     }
     req.log.error({ err }, 'unexpected error');

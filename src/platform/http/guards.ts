@@ -7,6 +7,11 @@ import type { Access, Listener } from './access.js';
 import { RateLimiter } from './rate-limit.js';
 
 export const SESSION_COOKIE = 'cl_session';
+
+/** 65536 → "64 KiB", 1048576 → "1 MiB": how a body limit is stated in a refusal. */
+export function sizeWords(bytes: number): string {
+  return bytes >= 1024 * 1024 && bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MiB` : `${Math.round(bytes / 1024)} KiB`;
+}
 export const TOKENS_PER_MINUTE = 60;
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
@@ -111,7 +116,8 @@ export function installPipelineGuard(app: FastifyInstance, auth: AuthService, cl
     // A declared length over the cap is refused here, ahead of the scope check; a chunked body
     // is cut off by Fastify's bodyLimit while it is read.
     const length = Number(req.headers['content-length'] ?? 0);
-    if (length > bodyLimit) throw new AppError(413, `request body is over ${bodyLimit / 1024} KiB`);
+    const limit = req.routeOptions.config.pipelineBodyLimit ?? bodyLimit;
+    if (length > limit) throw new AppError(413, `request body is over ${sizeWords(limit)}`);
     checkAccess(req, rule);
   });
 }
