@@ -55,6 +55,13 @@ export const AUDIT_ACTIONS = {
     label: 'alerts received, holds and their release',
     actions: ['alerts.received', 'alerts.hold_started', 'alerts.hold_released', 'alerts.silence_set', 'alerts.silence_failed'],
   },
+  alertSettings: {
+    label: 'alert sources settings, Alertmanagers and relay destinations',
+    actions: [
+      'settings.alerts_updated', 'alertmanager.created', 'alertmanager.updated', 'alertmanager.deleted', 'alertmanager.tested',
+      'alert_destination.created', 'alert_destination.updated', 'alert_destination.deleted', 'alert_destination.tested', 'alert_destination.relay_failed',
+    ],
+  },
 } as const satisfies Record<string, { label: string; actions: readonly string[] }>;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[keyof typeof AUDIT_ACTIONS]['actions'][number];
