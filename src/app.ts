@@ -14,6 +14,7 @@ import { blastRoutes } from './domains/catalogue/blast-routes.js';
 import { changeRoutes } from './domains/changes/change-routes.js';
 import { deliveryRoutes } from './domains/deliveries/delivery-routes.js';
 import { alertRoutes } from './domains/alerts/alert-routes.js';
+import { alertSettingsRoutes } from './domains/alerts/alert-settings-routes.js';
 import { flagRoutes } from './domains/flags/flag-routes.js';
 import { ofrepRoutes } from './domains/flags/ofrep-routes.js';
 import { sdkKeyRoutes } from './domains/flags/sdk-key-routes.js';
@@ -139,6 +140,7 @@ export async function buildApp(deps: AppDeps, listener: Listener): Promise<Fasti
   await app.register(changeRoutes, { db: deps.db, changes: deps.changes, approvals: deps.approvals, settings: deps.changeSettings, blast: deps.blast });
   await app.register(deliveryRoutes, { deliveries: deps.deliveries, changes: deps.changes });
   await app.register(alertRoutes, { alerts: deps.alerts, clock: deps.clock });
+  await app.register(alertSettingsRoutes, { settings: deps.alertSettings, pipelineUrl: deps.pipelineUrl ?? (() => null) });
   await app.register(ofrepRoutes, { db: deps.db, clock: deps.clock, sdkKeys: deps.sdkKeys });
 
   const webDir = listener === 'main' ? (deps.webDir === undefined ? webDistDir : deps.webDir) : null;

@@ -9,6 +9,8 @@ import { ChangeMail } from './domains/changes/change-mail.js';
 import { readStatus } from './domains/changes/change-view.js';
 import { DeliveryService } from './domains/deliveries/delivery-service.js';
 import { AlertService } from './domains/alerts/index.js';
+import { AlertSettingsService } from './domains/alerts/alert-settings.js';
+import { RelayService } from './domains/alerts/relay-service.js';
 import { readDeliveriesView } from './domains/deliveries/delivery-store.js';
 import { ChangeService, type ChangeNotifier } from './domains/changes/change-service.js';
 import { ChangeSettingsService } from './domains/changes/change-settings.js';
@@ -45,6 +47,10 @@ export type Services = {
   changeSettings: ChangeSettingsService;
   deliveries: DeliveryService;
   alerts: AlertService;
+  /** Relay mode's sends to the destinations, and the release notices of both modes. */
+  relay: RelayService;
+  /** Settings → Alert sources: hold mode, label mapping, Alertmanagers, relay destinations. */
+  alertSettings: AlertSettingsService;
   /** Sends what the outbox holds; close it on shutdown (it pools SMTP connections). */
   mailer: Mailer;
   worker: JobWorker;
@@ -97,9 +103,13 @@ export function compose(o: ComposeOptions): Services {
   const incidents = new IncidentService({ db: o.db, clock: o.clock, flags, sealer: o.sealer, outbound: o.outbound });
   // Alert intake; the relay plugs in with alerts.setRelay (until then nothing is forwarded).
   const alerts = new AlertService({ db: o.db, clock: o.clock, registry: metrics.registry });
-  const handlers: Record<string, JobHandler<unknown>> = { ...flagRequests.jobHandlers(), ...incidents.jobHandlers(), ...catalogue.jobHandlers(), ...changes.jobHandlers(), ...deliveries.jobHandlers(), ...mailJobHandlers(mailer), ...(o.extraHandlers ?? {}) };
+  // Relay: intake forwards what it does not hold, a release re-sends what is still failing.
+  const relay = new RelayService({ db: o.db, clock: o.clock, sealer: o.sealer, client: o.outbound.client, logger: o.logger, externalUrl: baseUrl, mailer });
+  alerts.setRelay(relay);
+  const alertSettings = new AlertSettingsService({ db: o.db, clock: o.clock, sealer: o.sealer, client: o.outbound.client, relay });
+  const handlers: Record<string, JobHandler<unknown>> = { ...flagRequests.jobHandlers(), ...incidents.jobHandlers(), ...catalogue.jobHandlers(), ...changes.jobHandlers(), ...deliveries.jobHandlers(), ...relay.jobHandlers(), ...mailJobHandlers(mailer), ...(o.extraHandlers ?? {}) };
   const worker = new JobWorker({ db: o.db, clock: o.clock, logger: o.logger, metrics, handlers, pollMs: o.workerPollMs ?? 1_000 });
-  return { db: o.db, clock: o.clock, logger: o.logger, metrics, auth, members, flags, flagRequests, sdkKeys, incidents, catalogue, mappings, blast, changes, approvals, changeSettings, deliveries, alerts, mailer, worker };
+  return { db: o.db, clock: o.clock, logger: o.logger, metrics, auth, members, flags, flagRequests, sdkKeys, incidents, catalogue, mappings, blast, changes, approvals, changeSettings, deliveries, alerts, relay, alertSettings, mailer, worker };
 }
 
 /** Every notifier hears every event, in order, inside the same transaction. */

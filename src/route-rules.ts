@@ -133,6 +133,21 @@ export const ROUTE_RULES: readonly RouteRule[] = [
   scoped('GET', '/api/alerts', 'alerts:read'),
   scoped('GET', '/api/alerts/:fingerprint', 'alerts:read'),
   scoped('GET', '/api/changes/:id/alerts', 'alerts:read'),
+
+  // Settings → Alert sources: people only; members read, owners and admins write.
+  person('GET', '/api/alert-settings'),
+  person('PUT', '/api/alert-settings', 'admin'),
+  person('GET', '/api/alert-settings/receivers'),
+  person('GET', '/api/alertmanagers'),
+  person('POST', '/api/alertmanagers', 'admin'),
+  person('PUT', '/api/alertmanagers/:id', 'admin'),
+  person('DELETE', '/api/alertmanagers/:id', 'admin'),
+  person('POST', '/api/alertmanagers/:id/test', 'admin'),
+  person('GET', '/api/alert-destinations'),
+  person('POST', '/api/alert-destinations', 'admin'),
+  person('PUT', '/api/alert-destinations/:id', 'admin'),
+  person('DELETE', '/api/alert-destinations/:id', 'admin'),
+  person('POST', '/api/alert-destinations/:id/test', 'admin'),
 ];
 
 /**
