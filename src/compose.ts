@@ -9,6 +9,8 @@ import { ChangeMail } from './domains/changes/change-mail.js';
 import { readStatus } from './domains/changes/change-view.js';
 import { DeliveryService } from './domains/deliveries/delivery-service.js';
 import { AlertService } from './domains/alerts/index.js';
+import { HoldService } from './domains/alerts/hold-service.js';
+import { createAlertmanagerClient } from './domains/alerts/alertmanager-client.js';
 import { AlertSettingsService } from './domains/alerts/alert-settings.js';
 import { RelayService } from './domains/alerts/relay-service.js';
 import { readDeliveriesView } from './domains/deliveries/delivery-store.js';
@@ -46,6 +48,8 @@ export type Services = {
   approvals: ApprovalService;
   changeSettings: ChangeSettingsService;
   deliveries: DeliveryService;
+  /** The hold a running change puts on its blast radius's alerts, and its release. */
+  holds: HoldService;
   alerts: AlertService;
   /** Relay mode's sends to the destinations, and the release notices of both modes. */
   relay: RelayService;
@@ -72,6 +76,11 @@ export type ComposeOptions = {
   /** Hears of change events besides e-mail (which is always on). */
   notifier?: ChangeNotifier;
   extraHandlers?: Record<string, JobHandler<unknown>>;
+  /**
+   * TEST ONLY: the time between a change's finish and the release of its alert hold (the product
+   * waits 5 minutes; CHANGELEDGER_TEST_ONLY_HOLD_RELEASE_DELAY_MS sets it for a spawned server).
+   */
+  holdReleaseDelayMs?: number;
 };
 
 export function compose(o: ComposeOptions): Services {
@@ -94,10 +103,17 @@ export function compose(o: ComposeOptions): Services {
   // Callbacks and ticket steps: written with the event, sent by the worker through the one outbound client.
   const deliveries: DeliveryService = new DeliveryService({
     db: o.db, clock: o.clock, sealer: o.sealer, client: o.outbound.client, logger: o.logger,
-    statusBody: (db, c) => readStatus(db, c, { change: changes.link(c), approve: changes.link(c, true) }, readDeliveriesView),
+    statusBody: (db, c) => readStatus(db, c, { change: changes.link(c), approve: changes.link(c, true) }, readDeliveriesView, holds.suppression),
   });
-  const notifier = fanOut([changeMail, deliveries, ...(o.notifier ? [o.notifier] : [])]);
-  const changes: ChangeService = new ChangeService({ db: o.db, clock: o.clock, sealer: o.sealer, blast, mappings, notifier, baseUrl, outbound: o.outbound.client, deliveries: readDeliveriesView });
+  // Alert holds start, follow and end with the change, in its transaction. Before deliveries, so the
+  // callback of a start or a finish carries the hold as it just became. Intake records what a silence held.
+  const holds: HoldService = new HoldService({
+    db: o.db, clock: o.clock, sealer: o.sealer, alertmanager: createAlertmanagerClient(o.outbound.client), logger: o.logger,
+    recorder: { recordHeld: (tx, orgId, via, incoming, source) => alerts.recordHeld(tx, orgId, via, incoming, source) },
+    link: (c) => changes.link(c), releaseDelayMs: o.holdReleaseDelayMs,
+  });
+  const notifier = fanOut([changeMail, holds, deliveries, ...(o.notifier ? [o.notifier] : [])]);
+  const changes: ChangeService = new ChangeService({ db: o.db, clock: o.clock, sealer: o.sealer, blast, mappings, notifier, baseUrl, outbound: o.outbound.client, deliveries: readDeliveriesView, suppression: holds.suppression });
   const approvals = new ApprovalService({ db: o.db, clock: o.clock, changes, blast, mappings, catalogue, notifier });
   const changeSettings = new ChangeSettingsService({ db: o.db, clock: o.clock, sealer: o.sealer, outbound: o.outbound.client });
   const incidents = new IncidentService({ db: o.db, clock: o.clock, flags, sealer: o.sealer, outbound: o.outbound });
@@ -106,10 +122,11 @@ export function compose(o: ComposeOptions): Services {
   // Relay: intake forwards what it does not hold, a release re-sends what is still failing.
   const relay = new RelayService({ db: o.db, clock: o.clock, sealer: o.sealer, client: o.outbound.client, logger: o.logger, externalUrl: baseUrl, mailer });
   alerts.setRelay(relay);
+  holds.setRelay(relay);
   const alertSettings = new AlertSettingsService({ db: o.db, clock: o.clock, sealer: o.sealer, client: o.outbound.client, relay });
-  const handlers: Record<string, JobHandler<unknown>> = { ...flagRequests.jobHandlers(), ...incidents.jobHandlers(), ...catalogue.jobHandlers(), ...changes.jobHandlers(), ...deliveries.jobHandlers(), ...relay.jobHandlers(), ...mailJobHandlers(mailer), ...(o.extraHandlers ?? {}) };
+  const handlers: Record<string, JobHandler<unknown>> = { ...flagRequests.jobHandlers(), ...incidents.jobHandlers(), ...catalogue.jobHandlers(), ...changes.jobHandlers(), ...deliveries.jobHandlers(), ...holds.jobHandlers(), ...relay.jobHandlers(), ...mailJobHandlers(mailer), ...(o.extraHandlers ?? {}) };
   const worker = new JobWorker({ db: o.db, clock: o.clock, logger: o.logger, metrics, handlers, pollMs: o.workerPollMs ?? 1_000 });
-  return { db: o.db, clock: o.clock, logger: o.logger, metrics, auth, members, flags, flagRequests, sdkKeys, incidents, catalogue, mappings, blast, changes, approvals, changeSettings, deliveries, alerts, relay, alertSettings, mailer, worker };
+  return { db: o.db, clock: o.clock, logger: o.logger, metrics, auth, members, flags, flagRequests, sdkKeys, incidents, catalogue, mappings, blast, changes, approvals, changeSettings, deliveries, holds, alerts, relay, alertSettings, mailer, worker };
 }
 
 /** Every notifier hears every event, in order, inside the same transaction. */

@@ -26,6 +26,12 @@ export type ServeConfig = StoreConfig & {
    * client is the connection's peer, and the header is ignored.
    */
   trustProxy: readonly string[];
+  /**
+   * TEST ONLY (CHANGELEDGER_TEST_ONLY_HOLD_RELEASE_DELAY_MS): shortens the five minutes between a
+   * change's finish and the release of its alert hold, so end-to-end tests need not wait. Null: the
+   * product's five minutes. Never set it in production.
+   */
+  testOnlyHoldReleaseDelayMs: number | null;
 };
 
 export const version: string = (JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')) as { version: string }).version;
@@ -109,5 +115,13 @@ export function serveConfig(o: Record<string, string | undefined>, env = process
     outboundAllowPrivate: (env.CHANGELEDGER_OUTBOUND_ALLOW_PRIVATE ?? '') === '1',
     mail: mailConfig(o, env),
     trustProxy: trustProxyConfig(o.trustProxy ?? env.CHANGELEDGER_TRUST_PROXY),
+    testOnlyHoldReleaseDelayMs: testOnlyReleaseDelay(env.CHANGELEDGER_TEST_ONLY_HOLD_RELEASE_DELAY_MS),
   });
+}
+
+function testOnlyReleaseDelay(raw: string | undefined): number | null {
+  if (raw === undefined || raw === '') return null;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 0 || n > 300_000) throw new Error(`CHANGELEDGER_TEST_ONLY_HOLD_RELEASE_DELAY_MS (test only) must be a whole number of milliseconds from 0 to 300000, got "${raw}"`);
+  return n;
 }

@@ -36,7 +36,8 @@ export async function startServer(cfg: ServeConfig, opts: { clock?: Clock; say?:
   // Links in e-mails and /status: the public URL, else where the main listener really listens.
   let listening: string | null = null;
   const publicUrl = () => cfg.publicUrl ?? listening ?? `http://localhost:${cfg.port}`;
-  const services = compose({ db, clock: opts.clock ?? systemClock, logger, sealer, outbound: { client: createOutboundClient(), allowPrivate: cfg.outboundAllowPrivate }, workerPollMs: cfg.workerPollMs, publicUrl, mail: cfg.mail });
+  const services = compose({ db, clock: opts.clock ?? systemClock, logger, sealer, outbound: { client: createOutboundClient(), allowPrivate: cfg.outboundAllowPrivate }, workerPollMs: cfg.workerPollMs, publicUrl, mail: cfg.mail,
+    holdReleaseDelayMs: cfg.testOnlyHoldReleaseDelayMs ?? undefined });
   let main: FastifyInstance | null = null;
   let pipeline: FastifyInstance | null = null;
   let admin: AdminSocket | null = null;

@@ -110,6 +110,7 @@ export const ROUTE_RULES: readonly RouteRule[] = [
   scoped('POST', '/api/changes/:id/finish', 'changes:write'),
   scoped('POST', '/api/changes/:id/abort', 'changes:write'),
   scoped('POST', '/api/changes/:id/cancel', 'changes:write'),
+  scoped('POST', '/api/changes/:id/extend', 'changes:write'),
   scoped('POST', '/api/changes/:id/evaluate', 'changes:write'),
   // Decisions by people. The spec's relay knows these paths and refuses a token with 403.
   rule('POST', '/api/changes/:id/approve', 'session', BOTH),

@@ -54,6 +54,3 @@ export function decideRelease(input: ReleaseInput): ReleasePlan {
   const n = (o: ReleaseOutcome) => decisions.filter((d) => d.outcome === o).length;
   return { decisions, counts: { held: decisions.length, resent: n('resent'), recovered: n('recovered'), kept: n('kept') } };
 }
-
-/** The prefix every re-sent held alert carries. */
-export const heldPrefix = (title: string) => `[held during change "${title}"]`;

@@ -79,6 +79,14 @@ const ChangeBody = Type.Object({
   finishedAt: Nullable(Str), aborted: Type.Boolean(), notes: Nullable(Str), endReason: Nullable(Str), outcomeBy: Nullable(Type.Enum(['pipeline', 'person', 'window'])), relativeWindow: Type.Boolean(), evaluateAt: Nullable(Str), reportedAt: Nullable(Str),
   blastVersion: Type.Integer(), reportVersion: Type.Integer(), ticket: Nullable(TicketRefBody), createdAt: Str, updatedAt: Str,
 }, { $id: 'Change' });
+export const SuppressionBody = Type.Object({
+  state: Type.Enum(['none', 'active', 'releasing', 'released'], { description: 'none: the change never ran; active while it runs; releasing from its finish until the release (5 min later); released after' }),
+  mode: Nullable(Type.Enum(['relay', 'silence'])), since: Nullable(Str), until: Nullable(Type.String({ description: 'When the hold ends: the window end + 5 min while active, the finish + 5 min once it finished' })),
+  held: Type.Integer({ description: 'Alerts held so far' }), resent: Type.Integer({ description: 'Held alerts re-sent at the release (still failing)' }),
+  recovered: Type.Integer({ description: 'Held alerts that recovered before the release (not re-sent)' }),
+  silences: Type.Array(Type.Object({ alertmanager: Str, id: Nullable(Str), state: Type.Enum(['pending', 'active', 'expired', 'failed']) }), { description: 'Silence mode: each silence on each Alertmanager (one per label name)' }),
+  problem: Type.Union([Str, Type.Null()], { description: '"hold not in place: <reason>" while a silence cannot be set; null when the hold is where it should be' }),
+}, { $id: 'Suppression', description: 'The live hold on the alerts of the change’s blast radius' });
 const Any = Type.Record(Str, Type.Unknown());
 const Registered = Type.Object({
   change: ChangeBody, blast: Nullable(Blast), match: Type.Object({ matched: Type.Integer(), unresolved: Type.Array(Str) }),
@@ -101,7 +109,7 @@ const Status = Type.Object({
   mapping: Type.Optional(Type.Object({ unresolved: Type.Array(Str), url: Str })),
   deployment: Type.Object({ startedAt: Nullable(Str), finishedAt: Nullable(Str), windowStart: Str, windowEnd: Str, outcome: Nullable(Str), autoStart: Type.Boolean() }),
   surveillance: Type.Object({ minutes: Type.Integer(), evaluateAt: Nullable(Str), reportedAt: Nullable(Str), impact: Nullable(Str), aiImpact: Type.Null() }),
-  ticket: Nullable(TicketStatus), callback: Nullable(Step),
+  suppression: SuppressionBody, ticket: Nullable(TicketStatus), callback: Nullable(Step),
   pipeline: Nullable(Type.Record(Str, Str)), links: Type.Object({ change: Str, approve: Str }),
 }, { description: 'What a pipeline polls, and what every callback carries' });
 const Outcome = Type.Object({ outcome: Type.Optional(Type.Enum(OUTCOMES)), notes: Type.Optional(Type.String({ maxLength: 5000 })) }, { additionalProperties: false });
@@ -192,12 +200,12 @@ export const changeRoutes: FastifyPluginAsyncTypebox<{ db: Database; changes: Ch
     schema: {
       tags, summary: 'One change; include=blast,events,reports adds its blast radius (completed from the current graph where it was trimmed), its timeline and its reports',
       params: Params, querystring: Type.Object({ include: Type.Optional(Type.String({ maxLength: 100 })) }, { additionalProperties: false }),
-      response: { 200: Type.Object({ change: ChangeBody, blast: Type.Optional(Nullable(Blast)), scopeLine: Type.Optional(Str), scopeBreakdown: Type.Optional(Str), events: Type.Optional(Type.Array(AuditEventBody)), reports: Type.Optional(Type.Array(ReportBody)) }), ...errors(400, 401, 403, 404) },
+      response: { 200: Type.Object({ change: ChangeBody, suppression: SuppressionBody, blast: Type.Optional(Nullable(Blast)), scopeLine: Type.Optional(Str), scopeBreakdown: Type.Optional(Str), events: Type.Optional(Type.Array(AuditEventBody)), reports: Type.Optional(Type.Array(ReportBody)) }), ...errors(400, 401, 403, 404) },
     },
   }, async (req) => {
     const c = await changes.get(req.principal!, req.params.id);
     const include = new Set((req.query.include ?? '').split(',').map((s) => s.trim()).filter(Boolean));
-    const out: { change: typeof c; blast?: unknown; events?: unknown[]; reports?: unknown[]; scopeLine?: string; scopeBreakdown?: string } = { change: c };
+    const out: { change: typeof c; suppression: unknown; blast?: unknown; events?: unknown[]; reports?: unknown[]; scopeLine?: string; scopeBreakdown?: string } = { change: c, suppression: await changes.readSuppression(db, c.id) };
     if (include.has('blast')) {
       const b = await changes.blastOf(c);
       out.blast = b;
@@ -218,7 +226,7 @@ export const changeRoutes: FastifyPluginAsyncTypebox<{ db: Database; changes: Ch
     schema: { tags, summary: 'The compact status a pipeline polls', params: Params, response: { 200: Status, ...errors(401, 403, 404) } },
   }, async (req) => {
     const c = await changes.get(req.principal!, req.params.id);
-    return readStatus(db, c, links(c.id), changes.readDeliveries);
+    return readStatus(db, c, links(c.id), changes.readDeliveries, changes.readSuppression);
   });
 
   app.post('/api/changes/:id/start', { config: write, schema: { tags, summary: 'Start a scheduled or approved change now (409 while it waits for approval or mapping)', params: Params, response: { 200: OneChange, ...errors(401, 403, 404, 409) } } },
@@ -232,6 +240,14 @@ export const changeRoutes: FastifyPluginAsyncTypebox<{ db: Database; changes: Ch
   app.post('/api/changes/:id/abort', {
     config: write, schema: { tags, summary: 'Abort a running change (outcome rolled_back unless given)', params: Params, body: Outcome, response: { 200: OneChange, ...errors(400, 401, 403, 404, 409) } },
   }, async (req) => ({ change: await changes.finish(ctx(req), req.principal!, req.params.id, { ...req.body, abort: true, defaultOutcome: 'rolled_back' }) }));
+  app.post('/api/changes/:id/extend', {
+    config: write,
+    schema: {
+      tags, summary: 'Push a running change’s window out (its owner, an owner or an admin): windowEnd later than the current end, at most 7 days after the start; the alert hold and its silences follow. 409 unless active',
+      params: Params, body: Type.Object({ windowEnd: Type.String({ maxLength: 40, description: 'ISO-8601 date-time, later than the current end', title: 'End (UTC)' }) }, { additionalProperties: false }),
+      response: { 200: OneChange, ...errors(400, 401, 403, 404, 409) },
+    },
+  }, async (req) => ({ change: await changes.extend(ctx(req), req.principal!, req.params.id, req.body.windowEnd) }));
   app.post('/api/changes/:id/cancel', {
     config: write, schema: { tags, summary: 'Cancel a draft, scheduled, pending or approved change', params: Params, body: Type.Object({ reason: Type.Optional(Type.String({ maxLength: 2000 })) }, { additionalProperties: false }), response: { 200: OneChange, ...errors(400, 401, 403, 404, 409) } },
   }, async (req) => ({ change: await changes.cancel(ctx(req), req.principal!, req.params.id, req.body.reason) }));

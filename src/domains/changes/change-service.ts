@@ -15,6 +15,7 @@ import type { Criticality } from '../catalogue/criticality.js';
 import type { ComponentInput, Resolved, Unresolved } from '../catalogue/matching.js';
 import type { MappingService } from '../catalogue/mapping-service.js';
 import type { DeliveriesReader } from './change-deliveries.js';
+import { noSuppression, type SuppressionReader } from './change-suppression.js';
 import { appendAuditEvent, type AuditContext } from '../ledger/index.js';
 import { readApprovers, readSettings, type ChangeSettings } from './change-settings.js';
 import * as store from './change-store.js';
@@ -22,7 +23,7 @@ import { criticalNeed } from './critical-approvers.js';
 import { unresolvedMessage } from './unresolved-names.js';
 import type { Change, ChangeKind, Outcome, PipelineInfo } from './change-store.js';
 import { CHANGE_STATUSES, move, type Action, type ChangeStatus } from './change-lifecycle.js';
-import { planWindow } from './window.js';
+import { planExtension, planWindow } from './window.js';
 
 export type RegisterInput = {
   title: string; kind?: ChangeKind; description?: string; ticketUrl?: string; components: ComponentInput[]; hops?: 1 | 2;
@@ -34,7 +35,9 @@ export type RegisterInput = {
 /** What happened to a change, for whoever delivers the news (e-mail, callbacks, tickets). */
 export type ChangeEvent =
   | 'mapping_needed' | 'approval_needed' | 'mapped' | 'approved' | 'rejected' | 'expired' | 'started' | 'completed'
-  | 'reported' | 'cancelled' | 'critical_needed';
+  | 'reported' | 'cancelled' | 'critical_needed'
+  /** A running change's window was pushed out (the hold's end follows; nothing is mailed or called back). */
+  | 'window_extended';
 export type ChangeNotifier = { notify(tx: Tx, change: Change, event: ChangeEvent, extra?: Record<string, unknown>): Promise<void> };
 export const silentNotifier: ChangeNotifier = { notify: async () => {} };
 
@@ -65,10 +68,16 @@ export class ChangeService {
     outbound: Pick<OutboundClient, 'judgeLiteral'>;
     /** The deliveries of a change for /status: deliveries is a higher domain, so compose.ts plugs its reader in here. */
     deliveries: DeliveriesReader;
+    /** The live hold on the change's alerts for GET /api/changes/{id} and /status: alerts is a higher domain, so compose.ts plugs its reader in. */
+    suppression?: SuppressionReader;
   }) {}
 
   get readDeliveries(): DeliveriesReader {
     return this.deps.deliveries;
+  }
+
+  get readSuppression(): SuppressionReader {
+    return this.deps.suppression ?? noSuppression;
   }
 
   /** Whether the caller may change this change: its owner, an owner or admin of the organisation. */
@@ -350,6 +359,26 @@ export class ChangeService {
         finished_at: now.toISOString(), outcome, notes: how.notes ?? null, aborted: how.abort ?? false, outcome_by: by,
         evaluate_at: new Date(now.getTime() + minutes(c.evidenceMinutes)).toISOString(),
       }, { outcome }, undefined, how.verb);
+    });
+  }
+
+  /**
+   * Pushes a running change's window out: later than its current end (400 naming windowEnd
+   * otherwise), active changes only (409). The window_end timer is set anew (the old one finds
+   * windowEnd changed and does nothing), and the hold's end follows through the notifier.
+   */
+  async extend(ctx: AuditContext, p: Principal, id: string, windowEnd: string): Promise<Change> {
+    return this.deps.db.transaction(async (tx) => {
+      const c = await this.locked(tx, p, id);
+      if (c.status !== 'active') throw conflict(`only a running change's window can be extended; this change is ${c.status}`, { status: c.status });
+      const now = this.deps.clock.now();
+      const end = planExtension(c, windowEnd, now).toISOString();
+      await tx.query('UPDATE changes SET window_end = $2, updated_at = $3 WHERE id = $1', [c.id, end, now.toISOString()]);
+      const next = (await store.findChange(tx, c.orgId, c.id))!;
+      await appendAuditEvent(tx, this.deps.clock, ctx, { orgId: c.orgId, action: 'change.window_extended', target: { type: 'change', id: c.id }, data: { windowEnd: { from: c.windowEnd, to: next.windowEnd } } });
+      await this.timer(tx, next, 'window_end', next.windowEnd);
+      await this.deps.notifier.notify(tx, next, 'window_extended');
+      return next;
     });
   }
 

@@ -5,6 +5,7 @@ import type { Decision } from './change-store.js';
 import * as store from './change-store.js';
 import type { Queryable } from '../../platform/db/database.js';
 import type { DeliveriesReader, DeliveriesView } from './change-deliveries.js';
+import { NO_SUPPRESSION, noSuppression, type Suppression, type SuppressionReader } from './change-suppression.js';
 
 export type ApprovalState = 'not_required' | 'mapping' | 'pending' | 'approved' | 'rejected' | 'expired';
 
@@ -18,7 +19,7 @@ export function approvalState(c: Change, decisions: Decision[]): ApprovalState {
   return 'approved';
 }
 
-export function statusOf(c: Change, decisions: Decision[], links: { change: string; approve: string }, deliveries: DeliveriesView = { callback: null, ticket: null }) {
+export function statusOf(c: Change, decisions: Decision[], links: { change: string; approve: string }, deliveries: DeliveriesView = { callback: null, ticket: null }, suppression: Suppression = NO_SUPPRESSION) {
   const approvals = decisions.filter((d) => d.decision === 'approved');
   const unknown = unknownTier(c);
   const critical = c.criticality === 'critical';
@@ -38,11 +39,11 @@ export function statusOf(c: Change, decisions: Decision[], links: { change: stri
     ...(c.status === 'pending_mapping' ? { mapping: { unresolved: c.unresolved.map((u) => u.query), url: links.change } } : {}),
     deployment: { startedAt: c.startedAt, finishedAt: c.finishedAt, windowStart: c.windowStart, windowEnd: c.windowEnd, outcome: c.outcome, autoStart: c.autoStart },
     surveillance: { minutes: c.evidenceMinutes, evaluateAt: c.evaluateAt, reportedAt: c.reportedAt, impact: c.impact, aiImpact: null },
-    ticket: deliveries.ticket, callback: deliveries.callback, pipeline: c.pipeline, links,
+    suppression, ticket: deliveries.ticket, callback: deliveries.callback, pipeline: c.pipeline, links,
   };
 }
 
-/** The /status body as stored now: the change, its decisions and its deliveries (read through the seam deliveries fills). */
-export async function readStatus(db: Queryable, c: Change, links: { change: string; approve: string }, deliveries: DeliveriesReader) {
-  return statusOf(c, await store.listDecisions(db, c.id), links, await deliveries(db, c.id, c.ticket));
+/** The /status body as stored now: the change, its decisions, its deliveries and its hold (read through the seams deliveries and alerts fill). */
+export async function readStatus(db: Queryable, c: Change, links: { change: string; approve: string }, deliveries: DeliveriesReader, suppression: SuppressionReader = noSuppression) {
+  return statusOf(c, await store.listDecisions(db, c.id), links, await deliveries(db, c.id, c.ticket), await suppression(db, c.id));
 }

@@ -29,3 +29,13 @@ export function planWindow(input: WindowInput, now: Date): { start: Date; end: D
   if (end.getTime() <= now.getTime()) throw badRequest('the window is already over: windowEnd is in the past', 'windowEnd');
   return { start, end };
 }
+
+/** A running change's window pushed out: later than its current end, still at most 7 days after its start, not over. */
+export function planExtension(current: { windowStart: string; windowEnd: string }, windowEnd: string, now: Date): Date {
+  const end = new Date(windowEnd);
+  if (Number.isNaN(end.getTime())) throw badRequest('windowEnd must be an ISO-8601 date-time', 'windowEnd');
+  if (end.getTime() <= new Date(current.windowEnd).getTime()) throw invalid('windowEnd', `must be later than the current end (${current.windowEnd})`);
+  if (end.getTime() - new Date(current.windowStart).getTime() > MAX_WINDOW_MS) throw invalid('windowEnd', 'must be at most 7 days after the start');
+  if (end.getTime() <= now.getTime()) throw badRequest('the window would be over already: windowEnd is in the past', 'windowEnd');
+  return end;
+}
