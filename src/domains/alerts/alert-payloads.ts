@@ -51,8 +51,17 @@ function lastPerFingerprint(alerts: IncomingAlert[]): IncomingAlert[] {
   return [...by.values()];
 }
 
-function checkLabels(field: string, labels: Record<string, string>): void {
+/** PostgreSQL text cannot hold NUL: refused here, by field, rather than by the database. */
+function checkText(field: string, map: Record<string, string>): void {
+  for (const [k, v] of Object.entries(map)) {
+    if (k.includes('\u0000') || v.includes('\u0000')) throw invalid(`${field}.${k.replaceAll('\u0000', '')}`, 'must not contain the NUL character');
+  }
+}
+
+function checkLabels(field: string, labels: Record<string, string>, annotations: Record<string, string> | undefined, annotationsField: string): void {
   if (Object.keys(labels).length === 0) throw invalid(field, 'must have at least 1 label');
+  checkText(field, labels);
+  if (annotations) checkText(annotationsField, annotations);
 }
 
 /** The webhook: its status is Alertmanager's verdict; its fingerprint, when sent, must be the labels'. */
@@ -61,7 +70,7 @@ export function parseWebhook(body: WebhookPayload): ParsedBatch {
   if (body.alerts.length > MAX_ALERTS_PER_BATCH) throw invalid('alerts', `must have at most ${MAX_ALERTS_PER_BATCH} entries`);
   const alerts = body.alerts.map((a, i): IncomingAlert => {
     const at = (f: string) => `alerts.${i}.${f}`;
-    checkLabels(at('labels'), a.labels);
+    checkLabels(at('labels'), a.labels, a.annotations, at('annotations'));
     const starts = time(at('startsAt'), a.startsAt);
     const endless = isZero(a.endsAt);
     if (!endless) time(at('endsAt'), a.endsAt!);
@@ -88,7 +97,7 @@ export function parsePostable(list: PostableAlert[], now: Date): ParsedBatch {
   let sender: string | null = null;
   const alerts = list.map((a, i): IncomingAlert => {
     const at = (f: string) => `${i}.${f}`;
-    checkLabels(at('labels'), a.labels);
+    checkLabels(at('labels'), a.labels, a.annotations, at('annotations'));
     const startsAt = isZero(a.startsAt) ? now.toISOString() : a.startsAt!;
     const starts = time(at('startsAt'), startsAt);
     const endless = isZero(a.endsAt);

@@ -139,6 +139,7 @@ describeEachEngine('alert intake and reads', (engine) => {
       ['a start that is no time', '/api/alerts/alertmanager', webhook([{ status: 'firing', labels: { a: 'b' }, startsAt: 'yesterday' }]), 'alerts.0.startsAt', /^Alert 1 › Starts at must be a date and time/],
       ['a resolution without its end', '/api/alerts/alertmanager', webhook([{ status: 'resolved', labels: { a: 'b' }, startsAt: '2026-03-01T10:00:00Z', endsAt: ZERO }]), 'alerts.0.endsAt', /^Alert 1 › Ends at is required for a resolved alert/],
       ['a fingerprint that is not the labels\'', '/api/alerts/alertmanager', webhook([{ ...firing({ a: 'b' }), fingerprint: '0123456789abcdef' }]), 'alerts.0.fingerprint', /^Alert 1 › Fingerprint is not the fingerprint of the alert's labels \([0-9a-f]{16}\)$/],
+      ['a label value with a NUL in it', '/api/v2/alerts', [{ labels: { alertname: 'x', job: 'a\u0000b' } }], '0.labels.job', /^Alert 1 › Labels › Job must not contain the NUL character/],
       ['no alerts list', '/api/alerts/alertmanager', { version: '4' }, 'alerts', /^Alerts is required/],
       ['an API v2 body that is not a list', '/api/v2/alerts', { labels: { a: 'b' } }, undefined, /must be a list/],
       ['an API v2 label value that is a number', '/api/v2/alerts', [{ labels: { a: 1 } }], '0.labels.a', /must be text/],
