@@ -8,6 +8,9 @@ import { PASSWORD, signIn, signedInOwner, testApp, testCtx, type SignedIn, type 
 import { startPagerDutyEvents, type PagerDutyEventsServer } from '../../../test/support/vendors/pagerduty-events-server.js';
 import { json, startVendorServer, type VendorControls } from '../../../test/support/vendors/vendor-server.js';
 import { listAuditEvents } from '../ledger/index.js';
+import { createSealer } from '../../platform/crypto/sealed.js';
+import { createOutboundClient } from '../../platform/net/outbound.js';
+import { AlertSettingsService } from './alert-settings.js';
 import { DEFAULT_LABEL_MAPPING } from './label-mapping.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -142,6 +145,12 @@ describeEachEngine('Settings → Alert sources API', (engine) => {
       expect(member403.statusCode).toBe(403);
     });
 
+    it('refuses a loopback Alertmanager outside tests (only the tests’ client reaches loopback)', async () => {
+      const real = new AlertSettingsService({ db: engine.db(), clock: t.clock, sealer: createSealer(t.dataKey), client: createOutboundClient(), relay: t.services.relay });
+      await expect(real.createAlertmanager(testCtx, { org: owner.org, role: 'owner' }, { name: 'Local', url: 'http://127.0.0.1:9093' })).rejects.toMatchObject({ status: 400, field: 'url' });
+      await expect(real.createAlertmanager(testCtx, { org: owner.org, role: 'owner' }, { name: 'LAN', url: 'http://192.168.1.20:9093' })).resolves.toMatchObject({ url: 'http://192.168.1.20:9093' });
+    });
+
     it('says an unreachable Alertmanager is unreachable', async () => {
       const made = await api('POST', '/api/alertmanagers', { name: 'Gone AM', url: `http://127.0.0.1:${await closedPort()}` });
       const res = await api('POST', `/api/alertmanagers/${made.json().alertmanager.id as string}/test`);
@@ -250,6 +259,14 @@ describeEachEngine('Settings → Alert sources API', (engine) => {
       const m = await api('POST', `/api/alert-destinations/${mail.json().destination.id as string}/test`);
       expect(m.json()).toMatchObject({ ok: true, message: 'Sent to ops@acme.dev, sre@acme.dev' });
       expect(smtp.messages.map((x) => x.envelope.to).flat()).toEqual(expect.arrayContaining(['ops@acme.dev', 'sre@acme.dev']));
+    });
+
+    it('refuses a private destination at send time unless the organisation allows private callbacks', async () => {
+      const made = await api('POST', '/api/alert-destinations', { kind: 'webhook', name: 'Private', url: 'http://10.255.255.1/hook' });
+      expect(made.statusCode).toBe(201);
+      const res = await api('POST', `/api/alert-destinations/${made.json().destination.id as string}/test`);
+      expect(res.json()).toMatchObject({ ok: false, status: null });
+      expect(res.json().message).toBe('Not delivered: refused: 10.255.255.1 is a private address (RFC 1918, CGNAT or unique-local) — the organisation’s change settings can allow private addresses (allowPrivateCallbacks)');
     });
 
     it('says an unreachable destination is unreachable', async () => {

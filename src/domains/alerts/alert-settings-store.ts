@@ -106,3 +106,24 @@ export async function readDestinationSecret(db: Queryable, orgId: string, id: st
   const x = r.rows[0];
   return x ? { ...toDestination(x), secretSealed: x.secret_sealed } : null;
 }
+
+/**
+ * An e-mail destination's last message as the mail outbox knows it (relay queues e-mail there,
+ * one job per recipient, keyed `alert.relay:<destination>:…`): sent, being retried, or given up.
+ * Null while nothing was sent or the last one is still waiting for its first attempt.
+ */
+export async function readMailDelivery(db: Queryable, orgId: string, destinationId: string): Promise<LastDelivery | null> {
+  const prefix = `alert.relay:${destinationId}:`.replace(/[\\%_]/g, (c) => `\\${c}`);
+  const r = await db.query<Row & { status: string; attempts: number; last_error: string | null; run_at: Date; updated_at: Date }>(
+    `SELECT status, attempts, last_error, run_at, updated_at FROM jobs
+     WHERE org_id = $1 AND kind = 'mail.send' AND dedupe_key LIKE $2 AND attempts > 0 ORDER BY updated_at DESC, id DESC LIMIT 1`,
+    [orgId, `${prefix}%`],
+  );
+  const j = r.rows[0];
+  if (!j) return null;
+  const at = iso(j.updated_at);
+  if (j.status === 'done') return { at, ok: true, status: null, error: null, attempts: j.attempts, nextAttemptAt: null };
+  if (j.status === 'dead') return { at, ok: false, status: null, error: `${j.last_error ?? 'not sent'}; gave up after ${j.attempts} attempts`, attempts: j.attempts, nextAttemptAt: null };
+  if (j.status === 'pending' && j.last_error) return { at, ok: false, status: null, error: j.last_error, attempts: j.attempts, nextAttemptAt: iso(j.run_at) };
+  return null;
+}

@@ -7,7 +7,7 @@ import type { OutboundClient } from '../../platform/net/outbound.js';
 import { appendAuditEvent, type AuditContext } from '../ledger/index.js';
 import { AlertmanagerError, createAlertmanagerClient, type AlertmanagerAuth, type AlertmanagerClient } from './alertmanager-client.js';
 import {
-  readDestinationSecret, readHoldSettings, toAlertmanager,
+  readDestinationSecret, readHoldSettings, readMailDelivery, toAlertmanager,
   type AlertmanagerAuthKind, type AlertmanagerRef, type DestinationRecord, type HoldMode, type LastDelivery,
 } from './alert-settings-store.js';
 import type { DestinationKind, LabelMapping } from './alert-types.js';
@@ -264,11 +264,14 @@ export class AlertSettingsService {
     }
   }
 
-  private destinationView(d: DestinationRecord & { secretSealed: string | null }): DestinationView {
-    const { lastDelivery, host, to, eventsUrl } = d.config;
+  private destinationView(d: DestinationRecord & { secretSealed: string | null }, mailed: LastDelivery | null = null): DestinationView {
+    const { host, to, eventsUrl } = d.config;
+    // E-mail goes through the mail outbox: its latest attempt, or the Test button's, whichever is newer.
+    const kept = d.config.lastDelivery ?? null;
+    const lastDelivery = mailed && (!kept || mailed.at > kept.at) ? mailed : kept;
     return {
       id: d.id, kind: d.kind, name: d.name, enabled: d.enabled, host: host ?? null, to: to ?? null, eventsUrl: eventsUrl ?? null,
-      hasSecret: d.hasSecret, secretHint: secretHint(d.kind, d.config, this.openSecret(d.secretSealed)), lastDelivery: lastDelivery ?? null,
+      hasSecret: d.hasSecret, secretHint: secretHint(d.kind, d.config, this.openSecret(d.secretSealed)), lastDelivery,
       createdAt: d.createdAt, updatedAt: d.updatedAt,
     };
   }
@@ -278,7 +281,7 @@ export class AlertSettingsService {
     const out: DestinationView[] = [];
     for (const { id } of r.rows) {
       const d = await readDestinationSecret(this.deps.db, orgId, id);
-      if (d) out.push(this.destinationView(d));
+      if (d) out.push(this.destinationView(d, d.kind === 'email' ? await readMailDelivery(this.deps.db, orgId, d.id) : null));
     }
     return out;
   }

@@ -105,7 +105,7 @@ describeEachEngine('relay mode forwards what is not held, and re-sends held aler
     expect(smtp.messages[0]!.mail.text).not.toContain('checkout errors');
 
     const list = (await api('GET', '/api/alert-destinations')).json().destinations as Json[];
-    for (const d of list.filter((x) => x.kind !== 'email')) expect(d.lastDelivery, d.name as string).toMatchObject({ ok: true, error: null, attempts: 1 });
+    for (const d of list) expect(d.lastDelivery, d.name as string).toMatchObject({ ok: true, error: null, attempts: 1 });
   });
 
   it('resolves at PagerDuty by the alert’s fingerprint', async () => {
@@ -169,6 +169,18 @@ describeEachEngine('relay mode forwards what is not held, and re-sends held aler
     // The same message both times: one id, the same bytes.
     expect(tries[1]!.headers['webhook-id']).toBe(tries[0]!.headers['webhook-id']);
     expect(tries[1]!.raw.equals(tries[0]!.raw)).toBe(true);
+  });
+
+  it('shows an e-mail destination’s failing attempt from the mail outbox', async () => {
+    smtp.fail({ code: 451, at: 'rcpt', text: 'Greylisted, try again later' });
+    t.clock.advance(60_000);
+    await intake([alert({ ...payments, alertname: 'QueueDepth' })]);
+    await drain();
+    smtp.fail(null);
+    const mail = ((await api('GET', '/api/alert-destinations')).json().destinations as Json[]).find((d) => d.kind === 'email')!;
+    expect(mail.lastDelivery).toMatchObject({ ok: false, attempts: 1 });
+    expect(mail.lastDelivery.error).toMatch(/451/);
+    expect(mail.lastDelivery.nextAttemptAt).not.toBeNull();
   });
 
   it('relays nothing from intake in silence mode (Alertmanager routes), but still sends release notices', async () => {
