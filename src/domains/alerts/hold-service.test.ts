@@ -19,7 +19,7 @@ describeEachEngine('alert holds in relay mode: start, extend, release, and the s
   const api = holdsApi(() => t, () => owner, () => token);
   const db = () => engine.db();
   const audit = async (changeId: string, action: string) => (await db().query<{ data: Json }>(
-    'SELECT data FROM audit_events WHERE target_type = $1 AND target_id = $2 AND action = $3 ORDER BY seq', ['change', changeId, action])).rows.map((r) => r.data);
+    'SELECT data FROM audit_events WHERE target_type = $1 AND target_id = $2 AND action = $3 ORDER BY seq', [action.startsWith('alerts.') ? 'alert_hold' : 'change', changeId, action])).rows.map((r) => r.data);
   const register = async (title: string, extra: Json = {}) => {
     const r = await api.post('/api/changes', { title, components: [{ key: 'svc:checkout' }], startNow: true, ...extra });
     expect(r.statusCode, r.body).toBe(201);

@@ -25,6 +25,7 @@ export const SILENCE_JOB = 'alerts.silence';
 export const POLL_JOB = 'alerts.silence_poll';
 export const RELEASE_JOB = 'alerts.hold_release';
 
+/** The hold's events are the hold's (target alert_hold, id = the change's id), beside the change's own timeline. */
 const SYSTEM: AuditContext = { actor: { kind: 'system', id: null, name: 'changeledger holds' }, source: 'scheduler' };
 
 /** What the release sends through relay: each still-failing held alert once, with the change's prefix. */
@@ -114,7 +115,7 @@ export class HoldService implements ChangeNotifier {
       if (silences) await this.schedulePoll(tx, c, 1, new Date(now.getTime() + this.pollMs));
     }
     await appendAuditEvent(tx, this.deps.clock, SYSTEM, {
-      orgId: c.orgId, action: 'alerts.hold_started', target: { type: 'change', id: c.id },
+      orgId: c.orgId, action: 'alerts.hold_started', target: { type: 'alert_hold', id: c.id },
       data: {
         mode: settings.holdMode, since, until, releaseHeld: c.releaseHeld,
         subjects: { services: scope?.services.length ?? 0, assets: scope?.assets.length ?? 0, sources: scope?.sourceIds.length ?? 0 },
@@ -225,7 +226,7 @@ export class HoldService implements ChangeNotifier {
       }
     }
     await this.refreshProblem(tx, changeId, now);
-    const target = { type: 'change', id: changeId };
+    const target = { type: 'alert_hold', id: changeId };
     if (failures.length) {
       const retryAt = new Date(this.now().getTime() + retryDelayMs(attempt, `${changeId}:${alertmanagerId}`));
       await appendAuditEvent(tx, this.deps.clock, SYSTEM, {
@@ -357,7 +358,7 @@ export class HoldService implements ChangeNotifier {
       await store.expireSilences(tx, changeId, all, at);
     }
     await appendAuditEvent(tx, this.deps.clock, SYSTEM, {
-      orgId: hold.orgId, action: 'alerts.hold_released', target: { type: 'change', id: changeId },
+      orgId: hold.orgId, action: 'alerts.hold_released', target: { type: 'alert_hold', id: changeId },
       data: {
         mode: hold.mode, releaseHeld: hold.releaseHeld, ...plan.counts,
         ...(hold.mode === 'silence' ? { alertmanagerNotifies: 'from now on, for what still fires: its silences are expired', expired: p.expired.length, problems: p.problems } : {}),
