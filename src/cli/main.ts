@@ -1,5 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { version } from '../config.js';
+import { alertCommands } from './alerts.js';
 import { auditCommands } from './audit.js';
 import { catalogueCommands } from './catalogue.js';
 import { changeCommands } from './changes.js';
@@ -33,6 +34,7 @@ export async function main(argv: string[], opts: MainOptions = {}): Promise<numb
   catalogueCommands(program, io, done);
   flagCommands(program, io, done);
   changeCommands(program, io, done);
+  alertCommands(program, io, done);
 
   try {
     await program.parseAsync(argv, { from: 'user' });
