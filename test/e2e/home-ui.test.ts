@@ -108,6 +108,7 @@ describeEachEngine('the home page in the web UI', (engine) => {
         await page.getByTestId(`${section}-empty`).waitFor();
       }
       expect(await page.getByTestId('home-flags-empty').textContent()).toContain('No flag changes yet');
+      expect(await page.getByTestId('home-holds-empty').textContent()).toBe('No alerts are held now: holds start with a change and end five minutes after it.');
       expect(await page.getByTestId('home-flags-create').getAttribute('href')).toBe('/flags');
       await shoot(page, `home-fresh-${suffix}.png`);
 
@@ -157,7 +158,14 @@ describeEachEngine('the home page in the web UI', (engine) => {
       expect(await active.getAttribute('data-change-id')).toBe(ids['Deploy checkout 2.4']);
       await page.getByTestId('home-scope').filter({ hasText: 'Silence scope:' }).waitFor();
       expect(await page.getByTestId('home-scope').textContent()).toMatch(/^Silence scope: 2 services/);
-      expect(await page.getByTestId('home-alert-holds').textContent()).toContain('Held alerts: not recorded yet');
+      // The running change's hold is in place: its title, links to it, nothing held yet.
+      const hold = page.getByTestId('home-hold');
+      await hold.first().waitFor();
+      expect(await hold.count()).toBe(1);
+      expect(await hold.getAttribute('data-change-id')).toBe(ids['Deploy checkout 2.4']);
+      expect(await hold.getByTestId('home-hold-title').textContent()).toBe('Deploy checkout 2.4');
+      expect(await hold.getByTestId('home-hold-held').textContent()).toBe('0 held');
+      expect(await page.getByTestId('home-holds-count').textContent()).toBe('1');
 
       // Mine first: Bob's change waits for Alice; her own and the one she approved follow.
       const pending = page.getByTestId('home-pending-change');

@@ -6,9 +6,11 @@ import type {
   AlertListFilters,
   Alertmanager,
   AlertmanagerInput,
+  AlertmanagerPatch,
+  AlertmanagerTest,
   AlertSettings,
   AlertSettingsPatch,
-  AlertTest,
+  DestinationTest,
   ApprovalView,
   AuditPage,
   ChangeAlerts,
@@ -60,7 +62,6 @@ import type {
   Tier,
   Token,
 } from './types';
-import { noHold } from './types';
 
 // A deliberately tiny fetch wrapper: same-origin JSON, the CSRF header on unsafe
 // methods, and one error type carrying the server's `{error, field}` shape.
@@ -477,7 +478,7 @@ export const api = {
     request<AlertDetail>('GET', `/api/alerts/${encodeURIComponent(fingerprint)}`, withSignal(signal)),
   // The live hold of a change, as GET /api/changes/{id} answers it (no include: the lightest read).
   changeSuppression: async (id: string, signal?: AbortSignal): Promise<Suppression> =>
-    (await request<ChangeDetail>('GET', changePath(id), withSignal(signal))).suppression ?? noHold,
+    (await request<ChangeDetail>('GET', changePath(id), withSignal(signal))).suppression,
   changeAlerts: (id: string, signal?: AbortSignal): Promise<ChangeAlerts> =>
     request<ChangeAlerts>('GET', changePath(id, '/alerts'), withSignal(signal)),
   alertSettings: (signal?: AbortSignal): Promise<AlertSettings> =>
@@ -488,20 +489,20 @@ export const api = {
     request<{ alertmanagers: Alertmanager[] }>('GET', '/api/alertmanagers', withSignal(signal)),
   createAlertmanager: (body: AlertmanagerInput): Promise<{ alertmanager: Alertmanager }> =>
     request<{ alertmanager: Alertmanager }>('POST', '/api/alertmanagers', { body }),
-  updateAlertmanager: (id: string, body: Partial<AlertmanagerInput>): Promise<{ alertmanager: Alertmanager }> =>
+  updateAlertmanager: (id: string, body: AlertmanagerPatch): Promise<{ alertmanager: Alertmanager }> =>
     request<{ alertmanager: Alertmanager }>('PUT', `/api/alertmanagers/${encodeURIComponent(id)}`, { body }),
   removeAlertmanager: (id: string): Promise<void> =>
     request<undefined>('DELETE', `/api/alertmanagers/${encodeURIComponent(id)}`),
-  testAlertmanager: (id: string): Promise<AlertTest> =>
-    request<AlertTest>('POST', `/api/alertmanagers/${encodeURIComponent(id)}/test`, { body: {} }),
+  testAlertmanager: (id: string): Promise<AlertmanagerTest> =>
+    request<AlertmanagerTest>('POST', `/api/alertmanagers/${encodeURIComponent(id)}/test`, { body: {} }),
   listAlertDestinations: (signal?: AbortSignal): Promise<{ destinations: AlertDestination[] }> =>
     request<{ destinations: AlertDestination[] }>('GET', '/api/alert-destinations', withSignal(signal)),
   createAlertDestination: (body: AlertDestinationInput): Promise<CreatedDestination> =>
     request<CreatedDestination>('POST', '/api/alert-destinations', { body }),
   removeAlertDestination: (id: string): Promise<void> =>
     request<undefined>('DELETE', `/api/alert-destinations/${encodeURIComponent(id)}`),
-  testAlertDestination: (id: string): Promise<AlertTest> =>
-    request<AlertTest>('POST', `/api/alert-destinations/${encodeURIComponent(id)}/test`, { body: {} }),
+  testAlertDestination: (id: string): Promise<DestinationTest> =>
+    request<DestinationTest>('POST', `/api/alert-destinations/${encodeURIComponent(id)}/test`, { body: {} }),
   receiversSnippet: (signal?: AbortSignal): Promise<ReceiversSnippet> =>
-    request<ReceiversSnippet>('GET', '/api/alert-settings/receivers-snippet', withSignal(signal)),
+    request<ReceiversSnippet>('GET', '/api/alert-settings/receivers', withSignal(signal)),
 };

@@ -1,6 +1,1514 @@
 // Generated from the server's OpenAPI document by `npm run generate:types`: do not edit by hand.
 // Change a route's schema instead; test/http/api-types.test.ts fails while this file is stale.
 export interface paths {
+    "/api/alert-destinations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Relay destinations, each with its last delivery (secrets never answered) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            destinations: components["schemas"]["AlertDestination"][];
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Add a relay destination: webhook {url} (its signing secret answered here once), email {to}, slack {url}, pagerduty {routingKey, eventsUrl?} */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        enabled?: boolean;
+                        eventsUrl?: string | null;
+                        /**
+                         * Kind
+                         * @enum {unknown}
+                         */
+                        kind: "webhook" | "email" | "slack" | "pagerduty";
+                        /** Name */
+                        name: string;
+                        /**
+                         * Routing key
+                         * @description pagerduty: the Events API v2 integration key; kept sealed
+                         */
+                        routingKey?: string;
+                        /**
+                         * Recipients
+                         * @description email: the addresses
+                         */
+                        to?: string[];
+                        /**
+                         * URL
+                         * @description webhook, slack: where to post; kept sealed
+                         */
+                        url?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            destination: components["schemas"]["AlertDestination"];
+                            signingSecret: string | null;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/alert-destinations/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Change a relay destination; a URL or routing key left out keeps the stored one */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        enabled?: boolean;
+                        eventsUrl?: string | null;
+                        /** Name */
+                        name?: string;
+                        /**
+                         * Routing key
+                         * @description pagerduty: the Events API v2 integration key; kept sealed
+                         */
+                        routingKey?: string;
+                        /**
+                         * Recipients
+                         * @description email: the addresses
+                         */
+                        to?: string[];
+                        /**
+                         * URL
+                         * @description webhook, slack: where to post; kept sealed
+                         */
+                        url?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            destination: components["schemas"]["AlertDestination"];
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        /** Remove a relay destination (audited alert_destination.deleted) */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/alert-destinations/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send a sample alert to the destination now and answer the result in words (PagerDuty: a trigger and its resolve) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            destination: components["schemas"]["AlertDestination"];
+                            message: string;
+                            ok: boolean;
+                            status: number | null;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/alert-settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The hold mode and the label mapping (the defaults while none is saved) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            defaultLabelMapping: {
+                                /** @enum {unknown} */
+                                as: "service" | "source" | "pod" | "asset";
+                                kinds?: string[];
+                                labels: string[];
+                            }[];
+                            /**
+                             * Hold mode
+                             * @description relay: changeledger relays what it does not hold; silence: a silence on each Alertmanager
+                             * @enum {unknown}
+                             */
+                            holdMode: "relay" | "silence";
+                            labelMapping: {
+                                /** @enum {unknown} */
+                                as: "service" | "source" | "pod" | "asset";
+                                kinds?: string[];
+                                labels: string[];
+                            }[];
+                            labelMappingIsDefault: boolean;
+                            updatedAt: string | null;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        /** Set the hold mode and/or the label mapping (null: back to the defaults); owners and admins, audited settings.alerts_updated */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * Hold mode
+                         * @description relay: changeledger relays what it does not hold; silence: a silence on each Alertmanager
+                         * @enum {unknown}
+                         */
+                        holdMode?: "relay" | "silence";
+                        labelMapping?: unknown[] | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            defaultLabelMapping: {
+                                /** @enum {unknown} */
+                                as: "service" | "source" | "pod" | "asset";
+                                kinds?: string[];
+                                labels: string[];
+                            }[];
+                            /**
+                             * Hold mode
+                             * @description relay: changeledger relays what it does not hold; silence: a silence on each Alertmanager
+                             * @enum {unknown}
+                             */
+                            holdMode: "relay" | "silence";
+                            labelMapping: {
+                                /** @enum {unknown} */
+                                as: "service" | "source" | "pod" | "asset";
+                                kinds?: string[];
+                                labels: string[];
+                            }[];
+                            labelMappingIsDefault: boolean;
+                            updatedAt: string | null;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/alert-settings/receivers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The Alertmanager receivers: + route: snippet and the Prometheus alerting.alertmanagers snippet, pointing at the pipeline listener */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            alertmanagerChildRouteYaml: string;
+                            alertmanagerYaml: string;
+                            pipelineUrl: string | null;
+                            prometheusYaml: string;
+                            webhookUrl: string;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/alertmanagers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The organisation’s Alertmanagers (credentials never answered) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            alertmanagers: components["schemas"]["Alertmanager"][];
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Add an Alertmanager {name, url, auth}; credentials are sealed (audited alertmanager.created) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** Auth */
+                        auth?: {
+                            /** @enum {string} */
+                            kind: "none";
+                        } | {
+                            /** @enum {string} */
+                            kind: "bearer";
+                            /**
+                             * Token
+                             * @description Left out on an update: the stored token is kept
+                             */
+                            token?: string;
+                        } | {
+                            /** @enum {string} */
+                            kind: "basic";
+                            /**
+                             * Password
+                             * @description Left out on an update: the stored password is kept
+                             */
+                            password?: string;
+                            /** User name */
+                            username: string;
+                        };
+                        /** Name */
+                        name: string;
+                        /**
+                         * URL
+                         * @description Alertmanager’s base URL (http://alertmanager:9093); private addresses are allowed
+                         */
+                        url: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            alertmanager: components["schemas"]["Alertmanager"];
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/alertmanagers/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Change an Alertmanager; auth left out (or a token or password left out) keeps the stored credentials */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** Auth */
+                        auth?: {
+                            /** @enum {string} */
+                            kind: "none";
+                        } | {
+                            /** @enum {string} */
+                            kind: "bearer";
+                            /**
+                             * Token
+                             * @description Left out on an update: the stored token is kept
+                             */
+                            token?: string;
+                        } | {
+                            /** @enum {string} */
+                            kind: "basic";
+                            /**
+                             * Password
+                             * @description Left out on an update: the stored password is kept
+                             */
+                            password?: string;
+                            /** User name */
+                            username: string;
+                        };
+                        /** Name */
+                        name?: string;
+                        /**
+                         * URL
+                         * @description Alertmanager’s base URL (http://alertmanager:9093); private addresses are allowed
+                         */
+                        url?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            alertmanager: components["schemas"]["Alertmanager"];
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        /** Remove an Alertmanager (audited alertmanager.deleted) */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/alertmanagers/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Ask the Alertmanager for GET /api/v2/status and answer {ok, version, cluster, problem} in words */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            cluster: string | null;
+                            ok: boolean;
+                            problem: string | null;
+                            version: string | null;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/alerts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The organisation's alerts, last seen first: filter by subject (name or key), state, change (its hold), held, since */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description A CHG- id or a change id: the alerts its hold held */
+                    change?: string;
+                    /** @description true: held by a change now; false: not held */
+                    held?: boolean;
+                    limit?: number;
+                    /** @description Seen since: a duration such as 1h, or an ISO-8601 time */
+                    since?: string;
+                    state?: "firing" | "resolved";
+                    /** @description A subject's name or catalogue key */
+                    subject?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            alerts: components["schemas"]["Alert"][];
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/alerts/{fingerprint}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One alert and every firing → resolved transition of its fingerprint */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    fingerprint: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            alert: components["schemas"]["Alert"];
+                            transitions: components["schemas"]["AlertTransition"][];
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/alerts/alertmanager": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Alertmanager's webhook (payload version 4): record each alert, its subject and its transitions; a re-send adds nothing
+         * @description Point a webhook_config at this URL with http_config.authorization (type Bearer, a token with alerts:write). Bodies up to 1 MiB.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            /** @description Alertmanager's webhook payload, version 4 */
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** Alerts */
+                        alerts: ({
+                            /** Annotations */
+                            annotations?: {
+                                [key: string]: string;
+                            };
+                            /**
+                             * Ends at
+                             * Format: date-time
+                             */
+                            endsAt?: string;
+                            /**
+                             * Fingerprint
+                             * @description 16 hex digits; when sent, it must be the fingerprint of the labels
+                             */
+                            fingerprint?: string;
+                            /** Generator URL */
+                            generatorURL?: string;
+                            /**
+                             * Labels
+                             * @description Label name → value
+                             */
+                            labels: {
+                                [key: string]: string;
+                            };
+                            /**
+                             * Starts at
+                             * Format: date-time
+                             */
+                            startsAt: string;
+                            /**
+                             * Status
+                             * @enum {unknown}
+                             */
+                            status: "firing" | "resolved";
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        /** Annotations */
+                        commonAnnotations?: {
+                            [key: string]: string;
+                        };
+                        /**
+                         * Labels
+                         * @description Label name → value
+                         */
+                        commonLabels?: {
+                            [key: string]: string;
+                        };
+                        /** External URL */
+                        externalURL?: string;
+                        groupKey?: string;
+                        /**
+                         * Labels
+                         * @description Label name → value
+                         */
+                        groupLabels?: {
+                            [key: string]: string;
+                        };
+                        /** Receiver */
+                        receiver?: string;
+                        /**
+                         * Status
+                         * @enum {unknown}
+                         */
+                        status?: "firing" | "resolved";
+                        truncatedAlerts?: number;
+                        /**
+                         * Version
+                         * @description Alertmanager's webhook payload version: "4"
+                         */
+                        version: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Alerts whose subject is in a running change's scope */
+                            held: number;
+                            /** @description Alerts in the request (one per fingerprint) */
+                            received: number;
+                            /** @description Alerts that added nothing new (Alertmanager's repeat_interval) */
+                            repeats: number;
+                            /** @description New firing or resolved transitions recorded; 0 for a pure re-send */
+                            transitions: number;
+                            /** @description Alerts no rule of the label mapping names a catalogue entity for */
+                            unmapped: number;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/audit": {
         parameters: {
             query?: never;
@@ -1394,6 +2902,7 @@ export interface paths {
                             reports?: components["schemas"]["ChangeReport"][];
                             scopeBreakdown?: string;
                             scopeLine?: string;
+                            suppression: components["schemas"]["Suppression"];
                         };
                     };
                 };
@@ -1784,6 +3293,147 @@ export interface paths {
                 };
             };
         };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/changes/{id}/alerts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A change's alert evidence in one answer: what fired or recovered in its window, transitions per subject, what was already in error at its start, how often each subject entered error */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            alerts: (components["schemas"]["Alert"] & {
+                                inScope: boolean;
+                                /** @description What this change's hold did with it; null: not held by it */
+                                outcome: ("held" | "resent" | "recovered" | "kept") | null;
+                            })[];
+                            change: {
+                                displayId: string;
+                                id: string;
+                                title: string;
+                            };
+                            preExisting: {
+                                fingerprints: string[];
+                                label: string;
+                                /** @description The catalogue entity the alert is about; unmapped: none (recorded, never held) */
+                                subject: {
+                                    key: string;
+                                    /** @enum {unknown} */
+                                    kind: "service" | "asset" | "source";
+                                    name: string;
+                                } | {
+                                    key: null;
+                                    /** @enum {string} */
+                                    kind: "unmapped";
+                                    name: null;
+                                };
+                            }[];
+                            subjects: {
+                                /** @description Firing transitions inside the window */
+                                enteredError: number;
+                                fingerprints: string[];
+                                /** @description Entered error 3 or more times in the window */
+                                flapping: boolean;
+                                /** @description The subject is in the change's silence scope */
+                                inScope: boolean;
+                                /** @description The subject by name (an unmapped alert: its subject label) */
+                                label: string;
+                                /** @description Already in error at window start */
+                                preExisting: boolean;
+                                /** @description The catalogue entity the alert is about; unmapped: none (recorded, never held) */
+                                subject: {
+                                    key: string;
+                                    /** @enum {unknown} */
+                                    kind: "service" | "asset" | "source";
+                                    name: string;
+                                } | {
+                                    key: null;
+                                    /** @enum {string} */
+                                    kind: "unmapped";
+                                    name: null;
+                                };
+                                transitions: components["schemas"]["AlertTransition"][];
+                            }[];
+                            /** @description More transitions fell in the window than one answer carries */
+                            truncated: boolean;
+                            window: {
+                                end: string;
+                                /** @description true while the change runs: end is now */
+                                open: boolean;
+                                start: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2891,6 +4541,126 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/changes/{id}/extend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Push a running change’s window out (its owner, an owner or an admin): windowEnd later than the current end, at most 7 days after the start; the alert hold and its silences follow. 409 unless active */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * End (UTC)
+                         * @description ISO-8601 date-time, later than the current end
+                         */
+                        windowEnd: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            change: components["schemas"]["Change"];
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/changes/{id}/finish": {
         parameters: {
             query?: never;
@@ -3531,6 +5301,7 @@ export interface paths {
                             status: "draft" | "scheduled" | "pending_mapping" | "pending_approval" | "approved" | "rejected" | "expired" | "active" | "evaluating" | "reported" | "cancelled";
                             /** @description Why it was rejected, expired or was cancelled */
                             statusReason: string | null;
+                            suppression: components["schemas"]["Suppression"];
                             surveillance: {
                                 aiImpact: null;
                                 evaluateAt: string | null;
@@ -9659,7 +11430,7 @@ export interface paths {
                                     id: string;
                                 };
                                 revokedAt: string | null;
-                                scopes: ("changes:read" | "changes:write" | "catalogue:read" | "catalogue:write" | "flags:read" | "flags:write" | "audit:read")[];
+                                scopes: ("changes:read" | "changes:write" | "catalogue:read" | "catalogue:write" | "flags:read" | "flags:write" | "audit:read" | "alerts:write" | "alerts:read")[];
                             }[];
                         };
                     };
@@ -9711,7 +11482,7 @@ export interface paths {
                         /** Name */
                         name: string;
                         /** Scopes */
-                        scopes: ("changes:read" | "changes:write" | "catalogue:read" | "catalogue:write" | "flags:read" | "flags:write" | "audit:read")[];
+                        scopes: ("changes:read" | "changes:write" | "catalogue:read" | "catalogue:write" | "flags:read" | "flags:write" | "audit:read" | "alerts:write" | "alerts:read")[];
                     };
                 };
             };
@@ -9742,7 +11513,7 @@ export interface paths {
                                     id: string;
                                 };
                                 revokedAt: string | null;
-                                scopes: ("changes:read" | "changes:write" | "catalogue:read" | "catalogue:write" | "flags:read" | "flags:write" | "audit:read")[];
+                                scopes: ("changes:read" | "changes:write" | "catalogue:read" | "catalogue:write" | "flags:read" | "flags:write" | "audit:read" | "alerts:write" | "alerts:read")[];
                             };
                         };
                     };
@@ -9843,7 +11614,7 @@ export interface paths {
                                     id: string;
                                 };
                                 revokedAt: string | null;
-                                scopes: ("changes:read" | "changes:write" | "catalogue:read" | "catalogue:write" | "flags:read" | "flags:write" | "audit:read")[];
+                                scopes: ("changes:read" | "changes:write" | "catalogue:read" | "catalogue:write" | "flags:read" | "flags:write" | "audit:read" | "alerts:write" | "alerts:read")[];
                             };
                         };
                     };
@@ -9906,6 +11677,143 @@ export interface paths {
                 };
             };
         };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/alerts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Alertmanager's API v2 alerts (what Prometheus sends to its alertmanagers): resolved once endsAt has passed
+         * @description List changeledger under Prometheus's alerting.alertmanagers (api_version: v2, path_prefix: /) with a token with alerts:write.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            /** @description Alertmanager API v2 postable alerts, as Prometheus sends them */
+            requestBody: {
+                content: {
+                    "application/json": ({
+                        /** Annotations */
+                        annotations?: {
+                            [key: string]: string;
+                        };
+                        /**
+                         * Ends at
+                         * Format: date-time
+                         */
+                        endsAt?: string;
+                        /** Generator URL */
+                        generatorURL?: string;
+                        /**
+                         * Labels
+                         * @description Label name → value
+                         */
+                        labels: {
+                            [key: string]: string;
+                        };
+                        /**
+                         * Starts at
+                         * Format: date-time
+                         */
+                        startsAt?: string;
+                    } & {
+                        [key: string]: unknown;
+                    })[];
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Alerts whose subject is in a running change's scope */
+                            held: number;
+                            /** @description Alerts in the request (one per fingerprint) */
+                            received: number;
+                            /** @description Alerts that added nothing new (Alertmanager's repeat_interval) */
+                            repeats: number;
+                            /** @description New firing or resolved transitions recorded; 0 for a pure re-send */
+                            transitions: number;
+                            /** @description Alerts no rule of the label mapping names a catalogue entity for */
+                            unmapped: number;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -10035,6 +11943,90 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        Alert: {
+            alertname: string;
+            annotations: {
+                [key: string]: string;
+            };
+            endsAt: string | null;
+            fingerprint: string;
+            firstSeen: string;
+            generatorURL: string | null;
+            /** @description The change whose hold holds it now */
+            heldBy: {
+                changeId: string;
+                displayId: string;
+                title: string;
+            } | null;
+            labels: {
+                [key: string]: string;
+            };
+            lastSeen: string;
+            source: string;
+            startsAt: string;
+            /** @enum {unknown} */
+            state: "firing" | "resolved";
+            /** @description The catalogue entity the alert is about; unmapped: none (recorded, never held) */
+            subject: {
+                key: string;
+                /** @enum {unknown} */
+                kind: "service" | "asset" | "source";
+                name: string;
+            } | {
+                key: null;
+                /** @enum {string} */
+                kind: "unmapped";
+                name: null;
+            };
+            /** @description <service> · <alertname> · <source> */
+            subjectLabel: string;
+        };
+        AlertDestination: {
+            createdAt: string;
+            enabled: boolean;
+            eventsUrl: string | null;
+            hasSecret: boolean;
+            host: string | null;
+            id: string;
+            /**
+             * Kind
+             * @enum {unknown}
+             */
+            kind: "webhook" | "email" | "slack" | "pagerduty";
+            lastDelivery: {
+                at: string;
+                attempts: number;
+                error: string | null;
+                nextAttemptAt: string | null;
+                ok: boolean;
+                status: number | null;
+            } | null;
+            name: string;
+            secretHint: string | null;
+            to: string[] | null;
+            updatedAt: string;
+        };
+        Alertmanager: {
+            authHint: string | null;
+            /** @enum {unknown} */
+            authKind: "none" | "bearer" | "basic";
+            createdAt: string;
+            hasAuth: boolean;
+            id: string;
+            name: string;
+            updatedAt: string;
+            url: string;
+        };
+        AlertTransition: {
+            at: string;
+            fingerprint: string;
+            heldBy: string | null;
+            receivedAt: string;
+            /** @enum {unknown} */
+            state: "firing" | "resolved";
+            /** @enum {unknown} */
+            via: "webhook" | "api" | "silence";
+        };
         /** @description A blast radius (changeledger/change-blast/1) in its full shape */
         Blast: {
             /** @description What a change silences (pods count per workload) and what it leaves loud */
@@ -10262,6 +12254,32 @@ export interface components {
             }[];
             /** @description Why it may wait until it expires (too few approvers, no critical approver) */
             warning?: string;
+        };
+        /** @description The live hold on the alerts of the change’s blast radius */
+        Suppression: {
+            /** @description Alerts held so far */
+            held: number;
+            mode: ("relay" | "silence") | null;
+            /** @description "hold not in place: <reason>" while a silence cannot be set; null when the hold is where it should be */
+            problem: string | null;
+            /** @description Held alerts that recovered before the release (not re-sent) */
+            recovered: number;
+            /** @description Held alerts re-sent at the release (still failing) */
+            resent: number;
+            /** @description Silence mode: each silence on each Alertmanager (one per label name) */
+            silences: {
+                alertmanager: string;
+                id: string | null;
+                /** @enum {unknown} */
+                state: "pending" | "active" | "expired" | "failed";
+            }[];
+            since: string | null;
+            /**
+             * @description none: the change never ran; active while it runs; releasing from its finish until the release (5 min later); released after
+             * @enum {unknown}
+             */
+            state: "none" | "active" | "releasing" | "released";
+            until: string | null;
         };
     };
     responses: never;

@@ -158,8 +158,7 @@ export type ChangeInput = Body<'/api/changes', 'post'>;
 export type PipelineInfo = NonNullable<ChangeInput['pipeline']>;
 export const pipelineFields = ['pipeline', 'run', 'runUrl', 'commit', 'version', 'environment', 'repo'] as const satisfies readonly (keyof PipelineInfo)[];
 export type RegisteredChange = Answer<'/api/changes', 'post', 201>;
-// suppression: until GET /api/changes/{id} documents it (the holds routes), optional here.
-export type ChangeDetail = Answer<'/api/changes/{id}', 'get'> & { suppression?: Suppression };
+export type ChangeDetail = Answer<'/api/changes/{id}', 'get'>;
 export type ChangeReport = Item<NonNullable<ChangeDetail['reports']>>;
 export type ChangeStatusAnswer = Answer<'/api/changes/{id}/status', 'get'>;
 export type ApprovalView = Answer<'/api/changes/{id}/approvals', 'get'>;
@@ -203,73 +202,49 @@ export type TicketingInput = NonNullable<ChangeSettingsPatch['ticketing']>;
 export type TicketingView = NonNullable<ChangeSettings['ticketing']>;
 
 // ---------- Alerts (GET /api/alerts, /api/changes/{id}/alerts, Settings → Alert sources) ----------
-// Written by hand until the alerts routes are in the OpenAPI document; then taken from it like the rest.
 
-export type AlertState = 'firing' | 'resolved';
+export type AlertView = Schema<'Alert'>;
+export type AlertState = AlertView['state'];
 export const alertStates = ['firing', 'resolved'] as const satisfies readonly AlertState[];
-export type AlertSubject =
-  | { kind: 'service' | 'asset' | 'source'; key: string; name: string }
-  | { kind: 'unmapped'; key: null; name: null };
-export type AlertHeldBy = { changeId: string; displayId: string; title: string };
-export type AlertView = {
-  fingerprint: string;
-  alertname: string;
-  labels: Record<string, string>;
-  annotations: Record<string, string>;
-  state: AlertState;
-  startsAt: string;
-  endsAt: string | null;
-  generatorURL: string | null;
-  subject: AlertSubject;
-  subjectLabel: string;
-  source: string;
-  firstSeen: string;
-  lastSeen: string;
-  heldBy: AlertHeldBy | null;
-};
-export type AlertTransition = { fingerprint: string; state: AlertState; at: string; receivedAt: string; via: 'webhook' | 'api' | 'silence'; heldBy: string | null };
-export type AlertList = { alerts: AlertView[]; nextCursor?: string | null };
-export type AlertDetail = { alert: AlertView; transitions: AlertTransition[] };
+export type AlertSubject = AlertView['subject'];
+export type AlertHeldBy = NonNullable<AlertView['heldBy']>;
+export type AlertTransition = Schema<'AlertTransition'>;
+export type AlertList = Answer<'/api/alerts', 'get'>;
+export type AlertDetail = Answer<'/api/alerts/{fingerprint}', 'get'>;
+/** The Alerts page's filters as it keeps them (not a wire type: held goes out as held=true). */
 export type AlertListFilters = { subject?: string; state?: AlertState; change?: string; held?: boolean };
 
-export type HoldState = 'none' | 'active' | 'releasing' | 'released';
-export type HoldMode = 'relay' | 'silence';
+export type Suppression = Schema<'Suppression'>;
+export type HoldState = Suppression['state'];
+export type HoldMode = NonNullable<Suppression['mode']>;
 export const holdModes = ['relay', 'silence'] as const satisfies readonly HoldMode[];
-export type SilenceView = { alertmanager: string; id: string | null; state: 'pending' | 'active' | 'expired' | 'failed' };
-export type Suppression = {
-  state: HoldState; mode: HoldMode | null; since: string | null; until: string | null;
-  held: number; resent: number; recovered: number; silences: SilenceView[]; problem: string | null;
-};
-export const noHold: Suppression = { state: 'none', mode: null, since: null, until: null, held: 0, resent: 0, recovered: 0, silences: [], problem: null };
-export type HeldOutcome = 'held' | 'resent' | 'recovered' | 'kept';
-export type ChangeAlert = AlertView & { outcome: HeldOutcome | null; inScope: boolean };
-export type ChangeAlerts = {
-  change: { id: string; displayId: string; title: string };
-  window: { start: string; end: string; open: boolean };
-  alerts: ChangeAlert[];
-  preExisting: { subject: AlertSubject; label: string; fingerprints: string[] }[];
-  truncated: boolean;
-};
+export type SilenceView = Item<Suppression['silences']>;
+export type ChangeAlerts = Answer<'/api/changes/{id}/alerts', 'get'>;
+export type ChangeAlert = Item<ChangeAlerts['alerts']>;
+export type HeldOutcome = NonNullable<ChangeAlert['outcome']>;
 
+export type AlertSettings = Answer<'/api/alert-settings', 'get'>;
+export type WireLabelRule = Item<AlertSettings['labelMapping']>;
+export type LabelRuleKind = WireLabelRule['as'];
+export const labelRuleKinds = ['service', 'source', 'pod', 'asset'] as const satisfies readonly LabelRuleKind[];
+// The route takes any list and checks each rule itself (its refusals name the row): the shape sent.
 export type LabelRule =
-  | { labels: string[]; as: 'service' }
-  | { labels: string[]; as: 'asset'; kinds: string[] }
-  | { labels: string[]; as: 'pod' }
-  | { labels: string[]; as: 'source' };
-export type LabelRuleKind = LabelRule['as'];
-export const labelRuleKinds = ['service', 'asset', 'pod', 'source'] as const satisfies readonly LabelRuleKind[];
-export type AlertSettings = { holdMode: HoldMode; labelMapping: LabelRule[]; defaultLabelMapping?: LabelRule[]; updatedAt?: string | null };
-export type AlertSettingsPatch = { holdMode?: HoldMode; labelMapping?: LabelRule[] | null };
+  | { labels: string[]; as: 'service' | 'source' | 'pod' }
+  | { labels: string[]; as: 'asset'; kinds: string[] };
+export type AlertSettingsPatch = Omit<Body<'/api/alert-settings', 'put'>, 'labelMapping'> & { labelMapping?: LabelRule[] | null };
 
-export type AlertmanagerAuthKind = 'none' | 'bearer' | 'basic';
+export type Alertmanager = Schema<'Alertmanager'>;
+export type AlertmanagerAuthKind = Alertmanager['authKind'];
 export const alertmanagerAuthKinds = ['none', 'bearer', 'basic'] as const satisfies readonly AlertmanagerAuthKind[];
-export type Alertmanager = { id: string; name: string; url: string; authKind: AlertmanagerAuthKind; createdAt?: string; updatedAt?: string };
-export type AlertmanagerInput = { name: string; url: string; auth: { kind: 'none' } | { kind: 'bearer'; token: string } | { kind: 'basic'; username: string; password: string } };
-export type AlertTest = { ok: boolean; status?: number | null; message: string };
+export type AlertmanagerInput = Body<'/api/alertmanagers', 'post'>;
+export type AlertmanagerAuthInput = NonNullable<AlertmanagerInput['auth']>;
+export type AlertmanagerPatch = Body<'/api/alertmanagers/{id}', 'put'>;
+export type AlertmanagerTest = Answer<'/api/alertmanagers/{id}/test', 'post'>;
 
-export type DestinationKind = 'webhook' | 'email' | 'slack' | 'pagerduty';
+export type AlertDestination = Schema<'AlertDestination'>;
+export type DestinationKind = AlertDestination['kind'];
 export const destinationKinds = ['webhook', 'email', 'slack', 'pagerduty'] as const satisfies readonly DestinationKind[];
-export type AlertDestination = { id: string; kind: DestinationKind; name: string; config: Record<string, unknown>; enabled: boolean; createdAt?: string };
-export type AlertDestinationInput = { kind: DestinationKind; name: string; config: Record<string, unknown>; secret?: string };
-export type CreatedDestination = { destination: AlertDestination; secret?: string | null };
-export type ReceiversSnippet = { alertmanager: string; prometheus: string };
+export type AlertDestinationInput = Body<'/api/alert-destinations', 'post'>;
+export type CreatedDestination = Answer<'/api/alert-destinations', 'post', 201>;
+export type DestinationTest = Answer<'/api/alert-destinations/{id}/test', 'post'>;
+export type ReceiversSnippet = Answer<'/api/alert-settings/receivers', 'get'>;

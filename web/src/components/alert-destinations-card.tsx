@@ -1,10 +1,10 @@
 import { useState, type SubmitEvent } from 'react';
 import { api } from '../api/client';
-import { destinationKinds, type AlertDestination, type AlertDestinationInput, type AlertTest, type DestinationKind } from '../api/types';
+import { destinationKinds, type AlertDestination, type AlertDestinationInput, type DestinationKind } from '../api/types';
 import { destinationKindLabels } from '../lib/alert-format';
 import { errorField, errorMessage, fieldMatches } from '../lib/errors';
 import { formatUtc } from '../lib/format';
-import { AlertTestResult } from './alert-test-result';
+import { AlertTestResult, type TestWords } from './alert-test-result';
 import { ErrorBanner } from './error-banner';
 import { FieldError } from './field-error';
 import { SecretBox } from './secret-box';
@@ -27,20 +27,27 @@ export function destinationBody(d: Draft): AlertDestinationInput {
   switch (d.kind) {
     case 'webhook':
     case 'slack':
-      return { kind: d.kind, name, config: {}, secret: d.url.trim() };
+      return { kind: d.kind, name, url: d.url.trim() };
     case 'email':
-      return { kind: 'email', name, config: { to: d.to.split(/[\s,;]+/).filter((x) => x !== '') } };
+      return { kind: 'email', name, to: d.to.split(/[\s,;]+/).filter((x) => x !== '') };
     case 'pagerduty':
-      return { kind: 'pagerduty', name, config: d.eventsUrl.trim() === '' ? {} : { eventsUrl: d.eventsUrl.trim() }, secret: d.routingKey.trim() };
+      return { kind: 'pagerduty', name, routingKey: d.routingKey.trim(), ...(d.eventsUrl.trim() === '' ? {} : { eventsUrl: d.eventsUrl.trim() }) };
   }
 }
 
 /** What a person recognises a destination by: its host, its recipients, its events URL. */
 function describe(d: AlertDestination): string {
-  const c = d.config as { host?: string; to?: string[]; eventsUrl?: string };
-  if (d.kind === 'email') return (c.to ?? []).join(', ');
-  if (d.kind === 'pagerduty') return c.eventsUrl ?? 'events.pagerduty.com';
-  return c.host ?? '';
+  if (d.kind === 'email') return (d.to ?? []).join(', ');
+  if (d.kind === 'pagerduty') return d.eventsUrl ?? 'events.pagerduty.com';
+  return d.host ?? '';
+}
+
+/** How the last send went, in words. */
+function lastSend(d: AlertDestination): string | null {
+  const l = d.lastDelivery;
+  if (l === null) return null;
+  if (l.ok) return `Last sent ${formatUtc(l.at)}.`;
+  return `Last send failed ${formatUtc(l.at)}${l.error === null ? '' : `: ${l.error}`}${l.nextAttemptAt === null ? '' : ` (next try ${formatUtc(l.nextAttemptAt)})`}.`;
 }
 
 // Where relay mode forwards the alerts it does not hold, and where a release sends its notices.
@@ -49,7 +56,7 @@ export function AlertDestinationsCard({ destinations, canEdit, onChanged }: Prop
   const [saving, setSaving] = useState(false);
   const [error, setError] = useState<{ message: string; field: string | null } | null>(null);
   const [secret, setSecret] = useState<{ name: string; value: string } | null>(null);
-  const [tests, setTests] = useState<Record<string, AlertTest | { error: string } | 'testing'>>({});
+  const [tests, setTests] = useState<Record<string, TestWords | { error: string } | 'testing'>>({});
   const [removing, setRemoving] = useState<string | null>(null);
   const [listError, setListError] = useState<string | null>(null);
 
@@ -62,7 +69,7 @@ export function AlertDestinationsCard({ destinations, canEdit, onChanged }: Prop
     setError(null);
     try {
       const created = await api.createAlertDestination(destinationBody(draft));
-      if (typeof created.secret === 'string' && created.secret !== '') setSecret({ name: created.destination.name, value: created.secret });
+      if (created.signingSecret !== null) setSecret({ name: created.destination.name, value: created.signingSecret });
       setDraft(null);
       onChanged();
     } catch (caught) {
@@ -76,7 +83,7 @@ export function AlertDestinationsCard({ destinations, canEdit, onChanged }: Prop
     setTests((t) => ({ ...t, [id]: 'testing' }));
     try {
       const answer = await api.testAlertDestination(id);
-      setTests((t) => ({ ...t, [id]: answer }));
+      setTests((t) => ({ ...t, [id]: { ok: answer.ok, message: answer.message } }));
     } catch (caught) {
       setTests((t) => ({ ...t, [id]: { error: errorMessage(caught) } }));
     }
@@ -95,7 +102,7 @@ export function AlertDestinationsCard({ destinations, canEdit, onChanged }: Prop
 
   const field = error?.field ?? null;
   const message = error?.message ?? null;
-  const known = ['name', 'secret', 'config', 'kind'];
+  const known = ['name', 'url', 'to', 'routingKey', 'eventsUrl'];
 
   return (
     <section className="card alert-settings-card" data-testid="alert-destinations-card" aria-labelledby="alert-destinations-title">
@@ -135,7 +142,8 @@ export function AlertDestinationsCard({ destinations, canEdit, onChanged }: Prop
                 <strong>{d.name}</strong> <span className="pill">{destinationKindLabels[d.kind]}</span>{' '}
                 <span className="mono small muted">{describe(d)}</span>
                 {!d.enabled && <span className="muted small"> · disabled</span>}
-                {d.createdAt !== undefined && <div className="muted small">Added {formatUtc(d.createdAt)}</div>}
+                {d.secretHint !== null && <span className="mono small muted"> {d.secretHint}</span>}
+                <div className="muted small" data-testid="destination-last">{lastSend(d) ?? `Added ${formatUtc(d.createdAt)}; nothing sent yet.`}</div>
                 {result === 'testing' && <p className="muted small">Sending a test…</p>}
                 {result !== undefined && result !== 'testing' && <AlertTestResult result={result} testId="destination-test-result" />}
               </div>
@@ -182,29 +190,31 @@ export function AlertDestinationsCard({ destinations, canEdit, onChanged }: Prop
           {(draft.kind === 'webhook' || draft.kind === 'slack') && (
             <div className="field">
               <label htmlFor="dest-url">{draft.kind === 'slack' ? 'Incoming webhook URL' : 'URL'}</label>
-              <input id="dest-url" type="text" className="mono-input" placeholder="https://" value={draft.url} onChange={(e) => { set({ url: e.target.value }); }} aria-invalid={fieldMatches(field, 'secret') || fieldMatches(field, 'config')} data-testid="destination-url-input" />
+              <input id="dest-url" type="text" className="mono-input" placeholder="https://" value={draft.url} onChange={(e) => { set({ url: e.target.value }); }} aria-invalid={fieldMatches(field, 'url')} data-testid="destination-url-input" />
+              <FieldError field={field} name="url" message={message} />
             </div>
           )}
           {draft.kind === 'email' && (
             <div className="field">
               <label htmlFor="dest-to">Recipients</label>
-              <input id="dest-to" type="text" placeholder="oncall@example.com, ops@example.com" value={draft.to} onChange={(e) => { set({ to: e.target.value }); }} aria-invalid={fieldMatches(field, 'config')} data-testid="destination-to-input" />
+              <input id="dest-to" type="text" placeholder="oncall@example.com, ops@example.com" value={draft.to} onChange={(e) => { set({ to: e.target.value }); }} aria-invalid={fieldMatches(field, 'to')} data-testid="destination-to-input" />
+              <FieldError field={field} name="to" message={message} />
             </div>
           )}
           {draft.kind === 'pagerduty' && (
             <>
               <div className="field">
                 <label htmlFor="dest-key">Routing key</label>
-                <input id="dest-key" type="password" autoComplete="off" value={draft.routingKey} onChange={(e) => { set({ routingKey: e.target.value }); }} aria-invalid={fieldMatches(field, 'secret')} data-testid="destination-key-input" />
+                <input id="dest-key" type="password" autoComplete="off" value={draft.routingKey} onChange={(e) => { set({ routingKey: e.target.value }); }} aria-invalid={fieldMatches(field, 'routingKey')} data-testid="destination-key-input" />
+                <FieldError field={field} name="routingKey" message={message} />
               </div>
               <div className="field">
                 <label htmlFor="dest-events">Events URL (optional)</label>
-                <input id="dest-events" type="text" className="mono-input" placeholder="https://events.pagerduty.com/v2/enqueue" value={draft.eventsUrl} onChange={(e) => { set({ eventsUrl: e.target.value }); }} data-testid="destination-events-input" />
+                <input id="dest-events" type="text" className="mono-input" placeholder="https://events.pagerduty.com/v2/enqueue" value={draft.eventsUrl} onChange={(e) => { set({ eventsUrl: e.target.value }); }} aria-invalid={fieldMatches(field, 'eventsUrl')} data-testid="destination-events-input" />
+                <FieldError field={field} name="eventsUrl" message={message} />
               </div>
             </>
           )}
-          <FieldError field={field} name="secret" message={message} />
-          <FieldError field={field} name="config" message={message} />
           {error !== null && !known.some((k) => fieldMatches(field, k)) && <ErrorBanner message={error.message} testId="destination-form-error" />}
           <div className="form-actions">
             <button type="submit" className="btn btn-primary" disabled={saving} data-testid="destination-save">

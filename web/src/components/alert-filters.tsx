@@ -31,7 +31,7 @@ export function AlertFilterBar({ applied, onApply }: Props) {
         <input
           id="alert-filter-subject"
           type="search"
-          placeholder="service, host or alert name"
+          placeholder="a service or host, by name or key"
           value={draft.subject ?? ''}
           onChange={(e) => { setDraft({ ...draft, subject: e.target.value }); }}
           spellCheck={false}

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { api } from '../api/client';
-import { labelRuleKinds, type AlertSettings, type LabelRule, type LabelRuleKind } from '../api/types';
+import { labelRuleKinds, type AlertSettings, type LabelRule, type LabelRuleKind, type WireLabelRule } from '../api/types';
 import { errorField, errorMessage } from '../lib/errors';
 import { sentence } from '../lib/format';
 import { ErrorBanner } from './error-banner';
@@ -11,16 +11,16 @@ type Props = { settings: AlertSettings; canEdit: boolean; onSaved: (next: AlertS
 type Row = { labels: string; as: LabelRuleKind; kinds: string };
 
 const kindLabels: Record<LabelRuleKind, string> = {
-  service: 'a service',
-  source: 'a monitoring source',
-  pod: 'a pod (namespace, pod)',
-  asset: 'infrastructure',
+  service: 'Service',
+  source: 'Monitoring source',
+  pod: 'Pod (namespace, pod)',
+  asset: 'Infrastructure',
 };
 
 const split = (text: string): string[] => text.split(/[\s,]+/).filter((x) => x !== '');
 
-function toRows(mapping: readonly LabelRule[]): Row[] {
-  return mapping.map((r) => ({ labels: r.labels.join(', '), as: r.as, kinds: r.as === 'asset' ? r.kinds.join(', ') : '' }));
+function toRows(mapping: readonly WireLabelRule[]): Row[] {
+  return mapping.map((r) => ({ labels: r.labels.join(', '), as: r.as, kinds: (r.kinds ?? []).join(', ') }));
 }
 
 // The server checks the rules; the editor only turns rows into them (an asset row's kinds, too).
@@ -72,7 +72,7 @@ export function AlertLabelMapping({ settings, canEdit, onSaved }: Props) {
   };
 
   const at = rowOfField(error?.field ?? null);
-  const isDefault = (settings as { labelMappingIsDefault?: boolean }).labelMappingIsDefault === true;
+  const isDefault = settings.labelMappingIsDefault;
 
   return (
     <section className="card alert-settings-card" data-testid="label-mapping" aria-labelledby="label-mapping-title">
@@ -105,7 +105,7 @@ export function AlertLabelMapping({ settings, canEdit, onSaved }: Props) {
                   />
                 </div>
                 <div className="field label-rule-as">
-                  <label htmlFor={`rule-as-${String(i)}`}>Name</label>
+                  <label htmlFor={`rule-as-${String(i)}`}>Maps to</label>
                   <select id={`rule-as-${String(i)}`} value={r.as} disabled={!canEdit} onChange={(e) => { change(i, { as: e.target.value as LabelRuleKind }); }} aria-invalid={mine !== null && at?.part === 'as'} data-testid="label-rule-as">
                     {labelRuleKinds.map((k) => (
                       <option key={k} value={k}>
@@ -132,7 +132,7 @@ export function AlertLabelMapping({ settings, canEdit, onSaved }: Props) {
                 )}
                 {mine !== null && (
                   <span className="field-error small label-rule-error" role="alert" data-testid="field-error" data-field={mine.field ?? undefined}>
-                    Row {i + 1}: {sentence(mine.message)}
+                    {sentence(mine.message)}
                   </span>
                 )}
               </div>

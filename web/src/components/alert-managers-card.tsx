@@ -1,8 +1,8 @@
 import { useState, type SubmitEvent } from 'react';
 import { api } from '../api/client';
-import { alertmanagerAuthKinds, type Alertmanager, type AlertmanagerAuthKind, type AlertmanagerInput, type AlertTest } from '../api/types';
+import { alertmanagerAuthKinds, type Alertmanager, type AlertmanagerAuthInput, type AlertmanagerAuthKind, type AlertmanagerTest } from '../api/types';
 import { errorField, errorMessage } from '../lib/errors';
-import { AlertTestResult } from './alert-test-result';
+import { AlertTestResult, type TestWords } from './alert-test-result';
 import { ErrorBanner } from './error-banner';
 import { FieldError } from './field-error';
 import './alert-managers-card.css';
@@ -13,10 +13,19 @@ type Draft = { name: string; url: string; authKind: AlertmanagerAuthKind; token:
 const emptyDraft: Draft = { name: '', url: '', authKind: 'none', token: '', username: '', password: '' };
 const authLabels: Record<AlertmanagerAuthKind, string> = { none: 'None', bearer: 'Bearer token', basic: 'Basic (user and password)' };
 
-function authOf(d: Draft): AlertmanagerInput['auth'] {
-  if (d.authKind === 'bearer') return { kind: 'bearer', token: d.token };
-  if (d.authKind === 'basic') return { kind: 'basic', username: d.username, password: d.password };
+// A token or password left blank is left out: on an edit, the server keeps the stored one.
+function authOf(d: Draft): AlertmanagerAuthInput {
+  if (d.authKind === 'bearer') return d.token === '' ? { kind: 'bearer' } : { kind: 'bearer', token: d.token };
+  if (d.authKind === 'basic') return d.password === '' ? { kind: 'basic', username: d.username } : { kind: 'basic', username: d.username, password: d.password };
   return { kind: 'none' };
+}
+
+/** The status answer as a sentence. */
+export function testWords(t: AlertmanagerTest): TestWords {
+  if (!t.ok) return { ok: false, message: t.problem ?? 'It did not answer as an Alertmanager does.' };
+  const version = t.version === null ? '' : ` ${t.version}`;
+  const cluster = t.cluster === null ? '' : `, cluster ${t.cluster}`;
+  return { ok: true, message: `It answered: Alertmanager${version}${cluster}.` };
 }
 
 // The Alertmanagers changeledger talks to: silence mode puts its silences there and reads back
@@ -25,7 +34,7 @@ export function AlertmanagersCard({ alertmanagers, canEdit, onChanged }: Props) 
   const [editing, setEditing] = useState<{ id: string | null; draft: Draft } | null>(null);
   const [saving, setSaving] = useState(false);
   const [error, setError] = useState<{ message: string; field: string | null } | null>(null);
-  const [tests, setTests] = useState<Record<string, AlertTest | { error: string } | 'testing'>>({});
+  const [tests, setTests] = useState<Record<string, TestWords | { error: string } | 'testing'>>({});
   const [removing, setRemoving] = useState<string | null>(null);
   const [listError, setListError] = useState<string | null>(null);
 
@@ -44,8 +53,9 @@ export function AlertmanagersCard({ alertmanagers, canEdit, onChanged }: Props) 
     const stored = alertmanagers.find((a) => a.id === editing.id);
     // Editing keeps the stored credentials unless the kind changed or a new secret was typed.
     const keepAuth = stored !== undefined && stored.authKind === d.authKind && d.token === '' && d.password === '' && d.username === '';
+    const auth = d.authKind === 'none' && editing.id === null ? {} : { auth: authOf(d) };
     try {
-      if (editing.id === null) await api.createAlertmanager({ name: d.name.trim(), url: d.url.trim(), auth: authOf(d) });
+      if (editing.id === null) await api.createAlertmanager({ name: d.name.trim(), url: d.url.trim(), ...auth });
       else await api.updateAlertmanager(editing.id, { name: d.name.trim(), url: d.url.trim(), ...(keepAuth ? {} : { auth: authOf(d) }) });
       setEditing(null);
       onChanged();
@@ -60,7 +70,7 @@ export function AlertmanagersCard({ alertmanagers, canEdit, onChanged }: Props) 
     setTests((t) => ({ ...t, [id]: 'testing' }));
     try {
       const answer = await api.testAlertmanager(id);
-      setTests((t) => ({ ...t, [id]: answer }));
+      setTests((t) => ({ ...t, [id]: testWords(answer) }));
     } catch (caught) {
       setTests((t) => ({ ...t, [id]: { error: errorMessage(caught) } }));
     }
@@ -104,7 +114,10 @@ export function AlertmanagersCard({ alertmanagers, canEdit, onChanged }: Props) 
             <li key={am.id} className="alert-source-row" data-testid="alertmanager-row" data-id={am.id}>
               <div className="alert-source-main">
                 <strong data-testid="alertmanager-name">{am.name}</strong> <code className="mono small">{am.url}</code>
-                <div className="muted small">Auth: {authLabels[am.authKind]}</div>
+                <div className="muted small">
+                  Auth: {authLabels[am.authKind]}
+                  {am.authHint !== null && <span className="mono"> {am.authHint}</span>}
+                </div>
                 {result === 'testing' && <p className="muted small">Asking it…</p>}
                 {result !== undefined && result !== 'testing' && <AlertTestResult result={result} testId="alertmanager-test-result" />}
               </div>

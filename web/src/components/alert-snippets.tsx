@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { api } from '../api/client';
 import type { ReceiversSnippet } from '../api/types';
 import { errorMessage, isAbort } from '../lib/errors';
@@ -31,32 +31,54 @@ export function AlertSnippets() {
       <h2 id="alert-snippets-title">Send alerts to changeledger</h2>
       <p className="muted small">
         Alertmanager and Prometheus send with a token of the <code>alerts:write</code> scope: <Link to="/tokens" data-testid="snippets-token">create one</Link> and put it where
-        the snippet says <code>&lt;token&gt;</code>.
+        the snippets say <code>REPLACE_WITH_AN_ALERTS_WRITE_TOKEN</code>.
       </p>
       {loaded.status === 'loading' && <p className="muted small">Loading…</p>}
       {loaded.status === 'error' && <ErrorBanner message={loaded.message} testId="snippets-error" onRetry={() => { setReloads((n) => n + 1); }} />}
       {loaded.status === 'ready' && (
         <>
-          <div className="snippet">
-            <div className="snippet-head">
-              <h3>
-                Alertmanager <code>receivers:</code>
-              </h3>
-              <CopyButton value={loaded.snippet.alertmanager} label="Copy" testId="snippet-alertmanager-copy" />
+          {loaded.snippet.pipelineUrl === null && (
+            <div className="banner banner-warn small" data-testid="snippets-no-pipeline">
+              <span className="banner-text">
+                The pipeline listener’s address is not known here: replace <code>changeledger.example:4320</code> with where it listens.
+              </span>
             </div>
-            <pre className="json snippet-text" data-testid="snippet-alertmanager">{loaded.snippet.alertmanager}</pre>
-          </div>
-          <div className="snippet">
-            <div className="snippet-head">
-              <h3>
-                Prometheus <code>alerting:</code> (without Alertmanager)
-              </h3>
-              <CopyButton value={loaded.snippet.prometheus} label="Copy" testId="snippet-prometheus-copy" />
-            </div>
-            <pre className="json snippet-text" data-testid="snippet-prometheus">{loaded.snippet.prometheus}</pre>
-          </div>
+          )}
+          <Snippet
+            testId="snippet-alertmanager"
+            title={<>Alertmanager: <code>route:</code> and <code>receivers:</code></>}
+            hint="Relay mode: changeledger receives every alert and forwards the ones it does not hold."
+            text={loaded.snippet.alertmanagerYaml}
+          />
+          <Snippet
+            testId="snippet-child-route"
+            title={<>Keeping your own routing: a first child route</>}
+            hint="Silence mode: put it first under your route’s routes: (with the changeledger receiver above); every alert is copied to changeledger and your routing stays."
+            text={loaded.snippet.alertmanagerChildRouteYaml}
+          />
+          <Snippet
+            testId="snippet-prometheus"
+            title={<>Prometheus <code>alerting:</code> (without Alertmanager)</>}
+            hint="Prometheus sends its alerts to changeledger directly, as it would to an Alertmanager."
+            text={loaded.snippet.prometheusYaml}
+          />
         </>
       )}
     </section>
+  );
+}
+
+function Snippet({ testId, title, hint, text }: { testId: string; title: ReactNode; hint: string; text: string }) {
+  return (
+    <div className="snippet">
+      <div className="snippet-head">
+        <h3>{title}</h3>
+        <CopyButton value={text} label="Copy" testId={`${testId}-copy`} />
+      </div>
+      <p className="muted small snippet-hint">{hint}</p>
+      <pre className="json snippet-text" data-testid={testId}>
+        {text}
+      </pre>
+    </div>
   );
 }

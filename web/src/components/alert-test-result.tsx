@@ -1,8 +1,10 @@
-import type { AlertTest } from '../api/types';
 import { sentence } from '../lib/format';
 
+/** What a Test button heard, in words. */
+export type TestWords = { ok: boolean; message: string };
+
 // What a Test button heard, in words: green when the other side answered as it should.
-export function AlertTestResult({ result, testId }: { result: AlertTest | { error: string }; testId: string }) {
+export function AlertTestResult({ result, testId }: { result: TestWords | { error: string }; testId: string }) {
   if ('error' in result) {
     return (
       <p className="alert-test-result field-error small" role="status" data-testid={testId} data-ok="false">

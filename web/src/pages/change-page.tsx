@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { ApiError, api } from '../api/client';
-import { noHold, type ApprovalView, type BlastContracts, type ChangeDetail } from '../api/types';
+import type { ApprovalView, BlastContracts, ChangeDetail } from '../api/types';
 import { ApprovalPanel } from '../components/approval-panel';
 import { ChangeActions } from '../components/change-actions';
 import { ChangeAlertsCard } from '../components/change-alerts-card';
@@ -141,7 +141,7 @@ export function ChangePage({ changeId }: { changeId: string }) {
           )}
           <ApprovalPanel change={change} view={approvals} focus={focusApproval} onDecided={reload} />
           <ChangeActions change={change} canWrite={writer} onDone={reload} />
-          <ChangeAlertsCard changeId={change.id} suppression={detail.suppression ?? noHold} refresh={reloads} />
+          <ChangeAlertsCard changeId={change.id} suppression={detail.suppression} refresh={reloads} />
           <ReportCard change={change} reports={detail.reports ?? []} />
           <PipelineCard change={change} canWrite={writer} refresh={reloads} onTested={() => { setReloads((n) => n + 1); }} />
         </div>
