@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startAlertmanager, type Alertmanager } from '../support/alertmanager.js';
 import { startAlertStack, startTap, type AlertStack } from '../support/alert-stack.js';
 import { describeEachEngine } from '../support/engines.js';
-import { missingPeers, pollUntil } from '../support/peer-process.js';
+import { missingPeers, pollUntil, PEER_TEST_TIMEOUT_MS } from '../support/peer-process.js';
 
 // Debian's Alertmanager routes to changeledger's webhook on the pipeline listener, with a token of
 // alerts:write in http_config.authorization. The alerts are posted to Alertmanager's API as
@@ -28,12 +28,12 @@ describeEachEngine('Alertmanager routes to changeledger\'s webhook', (engine) =>
     stack = await startAlertStack(engine.db(), { estate: ESTATE });
     tap = await startTap(stack.pipelineUrl);
     am = await startAlertmanager({ receivers: [{ name: 'changeledger', url: `${tap.url}/api/alerts/alertmanager`, bearer: stack.token }] });
-  });
+  }, PEER_TEST_TIMEOUT_MS);
   afterAll(async () => {
     await am?.stop();
     await tap?.close();
     await stack?.close();
-  });
+  }, PEER_TEST_TIMEOUT_MS);
 
   const hooks = (state: string, service: string) => tap.tapped.filter((h) => h.path === '/api/alerts/alertmanager' && (h.json.alerts as Json[] | undefined)?.some((a) => a.status === state && a.labels.service === service));
 
@@ -75,5 +75,5 @@ describeEachEngine('Alertmanager routes to changeledger\'s webhook', (engine) =>
     // Every notification Alertmanager sent was taken, and the ones after the first added nothing.
     expect(tap.tapped.every((h) => h.status === 200)).toBe(true);
     expect(tap.tapped.reduce((n, h) => n + Number(h.answer.transitions ?? 0), 0)).toBe(2);
-  });
+  }, PEER_TEST_TIMEOUT_MS);
 });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAlertmanager, type Alertmanager } from '../support/alertmanager.js';
 import { startFlipExporter, type FlipExporter } from '../support/flip-exporter.js';
-import { missingPeers, pollUntil } from '../support/peer-process.js';
+import { missingPeers, pollUntil, PEER_TEST_TIMEOUT_MS } from '../support/peer-process.js';
 import { downRule, startPrometheus, type Prometheus } from '../support/prometheus.js';
 import { startReceiver } from '../support/receiver.js';
 
@@ -25,13 +25,13 @@ describe.skipIf(skip)('Prometheus and Alertmanager on loopback', () => {
     receiver = await startReceiver({ status: 200 });
     am = await startAlertmanager({ receivers: [{ name: 'pager', url: `${receiver.url}/hook`, bearer: 'peer-secret' }] });
     prom = await startPrometheus({ scrape: [exporter.target], rules: [downRule()], alertmanagers: [{ url: am.url }] });
-  });
+  }, PEER_TEST_TIMEOUT_MS);
   afterAll(async () => {
     await prom?.stop();
     await am?.stop();
     await receiver?.close();
     await exporter?.close();
-  });
+  }, PEER_TEST_TIMEOUT_MS);
 
   const webhooks = () => receiver.received.map((r) => r.json as Webhook);
 
@@ -45,7 +45,7 @@ describe.skipIf(skip)('Prometheus and Alertmanager on loopback', () => {
       return list.length > 0 ? list : undefined;
     });
     expect(active.map((a) => a.url)).toEqual([`${am.url}/api/v2/alerts`]);
-  });
+  }, PEER_TEST_TIMEOUT_MS);
 
   it('a flipped gauge fires the rule; Alertmanager posts webhook v4 with the bearer token; flipping back resolves it', async () => {
     exporter.set('up_check', { service: 'checkout' }, 0);
@@ -72,7 +72,7 @@ describe.skipIf(skip)('Prometheus and Alertmanager on loopback', () => {
     const resolved = await pollUntil('the resolved webhook for checkout', async () =>
       webhooks().find((w) => w.status === 'resolved' && w.alerts.some((a) => a.labels.service === 'checkout')), { details: am.logs });
     expect(resolved.alerts.find((a) => a.labels.service === 'checkout')!.fingerprint).toBe(alert.fingerprint);
-  });
+  }, PEER_TEST_TIMEOUT_MS);
 
   it('a silence read back from the API suppresses the alert it matches and not the other', async () => {
     const now = Date.now();
@@ -93,5 +93,5 @@ describe.skipIf(skip)('Prometheus and Alertmanager on loopback', () => {
     const firedAgain = () => webhooks().filter((w) => w.status === 'firing' && w.alerts.some((a) => a.labels.service === 'checkout')).length;
     await pollUntil('checkout to be notified a second time', async () => (firedAgain() >= 2 ? true : undefined), { details: am.logs });
     expect(webhooks().some((w) => w.alerts.some((a) => a.labels.service === 'search'))).toBe(false);
-  });
+  }, PEER_TEST_TIMEOUT_MS);
 });

@@ -3,7 +3,7 @@ import { startAlertmanager, type Alertmanager } from '../support/alertmanager.js
 import { startAlertStack, startTap, type AlertStack } from '../support/alert-stack.js';
 import { describeEachEngine } from '../support/engines.js';
 import { startFlipExporter, type FlipExporter } from '../support/flip-exporter.js';
-import { missingPeers, pollUntil } from '../support/peer-process.js';
+import { missingPeers, pollUntil, PEER_TEST_TIMEOUT_MS } from '../support/peer-process.js';
 import { downRule, startPrometheus, type Prometheus } from '../support/prometheus.js';
 
 // Debian's Prometheus lists changeledger's pipeline listener among its alertmanagers (api_version
@@ -39,14 +39,14 @@ describeEachEngine('Prometheus sends its alerts straight to changeledger', (engi
       scrape: [exporter.target], rules: [downRule()],
       alertmanagers: [{ url: am.url }, { url: tap.url, bearer: stack.token }],
     });
-  });
+  }, PEER_TEST_TIMEOUT_MS);
   afterAll(async () => {
     await prom?.stop();
     await am?.stop();
     await tap?.close();
     await exporter?.close();
     await stack?.close();
-  });
+  }, PEER_TEST_TIMEOUT_MS);
 
   it.skipIf(skip)('lists changeledger as an API v2 alertmanager and records the fired alert by Alertmanager\'s fingerprint, then its resolution', async () => {
     const active = await pollUntil('prometheus to list both alertmanagers', async () => {
@@ -84,5 +84,5 @@ describeEachEngine('Prometheus sends its alerts straight to changeledger', (engi
     expect((one.json.transitions as Json[]).map((x) => [x.state, x.via])).toEqual([['firing', 'api'], ['resolved', 'api']]);
     // Alertmanager saw the same resolution: the alert it holds is no longer active.
     await am.waitForAlerts('ServiceDown resolved in Alertmanager', (list) => (list.some((a) => a.fingerprint === inAm.fingerprint) ? undefined : true), { active: true });
-  });
+  }, PEER_TEST_TIMEOUT_MS);
 });

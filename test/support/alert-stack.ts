@@ -54,6 +54,9 @@ export async function startAlertStack(db: Database, opts: { estate?: string; hol
       const imp = await t.main.inject({ method: 'POST', url: '/api/catalog/imports?format=changeledger&source=cmdb', headers: { ...owner.headers, 'content-type': 'application/yaml' }, payload: opts.estate });
       if (imp.statusCode !== 200) throw new Error(`catalogue import failed: ${imp.statusCode} ${imp.body}`);
     }
+    // Approvals are not what these tests are about: a registered change may start at once.
+    const approvals = await t.main.inject({ method: 'PUT', url: `/api/organizations/${owner.org.id}/change-settings`, headers: owner.headers, payload: { approvalRequired: 'none' } });
+    if (approvals.statusCode !== 200) throw new Error(`change settings failed: ${approvals.statusCode} ${approvals.body}`);
     const token = (await createToken(t, owner, ['alerts:write', 'alerts:read', 'changes:write', 'changes:read'], 'alertmanager')).secret;
     await t.pipeline.listen({ host: '127.0.0.1', port: 0 });
     const pipelineUrl = `http://127.0.0.1:${(t.pipeline.server.address() as { port: number }).port}`;

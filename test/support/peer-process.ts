@@ -39,6 +39,13 @@ export function missingPeers(suite: string, need: Array<keyof typeof PEER_BINARI
   return missing;
 }
 
+/**
+ * A real-parts test waits on several peers in turn, each wait with PEER_DEADLINE_MS: the test's
+ * own limit is set above their sum, so a slow run ends with the wait that gave up, not vitest's
+ * bare timeout. Hooks that start peers get it too.
+ */
+export const PEER_TEST_TIMEOUT_MS = 300_000;
+
 /** Generous: the machine is small and CI runs under load; a wait fails only when the thing never happens. */
 export const PEER_DEADLINE_MS = 60_000;
 
