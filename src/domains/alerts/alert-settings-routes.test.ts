@@ -191,6 +191,7 @@ describeEachEngine('Settings → Alert sources API', (engine) => {
         [{ kind: 'email', name: 'Ops', to: ['ops@acme.dev', 'not-an-address'] }, 'to.1'],
         [{ kind: 'pagerduty', name: 'PD', routingKey: 'has spaces in it' }, 'routingKey'],
         [{ kind: 'slack', name: 'Chat', url: 'https://hooks.slack.example/x', to: ['a@b.test'] }, 'to'],
+        [{ kind: 'email', name: 'nul\u0000inside', to: ['ops@acme.dev'] }, 'name'],
       ];
       for (const [payload, field] of cases) {
         const res = await api('POST', '/api/alert-destinations', payload);

@@ -11,7 +11,7 @@ import {
   type AlertmanagerAuthKind, type AlertmanagerRef, type DestinationRecord, type HoldMode, type LastDelivery,
 } from './alert-settings-store.js';
 import type { DestinationKind, LabelMapping } from './alert-types.js';
-import { parseDestination, secretHint, type DestinationInput, type DestinationSecret } from './destinations/destination-input.js';
+import { checkName, parseDestination, secretHint, type DestinationInput, type DestinationSecret } from './destinations/destination-input.js';
 import { checkLabelMapping, DEFAULT_LABEL_MAPPING } from './label-mapping.js';
 import { receiversSnippet, type ReceiversSnippet } from './receivers-snippet.js';
 import type { RelayService } from './relay-service.js';
@@ -69,13 +69,6 @@ export type AlertmanagerTest = { ok: boolean; version: string | null; cluster: s
 const manage = (m: Manager, what: string) => {
   if (m.role !== 'owner' && m.role !== 'admin') throw forbidden(`only owners and admins ${what}`);
 };
-
-function checkName(raw: string | undefined, before: string | null): string {
-  const name = (raw ?? before ?? '').trim();
-  if (!name) throw invalid('name', 'is required');
-  if (name.length > 200) throw invalid('name', 'must be at most 200 characters');
-  return name;
-}
 
 /**
  * Settings → Alert sources: the hold mode and label mapping, the Alertmanagers, the relay

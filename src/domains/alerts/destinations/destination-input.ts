@@ -39,6 +39,15 @@ const FIELDS: Record<DestinationKind, ReadonlyArray<keyof DestinationInput>> = {
   webhook: ['url'], slack: ['url'], email: ['to'], pagerduty: ['routingKey', 'eventsUrl'],
 };
 
+/** The name of a destination or an Alertmanager: 1–200 characters a page can show. */
+export function checkName(raw: string | undefined, before: string | null): string {
+  const name = (raw ?? before ?? '').trim();
+  if (!name) throw invalid('name', 'is required');
+  if (name.length > 200) throw invalid('name', 'must be at most 200 characters');
+  if (/[\u0000-\u001f\u007f]/.test(name)) throw invalid('name', 'must not contain control characters (tabs, new lines, NUL)');
+  return name;
+}
+
 /** An http(s) URL that can ever be delivered to (private literals are judged at each send). */
 function checkUrl(field: string, raw: string, judge: (url: string) => LiteralJudgement): URL {
   let u: URL;
@@ -70,9 +79,7 @@ export function parseDestination(
   for (const k of ['url', 'to', 'routingKey', 'eventsUrl'] as const) {
     if (input[k] !== undefined && !FIELDS[kind].includes(k)) throw invalid(k, `is not a field of a ${kind} destination`);
   }
-  const name = (input.name ?? before?.name ?? '').trim();
-  if (!name) throw invalid('name', 'is required');
-  if (name.length > 200) throw invalid('name', 'must be at most 200 characters');
+  const name = checkName(input.name, before?.name ?? null);
   const changed: string[] = [];
   if (before && name !== before.name) changed.push('name');
   const enabled = input.enabled ?? before?.enabled ?? true;
