@@ -22,3 +22,15 @@ describe('--trust-proxy', () => {
     expect(serveConfig({}, {}).trustProxy).toEqual([]);
   });
 });
+
+describe('CHANGELEDGER_TEST_ONLY_HOLD_RELEASE_DELAY_MS', () => {
+  it('leaves the product’s five minutes unless a test sets it', () => {
+    expect(serveConfig({}, {}).testOnlyHoldReleaseDelayMs).toBeNull();
+    expect(serveConfig({}, { CHANGELEDGER_TEST_ONLY_HOLD_RELEASE_DELAY_MS: '' }).testOnlyHoldReleaseDelayMs).toBeNull();
+    expect(serveConfig({}, { CHANGELEDGER_TEST_ONLY_HOLD_RELEASE_DELAY_MS: '2500' }).testOnlyHoldReleaseDelayMs).toBe(2500);
+  });
+
+  it.each(['soon', '-1', '1.5', '300001'])('refuses %j, saying it is test only', (raw) => {
+    expect(() => serveConfig({}, { CHANGELEDGER_TEST_ONLY_HOLD_RELEASE_DELAY_MS: raw })).toThrow(`CHANGELEDGER_TEST_ONLY_HOLD_RELEASE_DELAY_MS (test only) must be a whole number of milliseconds from 0 to 300000, got "${raw}"`);
+  });
+});
