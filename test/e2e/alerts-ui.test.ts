@@ -8,6 +8,7 @@ import { hasChromium, launchChromium, openPage } from '../support/browser.js';
 import { webBundle } from '../support/deliveries-web.js';
 import { describeEachEngine } from '../support/engines.js';
 import { startReceiver } from '../support/receiver.js';
+import { closedPort } from '../support/smtp-capture.js';
 import { PASSWORD, signIn, testApp, testCtx, type SignedIn, type TestApp } from '../support/test-app.js';
 
 // The alerts pages in Debian's Chromium against the real app (in this process, so its worker can
@@ -234,6 +235,8 @@ describeEachEngine('the alerts pages in the web UI', (engine) => {
       expect(await card.getByTestId('change-hold-counts').textContent()).toBe('1 held · 0 re-sent · 0 recovered');
       expect(await card.getByTestId('change-alerts-held').getByTestId('change-alert').allTextContents()).toEqual([expect.stringMatching(/^checkout-api · CheckoutErrors · .*Firing/)]);
       expect(await card.getByTestId('change-hold-problem').count()).toBe(0);
+      // The window's other alerts (the unmapped node alert) are counted, not listed as the change's.
+      expect(await card.getByTestId('change-alerts-elsewhere').textContent()).toBe('1 other alert fired or recovered in its window outside its scope.');
       await shoot(page, `alerts-change-card-${suffix}.png`);
 
       // Home: the hold in place now, by the change's title, with its count.
@@ -397,6 +400,48 @@ describeEachEngine('the alerts pages in the web UI', (engine) => {
       expect(consoleErrors, consoleErrors.join('\n')).toEqual([]);
     } finally {
       await context.close();
+    }
+  });
+
+  it.skipIf(!hasChromium)('silence mode with an Alertmanager nobody answers on: the change\'s Alerts card and the home page say "hold not in place" and why', async () => {
+    await inject(owner, 'PUT', '/api/alert-settings', { holdMode: 'silence' });
+    const down = await inject(owner, 'POST', '/api/alertmanagers', { name: 'down-am', url: `http://127.0.0.1:${String(await closedPort())}` });
+    const registered = await inject(owner, 'POST', '/api/changes', { title: 'Reindex search', components: [{ key: 'svc:search-api' }], startNow: true });
+    const id = (registered['change'] as { id: string }).id;
+    let problem: string | null = null;
+    for (let i = 0; i < 40 && problem === null; i++) {
+      await t!.services.worker.runOnce();
+      const detail = await inject(owner, 'GET', `/api/changes/${id}`);
+      problem = (detail['suppression'] as { problem: string | null }).problem;
+      if (problem === null) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(problem).toMatch(/^hold not in place: .*down-am/);
+
+    const { page, context, consoleErrors } = await openPage(browser!);
+    try {
+      await signInAt(page, `/changes/${id}`, owner.user.email);
+      consoleErrors.length = 0;
+      const card = page.getByTestId('change-alerts-card');
+      const shown = card.getByTestId('change-hold-problem');
+      await shown.waitFor();
+      expect(await shown.textContent()).toBe(`H${problem!.slice(1)}`);
+      expect(await card.getByTestId('change-hold-mode').textContent()).toBe('Alertmanager silences');
+      const silences = card.getByTestId('change-hold-silence');
+      // Per Alertmanager: the one nobody answers on has only failed silences.
+      const failed = silences.filter({ hasText: 'down-am' });
+      expect(await failed.count()).toBe(1);
+      expect(await failed.getAttribute('data-state')).toBe('failed');
+      expect(await failed.textContent()).toMatch(/^down-am \d+ failed$/);
+      await shoot(page, `alerts-change-problem-${suffix}.png`);
+
+      await page.getByTestId('nav-home').click();
+      const hold = page.getByTestId('home-hold').filter({ hasText: 'Reindex search' });
+      await hold.waitFor();
+      expect(await hold.getByTestId('home-hold-problem').textContent()).toBe(`H${problem!.slice(1)}`);
+      expect(consoleErrors, consoleErrors.join('\n')).toEqual([]);
+    } finally {
+      await context.close();
+      await t!.main.inject({ method: 'DELETE', url: `/api/alertmanagers/${(down['alertmanager'] as { id: string }).id}`, headers: owner.headers });
     }
   });
 });

@@ -140,9 +140,8 @@ export function AlertDestinationsCard({ destinations, canEdit, onChanged }: Prop
             <li key={d.id} className="alert-source-row" data-testid="destination-row" data-id={d.id}>
               <div className="alert-source-main">
                 <strong>{d.name}</strong> <span className="pill">{destinationKindLabels[d.kind]}</span>{' '}
-                <span className="mono small muted">{describe(d)}</span>
+                <span className="mono small muted">{d.secretHint ?? describe(d)}</span>
                 {!d.enabled && <span className="muted small"> · disabled</span>}
-                {d.secretHint !== null && <span className="mono small muted"> {d.secretHint}</span>}
                 <div className="muted small" data-testid="destination-last">{lastSend(d) ?? `Added ${formatUtc(d.createdAt)}; nothing sent yet.`}</div>
                 {result === 'testing' && <p className="muted small">Sending a test…</p>}
                 {result !== undefined && result !== 'testing' && <AlertTestResult result={result} testId="destination-test-result" />}

@@ -51,7 +51,9 @@ export function AlertTable({ alerts, selected, onSelect }: Props) {
               <td className="alert-state-cell">
                 <AlertStateBadge state={a.state} /> <span className="muted small" data-testid="alert-since">{alertSince(a)}</span>
               </td>
-              <td className="alert-hold-cell">{a.heldBy === null ? <span className="muted small">—</span> : <HeldBadge heldBy={a.heldBy} />}</td>
+              <td className={a.heldBy === null ? 'alert-hold-cell alert-hold-none' : 'alert-hold-cell'}>
+                {a.heldBy === null ? <span className="muted small">—</span> : <HeldBadge heldBy={a.heldBy} />}
+              </td>
               <td className="nowrap">
                 {url === null ? <span className="muted small">no link</span> : <SourceLink url={url} />}
               </td>

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { api } from '../api/client';
 import type { ChangeAlert, ChangeAlerts, HeldOutcome, Suppression } from '../api/types';
-import { holdLine, holdModeLabels, holdStateLabels, outcomeLabels } from '../lib/alert-format';
+import { holdLine, holdModeLabels, holdStateLabels, outcomeLabels, silencesByAlertmanager } from '../lib/alert-format';
 import { errorMessage, isAbort } from '../lib/errors';
 import { formatUtc, sentence } from '../lib/format';
 import { AlertStateBadge } from './alert-badges';
@@ -20,10 +20,12 @@ type Loaded = { status: 'loading' } | { status: 'ready'; answer: ChangeAlerts } 
 
 type Group = HeldOutcome | 'fired';
 const groupOrder: readonly Group[] = ['held', 'resent', 'recovered', 'kept', 'fired'];
-const groupLabels: Record<Group, string> = { ...outcomeLabels, fired: 'Fired in the window, not held' };
+const groupLabels: Record<Group, string> = { ...outcomeLabels, fired: 'In its scope, not held' };
 
-// What the hold did with it; an alert of the window it did not hold (outside the scope, unmapped).
+// What the hold did with it; an alert of its scope it did not hold (it fired before the hold began).
 const groupOf = (a: ChangeAlert): Group => a.outcome ?? 'fired';
+// The evidence answer carries every alert of the window; the card shows the change's own.
+const ownAlert = (a: ChangeAlert): boolean => a.outcome !== null || a.inScope;
 
 // The Alerts page with this alert open: among what the change held, or among all alerts.
 function alertHref(changeId: string, a: ChangeAlert): string {
@@ -49,8 +51,10 @@ export function ChangeAlertsCard({ changeId, suppression: s, refresh }: Props) {
     return () => { abort.abort(); };
   }, [changeId, refresh, reloads]);
 
-  const alerts = loaded.status === 'ready' ? loaded.answer.alerts : [];
-  const preExisting = loaded.status === 'ready' ? loaded.answer.preExisting : [];
+  const all = loaded.status === 'ready' ? loaded.answer.alerts : [];
+  const alerts = all.filter(ownAlert);
+  const elsewhere = all.length - alerts.length;
+  const preExisting = loaded.status === 'ready' ? loaded.answer.subjects.filter((x) => x.inScope && x.preExisting) : [];
   const groups = groupOrder
     .map((group) => ({ group, items: alerts.filter((a) => groupOf(a) === group) }))
     .filter((g) => g.items.length > 0);
@@ -90,11 +94,14 @@ export function ChangeAlertsCard({ changeId, suppression: s, refresh }: Props) {
         <div className="change-alerts-section">
           <h3>Silences</h3>
           <ul className="hold-silences" data-testid="change-hold-silences">
-            {s.silences.map((silence) => (
-              <li key={`${silence.alertmanager}:${silence.id ?? 'pending'}`} data-testid="change-hold-silence" data-state={silence.state}>
-                <span className="hold-silence-am">{silence.alertmanager}</span>{' '}
-                <span className={`silence-state silence-state-${silence.state}`}>{silence.state}</span>{' '}
-                {silence.id !== null && <code className="mono small muted">{silence.id}</code>}
+            {silencesByAlertmanager(s.silences).map((g) => (
+              <li key={g.alertmanager} data-testid="change-hold-silence" data-state={g.worst} title={g.ids.length > 0 ? `Silence ids: ${g.ids.join(', ')}` : undefined}>
+                <span className="hold-silence-am">{g.alertmanager}</span>{' '}
+                {g.counts.map(([state, n]) => (
+                  <span key={state} className={`silence-state silence-state-${state}`}>
+                    {n} {state}
+                  </span>
+                ))}
               </li>
             ))}
           </ul>
@@ -106,7 +113,7 @@ export function ChangeAlertsCard({ changeId, suppression: s, refresh }: Props) {
         {loaded.status === 'error' && <ErrorBanner message={loaded.message} testId="change-alerts-error" onRetry={() => { setReloads((n) => n + 1); }} />}
         {loaded.status === 'ready' && alerts.length === 0 && (
           <p className="muted small" data-testid="change-alerts-empty">
-            {s.state === 'none' ? 'No alert held: the hold starts when the change does.' : 'No alert has fired during the change.'}
+            {s.state === 'none' ? 'No alert held: the hold starts when the change does.' : 'No alert of its scope has fired during the change.'}
           </p>
         )}
         {groups.map((g) => (
@@ -129,14 +136,21 @@ export function ChangeAlertsCard({ changeId, suppression: s, refresh }: Props) {
         {preExisting.length > 0 && (
           <div className="change-alerts-group" data-testid="change-alerts-pre-existing">
             <h4>
-              Already in error at the start <span className="muted">{preExisting.length}</span>
+              In its scope, already in error at the start <span className="muted">{preExisting.length}</span>
             </h4>
             <ul className="change-alerts-list">
               {preExisting.map((p) => (
-                <li key={p.label}>{p.label}</li>
+                <li key={p.label} data-testid="change-alert-pre-existing">
+                  {p.label}
+                </li>
               ))}
             </ul>
           </div>
+        )}
+        {elsewhere > 0 && (
+          <p className="muted small" data-testid="change-alerts-elsewhere">
+            {elsewhere === 1 ? '1 other alert' : `${String(elsewhere)} other alerts`} fired or recovered in its window outside its scope.
+          </p>
         )}
         {alerts.some((a) => a.outcome !== null) && (
           <Link to={`/alerts?change=${encodeURIComponent(changeId)}`} className="small" data-testid="change-alerts-all">

@@ -75,3 +75,20 @@ export function safeExternalUrl(url: string | null): string | null {
     return null;
   }
 }
+
+type SilenceState = Suppression['silences'][number]['state'];
+const silenceWorst: readonly SilenceState[] = ['failed', 'pending', 'active', 'expired'];
+
+export type SilenceGroup = { alertmanager: string; counts: [SilenceState, number][]; ids: string[]; worst: SilenceState };
+
+/** A hold's silences per Alertmanager (it keeps one per label name on each), the worst state first. */
+export function silencesByAlertmanager(silences: Suppression['silences']): SilenceGroup[] {
+  const by = new Map<string, Suppression['silences']>();
+  for (const s of silences) by.set(s.alertmanager, [...(by.get(s.alertmanager) ?? []), s]);
+  return [...by.entries()].map(([alertmanager, list]) => {
+    const counts = silenceWorst
+      .map((state): [SilenceState, number] => [state, list.filter((s) => s.state === state).length])
+      .filter(([, n]) => n > 0);
+    return { alertmanager, counts, ids: list.flatMap((s) => (s.id === null ? [] : [s.id])), worst: counts[0]?.[0] ?? 'pending' };
+  });
+}
