@@ -90,7 +90,8 @@ describeEachEngine('the alerts pages in the web UI', (engine) => {
   beforeAll(async () => {
     if (!hasChromium) return;
     await mkdir(artifactsDir, { recursive: true });
-    t = await testApp(engine.db(), { webDir: (await web()).dir, clock: new WallClock() });
+    // The release comes right after the finish here (the product waits five minutes).
+    t = await testApp(engine.db(), { webDir: (await web()).dir, clock: new WallClock(), holdReleaseDelayMs: 0 });
     await t.main.listen({ port: 0, host: '127.0.0.1' });
     const address = t.main.server.address() as { port: number };
     base = `http://127.0.0.1:${String(address.port)}`;
@@ -442,6 +443,40 @@ describeEachEngine('the alerts pages in the web UI', (engine) => {
     } finally {
       await context.close();
       await t!.main.inject({ method: 'DELETE', url: `/api/alertmanagers/${(down['alertmanager'] as { id: string }).id}`, headers: owner.headers });
+    }
+  });
+
+  it.skipIf(!hasChromium)('after the change completes and its hold is released: the card says Released, what was re-sent (still failing) and what recovered', async () => {
+    const now = Date.now();
+    const latency = { alertname: 'CheckoutLatency', service: 'checkout-api', severity: 'warning' };
+    await inject(owner, 'POST', '/api/alerts/alertmanager', webhook([{ status: 'firing', labels: latency, startsAt: new Date(now).toISOString() }]));
+    await inject(owner, 'POST', '/api/alerts/alertmanager', webhook([{ status: 'resolved', labels: latency, startsAt: new Date(now).toISOString(), endsAt: new Date(now + 1000).toISOString() }]));
+    await inject(owner, 'POST', `/api/changes/${changeId}/complete`, { outcome: 'success' });
+    let state = '';
+    for (let i = 0; i < 60 && state !== 'released'; i++) {
+      await t!.services.worker.runOnce();
+      const detail = await inject(owner, 'GET', `/api/changes/${changeId}`);
+      state = (detail['suppression'] as { state: string }).state;
+      if (state !== 'released') await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(state).toBe('released');
+
+    const { page, context, consoleErrors } = await openPage(browser!);
+    try {
+      await signInAt(page, `/changes/${changeId}`, owner.user.email);
+      consoleErrors.length = 0;
+      const card = page.getByTestId('change-alerts-card');
+      await card.getByTestId('change-alert').first().waitFor();
+      expect(await card.getByTestId('change-hold-state').textContent()).toBe('Released');
+      expect(await card.getByTestId('change-hold-line').textContent()).toMatch(/^Released at \d{4}-\d{2}-\d{2} /);
+      expect(await card.getByTestId('change-hold-counts').textContent()).toBe('2 held · 1 re-sent · 1 recovered');
+      expect(await card.getByTestId('change-alerts-resent').getByTestId('change-alert').allTextContents()).toEqual([expect.stringMatching(/^checkout-api · CheckoutErrors · .*Firing/)]);
+      expect(await card.getByTestId('change-alerts-recovered').getByTestId('change-alert').allTextContents()).toEqual([expect.stringMatching(/^checkout-api · CheckoutLatency · .*Resolved/)]);
+      expect(await card.getByTestId('change-alerts-held').count()).toBe(0);
+      await shoot(page, `alerts-change-released-${suffix}.png`);
+      expect(consoleErrors, consoleErrors.join('\n')).toEqual([]);
+    } finally {
+      await context.close();
     }
   });
 });
