@@ -8,8 +8,7 @@ import type { AlertRecord, AlertState, AlertVia, IncomingAlert, LabelMapping, Tr
 import { alertEvidence, type AlertEvidence } from './alert-evidence.js';
 import { readHoldSettings } from './alert-settings-store.js';
 import {
-  findCatalogueHits, findChangeRef, findHolds, insertTransitions, listAlerts, readAlert, readTransitions, upsertAlerts, upsertHeldAlerts,
-  type AlertRow, type TransitionRow,
+  findChangeRef, findSubjectsAndHolds, listAlerts, readAlert, readTransitions, writeBatch, type AlertRow, type TransitionRow,
 } from './alert-store.js';
 import { decideHold, indexHolds, type HoldDecision } from './hold-decision.js';
 import { DEFAULT_LABEL_MAPPING, indexHits, lookupsOf, resolveSubject, subjectLabel } from './label-mapping.js';
@@ -112,15 +111,13 @@ export class AlertService {
   private async intakeTx(tx: Tx, ctx: AuditContext, orgId: string, via: AlertVia, alerts: IncomingAlert[], source: string, relay: boolean): Promise<IntakeResult> {
     const now = this.deps.clock.now().toISOString();
     const mapping = await (this.deps.mapping ?? savedMapping)(tx, orgId);
-    const found = await findCatalogueHits(tx, orgId, lookupsOf(alerts.map((a) => a.labels), mapping));
+    // One query: the catalogue entities and sources every alert's labels may name, with the live holds on them.
+    const found = await findSubjectsAndHolds(tx, orgId, lookupsOf(alerts.map((a) => a.labels), mapping));
     const hits = indexHits(found.entities, found.sources);
-    const resolved = alerts.map((a) => ({ a, r: resolveSubject(a.labels, mapping, hits) }));
+    const index = indexHolds(found.holds);
 
-    const subjects = new Map<string, { kind: string; key: string }>();
-    for (const { r } of resolved) if (r.subject.kind !== 'unmapped') subjects.set(`${r.subject.kind}\u0000${r.subject.key}`, { kind: r.subject.kind, key: r.subject.key });
-    const index = indexHolds(await findHolds(tx, orgId, [...subjects.values()]));
-
-    const decided = resolved.map(({ a, r }) => {
+    const decided = alerts.map((a) => {
+      const r = resolveSubject(a.labels, mapping, hits);
       const alertname = a.labels.alertname ?? '(no alertname)';
       const row: AlertRow = {
         fingerprint: a.fingerprint, alertname, labels: a.labels, annotations: a.annotations, generatorURL: a.generatorURL,
@@ -130,19 +127,18 @@ export class AlertService {
       return { a, r, row, hold: decideHold(r.subject, index) };
     });
 
-    const firstSeen = await upsertAlerts(tx, orgId, decided.map((d) => d.row), now);
     const transitions: TransitionRow[] = decided.flatMap(({ a, hold }) => {
       const heldBy = hold.by[0]?.changeId ?? null;
       const firing: TransitionRow = { fingerprint: a.fingerprint, state: 'firing', at: a.startsAt, heldBy };
       // A resolution we hear of first still fired: its firing is part of the history too.
       return a.state === 'firing' ? [firing] : [firing, { fingerprint: a.fingerprint, state: 'resolved', at: a.endsAt!, heldBy }];
     });
-    const inserted = await insertTransitions(tx, orgId, via, transitions, now);
+    const held = decided.flatMap(({ a, hold }) => hold.by.map((b) => ({ changeId: b.changeId, fingerprint: a.fingerprint })));
+    const { firstSeen, inserted } = await writeBatch(tx, orgId, via, { alerts: decided.map((d) => d.row), transitions, held }, now);
     const stateOf = new Map(alerts.map((a) => [a.fingerprint, a.state]));
     // Changed: the alert's own state is new (a resolution, a new firing), not only a back-filled firing.
     const changed = new Set(inserted.filter((t) => t.state === stateOf.get(t.fingerprint)).map((t) => t.fingerprint));
     const newOnes = new Set(inserted.map((t) => t.fingerprint));
-    await upsertHeldAlerts(tx, orgId, decided.flatMap(({ a, hold }) => hold.by.map((b) => ({ changeId: b.changeId, fingerprint: a.fingerprint }))), now);
 
     const items: IntakeItem[] = decided.map(({ a, row, hold }) => ({ alert: toRecord(orgId, a, row, hold, firstSeen.get(a.fingerprint) ?? now, now), heldBy: hold.by[0]?.changeId ?? null, changed: changed.has(a.fingerprint) }));
     if (relay) await (this.deps.relay ?? noRelay).afterIntake(tx, orgId, items);

@@ -11,40 +11,41 @@ const isoOrNull = (d: unknown): string | null => (d == null ? null : iso(d));
 
 // ── what intake asks per batch ───────────────────────────────────────────────────────────────────
 
-/**
- * The one catalogue query of a batch: entities by key or by name and monitoring sources by id or
- * name, all lower-cased, for every candidate of every alert at once. Stale rows are left out.
- */
-export async function findCatalogueHits(db: Queryable, orgId: string, q: { keys: string[]; names: string[]; sources: string[] }): Promise<{ entities: FoundEntity[]; sources: FoundSource[] }> {
-  if (q.keys.length === 0 && q.names.length === 0 && q.sources.length === 0) return { entities: [], sources: [] };
-  const r = await db.query<{ what: string; key: string; kind: string; name: string }>(
-    `SELECT 'entity' AS what, key, kind, name FROM catalogue_entities
-      WHERE org_id = $1 AND NOT stale AND (lower(key) = ANY($2::text[]) OR lower(name) = ANY($3::text[]))
-     UNION ALL
-     SELECT 'source', id, '', name FROM catalogue_sources
-      WHERE org_id = $1 AND NOT stale AND (lower(id) = ANY($4::text[]) OR lower(name) = ANY($4::text[]))`,
-    [orgId, q.keys, q.names, q.sources],
-  );
-  return {
-    entities: r.rows.filter((x) => x.what === 'entity').map((x) => ({ key: x.key, kind: x.kind, name: x.name })),
-    sources: r.rows.filter((x) => x.what === 'source').map((x) => ({ id: x.key, name: x.name })),
-  };
-}
-
 /** A live hold on one subject: the row of hold_subjects with its change's display id and title. */
 export type HoldRow = HoldEntry;
 
-/** The live holds on the batch's subjects: ONE query on hold_subjects' primary key, whatever the batch size. */
-export async function findHolds(db: Queryable, orgId: string, subjects: Array<{ kind: string; key: string }>): Promise<HoldRow[]> {
-  if (subjects.length === 0) return [];
-  const r = await db.query<{ subject_kind: HoldRow['subjectKind']; subject_key: string; change_id: string; title: string }>(
-    `SELECT h.subject_kind, h.subject_key, h.change_id, c.title
-       FROM unnest($2::text[], $3::text[]) AS s(kind, key)
-       JOIN hold_subjects h ON h.org_id = $1 AND h.subject_kind = s.kind AND h.subject_key = s.key
-       JOIN changes c ON c.id = h.change_id`,
-    [orgId, subjects.map((s) => s.kind), subjects.map((s) => s.key)],
+/**
+ * The one look-up of a batch: catalogue entities by key or by name and monitoring sources by id or
+ * name (all lower-cased, stale rows left out) for every candidate of every alert at once, each hit
+ * with the live holds on it from hold_subjects' primary key. Services are `svc:` keys (subject
+ * kind service), any other entity is an asset, a monitoring source a source. The holds are a
+ * primary-key probe per hit (a subquery the planner cannot turn into a scan of every hold), so a
+ * thousand live scopes cost what one does.
+ */
+export async function findSubjectsAndHolds(db: Queryable, orgId: string, q: { keys: string[]; names: string[]; sources: string[] }): Promise<{ entities: FoundEntity[]; sources: FoundSource[]; holds: HoldRow[] }> {
+  if (q.keys.length === 0 && q.names.length === 0 && q.sources.length === 0) return { entities: [], sources: [], holds: [] };
+  const r = await db.query<{ what: 'entity' | 'source'; key: string; kind: string; name: string; subject_kind: HoldRow['subjectKind']; holds: Array<{ changeId: string; title: string }> | null }>(
+    `WITH hits AS (
+       SELECT 'entity' AS what, key, kind, name, CASE WHEN key LIKE 'svc:%' THEN 'service' ELSE 'asset' END AS subject_kind FROM catalogue_entities
+        WHERE org_id = $1 AND NOT stale AND (lower(key) = ANY($2::text[]) OR lower(name) = ANY($3::text[]))
+       UNION ALL
+       SELECT 'source', id, '', name, 'source' FROM catalogue_sources
+        WHERE org_id = $1 AND NOT stale AND (lower(id) = ANY($4::text[]) OR lower(name) = ANY($4::text[])))
+     SELECT hits.*, (SELECT json_agg(json_build_object('changeId', h.change_id, 'title', c.title))
+                       FROM hold_subjects h JOIN changes c ON c.id = h.change_id
+                      WHERE h.org_id = $1 AND h.subject_kind = hits.subject_kind AND h.subject_key = hits.key) AS holds
+       FROM hits`,
+    [orgId, q.keys, q.names, q.sources],
   );
-  return r.rows.map((x) => ({ subjectKind: x.subject_kind, subjectKey: x.subject_key, changeId: x.change_id, displayId: displayIdOf(x.change_id), title: x.title }));
+  const entities = new Map<string, FoundEntity>();
+  const sources = new Map<string, FoundSource>();
+  const holds: HoldRow[] = [];
+  for (const x of r.rows) {
+    if (x.what === 'entity') entities.set(x.key, { key: x.key, kind: x.kind, name: x.name });
+    else sources.set(x.key, { id: x.key, name: x.name });
+    for (const h of x.holds ?? []) holds.push({ subjectKind: x.subject_kind, subjectKey: x.key, changeId: h.changeId, displayId: displayIdOf(h.changeId), title: h.title });
+  }
+  return { entities: [...entities.values()], sources: [...sources.values()], holds };
 }
 
 /** CHG-XXXXXXXX, as changes prints it (the first 8 hex of the id after its prefix). */
@@ -62,65 +63,55 @@ export type AlertRow = {
   generatorURL: string | null; subjectKind: Subject['kind']; subjectKey: string | null; subjectLabel: string; source: string;
   state: AlertState; startsAt: string; endsAt: string | null;
 };
+export type TransitionRow = { fingerprint: string; state: AlertState; at: string; heldBy: string | null };
+export type HeldRow = { changeId: string; fingerprint: string };
 
 /** Whether what was sent is at least as new as what is stored: the moment of each one's state. */
 const FRESH = `(CASE EXCLUDED.state WHEN 'firing' THEN EXCLUDED.starts_at ELSE EXCLUDED.ends_at END)
   >= (CASE alerts.state WHEN 'firing' THEN alerts.starts_at ELSE alerts.ends_at END)`;
+const fresh = (col: string) => `${col} = CASE WHEN ${FRESH} THEN EXCLUDED.${col} ELSE alerts.${col} END`;
 
 /**
- * One statement for the batch: new alerts are inserted, known ones take the sent labels and state
- * unless what was sent is older than what is stored (a late re-send of a firing after its
- * resolution keeps the resolution). last_seen always moves.
+ * The batch's rows in one statement:
+ * - alerts: new ones inserted; known ones take the sent labels and state unless what was sent is
+ *   older than what is stored (a late re-send of a firing after its resolution keeps the
+ *   resolution); last_seen always moves;
+ * - alert_transitions: a repeat (same fingerprint, state and moment) is no row;
+ * - held_alerts: first and last time each holding change held each alert.
+ * Answers each alert's first_seen and the transitions that are new.
  */
-export async function upsertAlerts(tx: Tx, orgId: string, rows: AlertRow[], at: string): Promise<Map<string, string>> {
-  if (rows.length === 0) return new Map();
-  const r = await tx.query<{ fingerprint: string; first_seen: Date }>(
-    `INSERT INTO alerts (org_id, fingerprint, alertname, labels, annotations, generator_url, subject_kind, subject_key, subject_label, source, state, starts_at, ends_at, first_seen, last_seen)
-     SELECT $1, r.fingerprint, r.alertname, r.labels, r.annotations, r."generatorURL", r."subjectKind", r."subjectKey", r."subjectLabel", r.source, r.state, r."startsAt", r."endsAt", $3, $3
-       FROM jsonb_to_recordset($2::jsonb) AS r(fingerprint text, alertname text, labels jsonb, annotations jsonb, "generatorURL" text, "subjectKind" text,
-            "subjectKey" text, "subjectLabel" text, source text, state text, "startsAt" timestamptz, "endsAt" timestamptz)
-     ON CONFLICT (org_id, fingerprint) DO UPDATE SET
-       last_seen = EXCLUDED.last_seen,
-       alertname = CASE WHEN ${FRESH} THEN EXCLUDED.alertname ELSE alerts.alertname END,
-       labels = CASE WHEN ${FRESH} THEN EXCLUDED.labels ELSE alerts.labels END,
-       annotations = CASE WHEN ${FRESH} THEN EXCLUDED.annotations ELSE alerts.annotations END,
-       generator_url = CASE WHEN ${FRESH} THEN EXCLUDED.generator_url ELSE alerts.generator_url END,
-       subject_kind = EXCLUDED.subject_kind, subject_key = EXCLUDED.subject_key, subject_label = EXCLUDED.subject_label,
-       source = EXCLUDED.source,
-       state = CASE WHEN ${FRESH} THEN EXCLUDED.state ELSE alerts.state END,
-       starts_at = CASE WHEN ${FRESH} THEN EXCLUDED.starts_at ELSE alerts.starts_at END,
-       ends_at = CASE WHEN ${FRESH} THEN EXCLUDED.ends_at ELSE alerts.ends_at END
-     RETURNING fingerprint, first_seen`,
-    [orgId, JSON.stringify(rows), at],
+export async function writeBatch(tx: Tx, orgId: string, via: AlertVia, rows: { alerts: AlertRow[]; transitions: TransitionRow[]; held: HeldRow[] }, now: string): Promise<{ firstSeen: Map<string, string>; inserted: Array<{ fingerprint: string; state: AlertState }> }> {
+  if (rows.alerts.length === 0) return { firstSeen: new Map(), inserted: [] };
+  const r = await tx.query<{ k: 'a' | 't'; fingerprint: string; first_seen: Date | null; state: AlertState | null }>(
+    `WITH a AS (
+       INSERT INTO alerts (org_id, fingerprint, alertname, labels, annotations, generator_url, subject_kind, subject_key, subject_label, source, state, starts_at, ends_at, first_seen, last_seen)
+       SELECT $1, r.fingerprint, r.alertname, r.labels, r.annotations, r."generatorURL", r."subjectKind", r."subjectKey", r."subjectLabel", r.source, r.state, r."startsAt", r."endsAt", $5, $5
+         FROM jsonb_to_recordset($2::jsonb) AS r(fingerprint text, alertname text, labels jsonb, annotations jsonb, "generatorURL" text, "subjectKind" text,
+              "subjectKey" text, "subjectLabel" text, source text, state text, "startsAt" timestamptz, "endsAt" timestamptz)
+       ON CONFLICT (org_id, fingerprint) DO UPDATE SET
+         last_seen = EXCLUDED.last_seen, ${['alertname', 'labels', 'annotations', 'generator_url', 'state', 'starts_at', 'ends_at'].map(fresh).join(', ')},
+         subject_kind = EXCLUDED.subject_kind, subject_key = EXCLUDED.subject_key, subject_label = EXCLUDED.subject_label, source = EXCLUDED.source
+       RETURNING fingerprint, first_seen),
+     t AS (
+       INSERT INTO alert_transitions (org_id, fingerprint, state, at, received_at, via, held_by)
+       SELECT $1, r.fingerprint, r.state, r.at, $5, $6, r."heldBy" FROM jsonb_to_recordset($3::jsonb) AS r(fingerprint text, state text, at timestamptz, "heldBy" text)
+       ON CONFLICT (org_id, fingerprint, state, at) DO NOTHING
+       RETURNING fingerprint, state),
+     h AS (
+       INSERT INTO held_alerts (change_id, org_id, fingerprint, first_held_at, last_held_at)
+       SELECT r."changeId", $1, r.fingerprint, $5, $5 FROM jsonb_to_recordset($4::jsonb) AS r("changeId" text, fingerprint text)
+       ON CONFLICT (change_id, fingerprint) DO UPDATE SET last_held_at = EXCLUDED.last_held_at)
+     SELECT 'a' AS k, fingerprint, first_seen, NULL AS state FROM a
+     UNION ALL SELECT 't', fingerprint, NULL, state FROM t`,
+    [orgId, JSON.stringify(rows.alerts), JSON.stringify(rows.transitions), JSON.stringify(rows.held), now, via],
   );
-  return new Map(r.rows.map((x) => [x.fingerprint, iso(x.first_seen)]));
-}
-
-export type TransitionRow = { fingerprint: string; state: AlertState; at: string; heldBy: string | null };
-
-/** The batch's transitions; a repeat (same fingerprint, state and moment) is no row. Returns the new ones. */
-export async function insertTransitions(tx: Tx, orgId: string, via: AlertVia, rows: TransitionRow[], receivedAt: string): Promise<Array<{ fingerprint: string; state: AlertState }>> {
-  if (rows.length === 0) return [];
-  const r = await tx.query<{ fingerprint: string; state: AlertState }>(
-    `INSERT INTO alert_transitions (org_id, fingerprint, state, at, received_at, via, held_by)
-     SELECT $1, r.fingerprint, r.state, r.at, $3, $4, r."heldBy"
-       FROM jsonb_to_recordset($2::jsonb) AS r(fingerprint text, state text, at timestamptz, "heldBy" text)
-     ON CONFLICT (org_id, fingerprint, state, at) DO NOTHING
-     RETURNING fingerprint, state`,
-    [orgId, JSON.stringify(rows), receivedAt, via],
-  );
-  return r.rows;
-}
-
-/** What each holding change held: first and last time, per alert. */
-export async function upsertHeldAlerts(tx: Tx, orgId: string, rows: Array<{ changeId: string; fingerprint: string }>, at: string): Promise<void> {
-  if (rows.length === 0) return;
-  await tx.query(
-    `INSERT INTO held_alerts (change_id, org_id, fingerprint, first_held_at, last_held_at)
-     SELECT r."changeId", $1, r.fingerprint, $3, $3 FROM jsonb_to_recordset($2::jsonb) AS r("changeId" text, fingerprint text)
-     ON CONFLICT (change_id, fingerprint) DO UPDATE SET last_held_at = EXCLUDED.last_held_at`,
-    [orgId, JSON.stringify(rows), at],
-  );
+  const firstSeen = new Map<string, string>();
+  const inserted: Array<{ fingerprint: string; state: AlertState }> = [];
+  for (const x of r.rows) {
+    if (x.k === 'a') firstSeen.set(x.fingerprint, iso(x.first_seen));
+    else inserted.push({ fingerprint: x.fingerprint, state: x.state! });
+  }
+  return { firstSeen, inserted };
 }
 
 // ── reads ───────────────────────────────────────────────────────────────────────────────────────

@@ -174,7 +174,10 @@ export function resolveSubject(labels: Readonly<Record<string, string>>, mapping
       const named = hits.entitiesByName.get(c.name.toLowerCase()) ?? [];
       e = named.find((x) => (c.as === 'service' ? isService(x) : c.kinds.includes(x.kind)));
     }
-    if (e) return { subject: { kind: c.as, key: e.key, name: e.name }, rule: c.rule, reason: `${c.as} ${e.key} (rule ${c.rule + 1})`, source: null };
+    if (!e) continue;
+    // A `svc:` key is a service (a data-source instance too) whichever rule found it: that is how scopes list it.
+    const kind = isService(e) ? 'service' : 'asset';
+    return { subject: { kind, key: e.key, name: e.name }, rule: c.rule, reason: `${kind} ${e.key} (rule ${c.rule + 1})`, source: null };
   }
   return { subject: { kind: 'unmapped', key: null, name: null }, rule: null, reason: 'no rule of the label mapping names a catalogue entity', source: null };
 }
