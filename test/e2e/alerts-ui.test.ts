@@ -300,6 +300,22 @@ describeEachEngine('the alerts pages in the web UI', (engine) => {
       const unchanged = await inject(owner, 'GET', '/api/alert-settings');
       expect(unchanged['labelMapping']).toEqual(settings['labelMapping']);
 
+      // Put row 2 right and drop the last row (job as a service name): saved, no longer the defaults.
+      await rules.nth(1).getByTestId('label-rule-labels').fill('job, rule_group');
+      const count = await rules.count();
+      await rules.nth(count - 1).getByTestId('label-rule-remove').click();
+      await page.getByTestId('label-mapping-save').click();
+      await page.getByTestId('label-mapping-saved').waitFor();
+      expect(await rules.nth(1).getByTestId('field-error').count()).toBe(0);
+      expect(await page.getByTestId('label-mapping-default').count()).toBe(0);
+      const saved = await inject(owner, 'GET', '/api/alert-settings');
+      expect(saved['labelMappingIsDefault']).toBe(false);
+      expect((saved['labelMapping'] as unknown[]).length).toBe(count - 1);
+      await page.getByTestId('label-mapping-reset').click();
+      await page.getByTestId('label-mapping-default').waitFor();
+      expect(await rules.count()).toBe(count);
+      expect((await inject(owner, 'GET', '/api/alert-settings'))['labelMappingIsDefault']).toBe(true);
+
       // The snippet to paste.
       const snippet = page.getByTestId('snippet-alertmanager');
       await snippet.waitFor();
@@ -329,6 +345,7 @@ describeEachEngine('the alerts pages in the web UI', (engine) => {
       expect(await member.page.getByTestId('hold-mode-silence').isChecked()).toBe(true);
       expect(await member.page.getByTestId('hold-mode-save').count()).toBe(0);
       expect(await member.page.getByTestId('alertmanager-add').count()).toBe(0);
+      expect(await member.page.getByTestId('destination-add').count()).toBe(0);
       expect(await member.page.getByTestId('label-mapping-save').count()).toBe(0);
       expect(await member.page.getByTestId('label-rule-labels').first().isDisabled()).toBe(true);
     } finally {
@@ -358,6 +375,17 @@ describeEachEngine('the alerts pages in the web UI', (engine) => {
       await result.waitFor();
       expect(await result.getAttribute('data-ok')).toBe('true');
       await shoot(page, `alert-sources-alertmanager-${suffix}.png`);
+
+      // Edit it: a new name and a bearer token; the token is never shown back, only its hint.
+      await row.getByTestId('alertmanager-edit').click();
+      await page.getByTestId('alertmanager-name-input').fill('shop-am-1');
+      await page.getByTestId('alertmanager-auth-input').selectOption('bearer');
+      await page.getByTestId('alertmanager-token-input').fill('am-token-0123456789');
+      await page.getByTestId('alertmanager-save').click();
+      await page.getByTestId('alertmanager-form').waitFor({ state: 'detached' });
+      await row.getByTestId('alertmanager-name').filter({ hasText: 'shop-am-1' }).waitFor();
+      expect(await row.textContent()).toContain('Auth: Bearer token');
+      expect(await row.textContent()).not.toContain('am-token-0123456789');
       expect(consoleErrors.filter((e) => !e.includes('400')), consoleErrors.join('\n')).toEqual([]);
     } finally {
       await context.close();

@@ -122,11 +122,11 @@ export function AlertmanagersCard({ alertmanagers, canEdit, onChanged }: Props) 
                 {result !== undefined && result !== 'testing' && <AlertTestResult result={result} testId="alertmanager-test-result" />}
               </div>
               <div className="alert-source-actions">
-                <button type="button" className="btn btn-small" onClick={() => void test(am.id)} disabled={result === 'testing'} data-testid="alertmanager-test">
-                  Test
-                </button>
                 {canEdit && (
                   <>
+                    <button type="button" className="btn btn-small" onClick={() => void test(am.id)} disabled={result === 'testing'} data-testid="alertmanager-test">
+                      Test
+                    </button>
                     <button type="button" className="btn btn-small" onClick={() => { start(am); }} data-testid="alertmanager-edit">
                       Edit
                     </button>

@@ -11,6 +11,9 @@ import { errorMessage, isAbort } from '../lib/errors';
 import { pluralize } from '../lib/format';
 import './alerts-page.css';
 
+/** What GET /api/alerts answers at most without a limit: the list has no further pages. */
+const LIST_LIMIT = 100;
+
 type ListState = { status: 'loading' } | { status: 'ready'; alerts: AlertView[] } | { status: 'error'; message: string };
 
 function filtersFrom(params: URLSearchParams): AlertListFilters {
@@ -108,6 +111,7 @@ export function AlertsPage() {
             <div className="list-footer">
               <span className="muted" data-testid="alerts-count">
                 {pluralize(alerts.length, 'alert')} shown
+                {alerts.length >= LIST_LIMIT ? ` — the ${String(LIST_LIMIT)} last seen; narrow the filters for older ones` : ''}
               </span>
             </div>
           </div>
