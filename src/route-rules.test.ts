@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeEachEngine } from '../test/support/engines.js';
 import { countRows, createToken, PASSWORD, signedInOwner, signIn, testApp, testCtx, type SignedIn, type TestApp } from '../test/support/test-app.js';
-import type { Role } from './domains/auth/index.js';
+import { SCOPES, type Role } from './domains/auth/index.js';
 import { registeredRoutes } from './platform/http/guards.js';
 import { isUiFile, renderRouteTable, ROUTE_RULES, ruleOf, type RouteRule } from './route-rules.js';
 
@@ -36,7 +36,7 @@ describeEachEngine('every route against the route rules', (engine) => {
       const { user } = await t.services.auth.addMember(testCtx, { org: owner.org.slug, email: `${role}.${Math.random().toString(36).slice(2, 8)}@rules.test`, role, password: PASSWORD });
       people[role] = await signIn(t, owner.org, user, PASSWORD);
     }
-    allScopes = (await createToken(t, owner, ['changes:read', 'changes:write', 'catalogue:read', 'catalogue:write', 'flags:read', 'flags:write', 'audit:read'], 'everything')).secret;
+    allScopes = (await createToken(t, owner, [...SCOPES], 'everything')).secret;
   });
   afterAll(async () => t.close());
 
