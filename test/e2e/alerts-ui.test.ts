@@ -135,6 +135,23 @@ describeEachEngine('the alerts pages in the web UI', (engine) => {
       await page.getByTestId('alerts-empty-sources').click();
       await page.waitForURL((url) => url.pathname === '/settings/alerts');
       expect(await page.locator('h1').textContent()).toBe('Alert sources');
+
+      // The snippets' token: created on the tokens page with alerts:write, then Alertmanager's
+      // webhook on the pipeline listener with it is taken (and read back on the Alerts page).
+      await page.getByTestId('snippets-token').click();
+      await page.waitForURL((url) => url.pathname === '/tokens');
+      await page.getByTestId('token-create-form').waitFor();
+      await page.getByLabel('Name', { exact: true }).fill('alertmanager');
+      await page.getByLabel('alerts:write').check();
+      await page.getByTestId('token-create-submit').click();
+      const secret = ((await page.getByTestId('token-secret-value').textContent()) ?? '').trim();
+      const sent = await t!.pipeline.inject({
+        method: 'POST', url: '/api/alerts/alertmanager', headers: { authorization: `Bearer ${secret}` },
+        payload: webhook([{ status: 'firing', labels: { alertname: 'Watchdog', severity: 'none' }, startsAt: new Date(Date.now() - 3_600_000).toISOString() }]),
+      });
+      expect(sent.statusCode, sent.body).toBe(200);
+      await page.getByTestId('nav-alerts').click();
+      await page.getByTestId('alert-row').filter({ hasText: 'Watchdog' }).waitFor();
       expect(consoleErrors, consoleErrors.join('\n')).toEqual([]);
     } finally {
       await context.close();
@@ -176,7 +193,7 @@ describeEachEngine('the alerts pages in the web UI', (engine) => {
       consoleErrors.length = 0;
       const rows = page.getByTestId('alert-row');
       await rows.first().waitFor();
-      expect(await rows.count()).toBe(3);
+      expect(await rows.count()).toBe(4);
       // Newest first, each by name: "<service> · <alertname> · <source>", never a key.
       const subjects = await page.getByTestId('alert-subject').allTextContents();
       expect(subjects[0]).toMatch(/^checkout-api · CheckoutErrors · /);
@@ -236,8 +253,8 @@ describeEachEngine('the alerts pages in the web UI', (engine) => {
       expect(await card.getByTestId('change-hold-counts').textContent()).toBe('1 held · 0 re-sent · 0 recovered');
       expect(await card.getByTestId('change-alerts-held').getByTestId('change-alert').allTextContents()).toEqual([expect.stringMatching(/^checkout-api · CheckoutErrors · .*Firing/)]);
       expect(await card.getByTestId('change-hold-problem').count()).toBe(0);
-      // The window's other alerts (the unmapped node alert) are counted, not listed as the change's.
-      expect(await card.getByTestId('change-alerts-elsewhere').textContent()).toBe('1 other alert fired or recovered in its window outside its scope.');
+      // The window's other alerts (the unmapped node alert, the Watchdog) are counted, not listed as the change's.
+      expect(await card.getByTestId('change-alerts-elsewhere').textContent()).toBe('2 other alerts fired or recovered in its window outside its scope.');
       await shoot(page, `alerts-change-card-${suffix}.png`);
 
       // Home: the hold in place now, by the change's title, with its count.

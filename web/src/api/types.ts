@@ -35,6 +35,8 @@ export const tokenScopes = [
   'flags:read',
   'flags:write',
   'audit:read',
+  'alerts:write',
+  'alerts:read',
 ] as const satisfies readonly TokenScope[];
 
 // ---------- Feature flags ----------
