@@ -97,7 +97,7 @@ export function AlertsPage() {
             <>
               <p className="alerts-empty-title">No alert has reached changeledger yet.</p>
               <p>
-                Point Alertmanager’s webhook (or Prometheus’ alerting) at changeledger: <Link to="/settings/alerts" data-testid="alerts-empty-sources">Settings → Alert sources</Link>{' '}
+                Point Alertmanager’s webhook (or Prometheus’ alerting) at changeledger: <Link to="/settings/alerts" data-testid="alerts-empty-sources">Alert sources</Link>{' '}
                 has the <code>receivers:</code> snippet to paste and the token it needs. Alerts of a running change’s blast radius are then held and shown here with the change.
               </p>
             </>
