@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeEachEngine } from '../support/engines.js';
+import { SCOPES } from '../../src/domains/auth/index.js';
 import { createToken, signedInOwner, testApp, type SignedIn, type TestApp } from '../support/test-app.js';
 
 type Schema = {
@@ -135,7 +136,7 @@ describeEachEngine('fuzz: every OpenAPI route, with inputs shaped by its own sch
   beforeAll(async () => {
     t = await testApp(engine.db());
     owner = await signedInOwner(t, 'Fuzz');
-    secret = (await createToken(t, owner, ['audit:read', 'changes:read', 'changes:write', 'flags:read', 'flags:write', 'catalogue:read', 'catalogue:write'])).secret;
+    secret = (await createToken(t, owner, [...SCOPES])).secret;
     sdkKey = (await t.main.inject({ method: 'POST', url: '/api/sdk-keys', headers: owner.headers, payload: { name: 'fuzz', env: 'production' } })).json().secret as string;
     await t.main.inject({ method: 'POST', url: '/api/flags', headers: owner.headers, payload: { key: 'ops.fuzz', type: 'boolean', risk: 'low' } });
     await t.main.inject({ method: 'POST', url: '/api/catalog/imports?format=changeledger&source=cmdb', headers: { ...owner.headers, 'content-type': 'application/yaml' }, payload: 'entities:\n  - { key: "svc:web", kind: service, name: web }\n' });
