@@ -171,6 +171,20 @@ describeEachEngine('relay mode forwards what is not held, and re-sends held aler
     expect(tries[1]!.raw.equals(tries[0]!.raw)).toBe(true);
   });
 
+  it('sends nothing to a disabled destination', async () => {
+    const list = (await api('GET', '/api/alert-destinations')).json().destinations as Json[];
+    const chatId = list.find((d) => d.name === 'Chat')!.id as string;
+    expect((await api('PUT', `/api/alert-destinations/${chatId}`, { enabled: false })).statusCode).toBe(200);
+    chat.received.length = 0;
+    hook.received.length = 0;
+    t.clock.advance(60_000);
+    await intake([alert({ ...payments, alertname: 'Saturation' })]);
+    await drain();
+    expect(slacks()).toHaveLength(0);
+    expect(webhooks()).toHaveLength(1);
+    expect((await api('PUT', `/api/alert-destinations/${chatId}`, { enabled: true })).statusCode).toBe(200);
+  });
+
   it('shows an e-mail destination’s failing attempt from the mail outbox', async () => {
     smtp.fail({ code: 451, at: 'rcpt', text: 'Greylisted, try again later' });
     t.clock.advance(60_000);
