@@ -55,7 +55,7 @@ describeEachEngine('Alertmanager routes to changeledger\'s webhook', (engine) =>
     expect(repeat!.answer).toMatchObject({ received: 1, transitions: 0, repeats: 1 });
     expect((first!.json.alerts as Json[])[0]!.fingerprint).toBe(inAm.fingerprint);
 
-    const one = await stack.pipe('GET', `/api/alerts/${inAm.fingerprint}`);
+    const one = await stack.session('GET', `/api/alerts/${inAm.fingerprint}`);
     expect(one.status, one.body).toBe(200);
     expect(one.json.alert).toMatchObject({
       fingerprint: inAm.fingerprint, alertname: 'CheckoutErrors', state: 'firing', labels,
@@ -68,7 +68,7 @@ describeEachEngine('Alertmanager routes to changeledger\'s webhook', (engine) =>
     // first startsAt); its resolved notification closes the pair.
     await am.postAlerts([{ labels, endsAt: new Date().toISOString() }]);
     await stack.waitForAlerts('checkout resolved in changeledger', '?state=resolved', (list) => list.find((a) => a.fingerprint === inAm.fingerprint));
-    const after = await stack.pipe('GET', `/api/alerts/${inAm.fingerprint}`);
+    const after = await stack.session('GET', `/api/alerts/${inAm.fingerprint}`);
     expect((after.json.transitions as Json[]).map((x) => [x.state, x.via])).toEqual([['firing', 'webhook'], ['resolved', 'webhook']]);
     const firingAt = (after.json.transitions as Json[])[0]!.at as string;
     expect(new Date(firingAt).getTime()).toBe(new Date(inAm.startsAt).getTime());

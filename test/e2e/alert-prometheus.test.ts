@@ -79,7 +79,7 @@ describeEachEngine('Prometheus sends its alerts straight to changeledger', (engi
     await pollUntil('a repeated resolved alert from Prometheus', async () => (resolvedPosts().length >= 2 ? true : undefined), { details: prom.logs });
     expect(resolvedPosts().every((h) => h.status === 200)).toBe(true);
     expect(resolvedPosts().slice(1).map((h) => h.answer.transitions)).toEqual(resolvedPosts().slice(1).map(() => 0));
-    const one = await stack.pipe('GET', `/api/alerts/${inAm.fingerprint}`);
+    const one = await stack.session('GET', `/api/alerts/${inAm.fingerprint}`);
     expect(one.status, one.body).toBe(200);
     expect((one.json.transitions as Json[]).map((x) => [x.state, x.via])).toEqual([['firing', 'api'], ['resolved', 'api']]);
     // Alertmanager saw the same resolution: the alert it holds is no longer active.

@@ -66,7 +66,7 @@ describeEachEngine('silence mode keeps its silences on Alertmanager', (engine) =
 
     // What the change page and /status say: the hold is active, each silence by its Alertmanager id.
     const active = await pollUntil('the suppression to list every silence as active', async () => {
-      const r = await stack.pipe('GET', `/api/changes/${change.id}`);
+      const r = await stack.session('GET', `/api/changes/${change.id}`);
       const sup = r.json.suppression as Json | undefined;
       return sup && sup.silences.length === set.length && (sup.silences as Json[]).every((x) => x.state === 'active') ? sup : undefined;
     });
@@ -90,7 +90,7 @@ describeEachEngine('silence mode keeps its silences on Alertmanager', (engine) =
     const done = await stack.pipe('POST', `/api/changes/${change.id}/complete`, { outcome: 'success' });
     expect(done.status, done.body).toBe(200);
     const released = await pollUntil('the hold to be released', async () => {
-      const sup = (await stack.pipe('GET', `/api/changes/${change.id}`)).json.suppression as Json | undefined;
+      const sup = (await stack.session('GET', `/api/changes/${change.id}`)).json.suppression as Json | undefined;
       return sup?.state === 'released' ? sup : undefined;
     }, { details: () => stack.t.logs.slice(-20).join('') });
     expect(released).toMatchObject({ mode: 'silence', held: 0, resent: 0, recovered: 0 });

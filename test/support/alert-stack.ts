@@ -23,15 +23,19 @@ type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-ex
 export type AlertStack = {
   t: TestApp;
   owner: SignedIn;
-  /** A token with alerts:write (what Alertmanager and Prometheus send), alerts:read and changes:write. */
+  /** A token with alerts:write only: what Alertmanager and Prometheus send. */
   token: string;
   /** http://127.0.0.1:<port> of the listening pipeline listener. */
   pipelineUrl: string;
   /** A signed-in owner's request on the main listener (settings, the catalogue). */
   session(method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: unknown, headers?: Record<string, string>): Promise<{ status: number; json: Json; body: string }>;
-  /** The token's request on the pipeline listener (changes, alerts). */
+  /**
+   * A pipeline's request on the pipeline listener (changes:write, alerts:read), with a token of its
+   * own: a token may make 60 requests a minute, so the tests' polls read through the session and
+   * the peers' token is theirs alone.
+   */
   pipe(method: 'GET' | 'POST', url: string, payload?: unknown): Promise<{ status: number; json: Json; body: string }>;
-  /** Polls GET /api/alerts?… on the pipeline listener until `pick` answers something. */
+  /** Polls GET /api/alerts?… (as the signed-in owner) until `pick` answers something. */
   waitForAlerts<T>(what: string, query: string, pick: (alerts: Json[]) => T | undefined): Promise<T>;
   close(): Promise<void>;
 };
@@ -57,18 +61,19 @@ export async function startAlertStack(db: Database, opts: { estate?: string; hol
     // Approvals are not what these tests are about: a registered change may start at once.
     const approvals = await t.main.inject({ method: 'PUT', url: `/api/organizations/${owner.org.id}/change-settings`, headers: owner.headers, payload: { approvalRequired: 'none' } });
     if (approvals.statusCode !== 200) throw new Error(`change settings failed: ${approvals.statusCode} ${approvals.body}`);
-    const token = (await createToken(t, owner, ['alerts:write', 'alerts:read', 'changes:write', 'changes:read'], 'alertmanager')).secret;
+    const token = (await createToken(t, owner, ['alerts:write'], 'alertmanager')).secret;
+    const pipeline = (await createToken(t, owner, ['changes:write', 'changes:read', 'alerts:read'], 'pipeline')).secret;
     await t.pipeline.listen({ host: '127.0.0.1', port: 0 });
     const pipelineUrl = `http://127.0.0.1:${(t.pipeline.server.address() as { port: number }).port}`;
     t.services.worker.start();
     const pipe: AlertStack['pipe'] = async (method, url, payload) =>
-      answer(await t.pipeline.inject({ method, url, headers: { authorization: `Bearer ${token}` }, ...(payload === undefined ? {} : { payload: payload as InjectOptions['payload'] }) }));
+      answer(await t.pipeline.inject({ method, url, headers: { authorization: `Bearer ${pipeline}` }, ...(payload === undefined ? {} : { payload: payload as InjectOptions['payload'] }) }));
+    const session: AlertStack['session'] = async (method, url, payload, headers) =>
+      answer(await t.main.inject({ method, url, headers: { ...owner.headers, ...headers }, ...(payload === undefined ? {} : { payload: payload as InjectOptions['payload'] }) }));
     return {
-      t, owner, token, pipelineUrl, pipe,
-      session: async (method, url, payload, headers) =>
-        answer(await t.main.inject({ method, url, headers: { ...owner.headers, ...headers }, ...(payload === undefined ? {} : { payload: payload as InjectOptions['payload'] }) })),
+      t, owner, token, pipelineUrl, pipe, session,
       waitForAlerts: (what, query, pick) => pollUntil(what, async () => {
-        const r = await pipe('GET', `/api/alerts${query}`);
+        const r = await session('GET', `/api/alerts${query}`);
         if (r.status !== 200) throw new Error(`GET /api/alerts${query}: ${r.status} ${r.body}`);
         return pick(r.json.alerts as Json[]);
       }, { details: () => t.logs.slice(-20).join('') }),
