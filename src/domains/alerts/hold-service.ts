@@ -106,7 +106,7 @@ export class HoldService implements ChangeNotifier {
       const ams = await listAlertmanagers(tx, c.orgId);
       alertmanagers = ams.length;
       const specs = silencesFor({ services: scope?.services ?? [], assets: scope?.assets ?? [], sources: await store.sourceNames(tx, c.orgId, scope?.sourceIds ?? []) }, settings.labelMapping);
-      if (ams.length === 0) await store.setProblem(tx, c.id, notInPlace('no Alertmanager is configured (Settings → Alert sources)'), now.toISOString());
+      if (ams.length === 0) await store.setProblem(tx, c.id, notInPlace('no Alertmanager is configured (the Alert sources page)'), now.toISOString());
       for (const am of ams) {
         await store.planSilences(tx, c.id, am.id, specs, until, now.toISOString());
         if (specs.length) await this.scheduleSilence(tx, c, am.id, until, 1, now);
@@ -167,7 +167,7 @@ export class HoldService implements ChangeNotifier {
     const am = await readAlertmanagerAuth(this.deps.db, orgId, alertmanagerId);
     if (!am) return null;
     const auth = openAlertmanagerAuth(this.deps.sealer, am);
-    if (!auth) return { name: am.name, problem: 'its credentials cannot be opened with this server’s data key: enter them again in Settings → Alert sources' };
+    if (!auth) return { name: am.name, problem: 'its credentials cannot be opened with this server’s data key: enter them again on the Alert sources page' };
     return { name: am.name, target: { url: am.url, auth, allowPrivate: ALERTMANAGER_ALLOW_PRIVATE } };
   }
 

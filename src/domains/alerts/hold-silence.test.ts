@@ -4,7 +4,7 @@ import { describeEachEngine } from '../../../test/support/engines.js';
 import { drain, holdsApi, prepareHoldsOrg, relayTo, silenceModeWith } from '../../../test/support/holds.js';
 import { freePort } from '../../../test/support/postgres-cluster.js';
 import { startReceiver } from '../../../test/support/receiver.js';
-import { createToken, PASSWORD, signedInOwner, signIn, testApp, type SignedIn, type TestApp } from '../../../test/support/test-app.js';
+import { createToken, PASSWORD, signedInOwner, signIn, testApp, testCtx, type SignedIn, type TestApp } from '../../../test/support/test-app.js';
 import { labelSetFingerprint } from './fingerprint.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -123,6 +123,13 @@ describeEachEngine(`alert holds in silence mode, against Debian's Alertmanager${
       const d = await register('Refused');
       await drain(t.services.worker);
       expect((await suppression(d.id)).problem).toBe('hold not in place: strict: Alertmanager answered 400: silence invalid: invalid label matcher 0: bad matcher format');
+
+      // Silence mode with no Alertmanager at all holds nothing on any: said, not silent.
+      owner = await signedInOwner(t, 'None configured');
+      token = await prepareHoldsOrg(t, owner, createToken);
+      await t.services.alertSettings.updateSettings(testCtx, { org: owner.org, role: 'owner' }, { holdMode: 'silence' });
+      const e = await register('No Alertmanager');
+      expect(await suppression(e.id)).toMatchObject({ state: 'active', mode: 'silence', silences: [], problem: 'hold not in place: no Alertmanager is configured (the Alert sources page)' });
     } finally {
       await refuses.close();
     }
