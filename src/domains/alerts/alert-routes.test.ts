@@ -132,6 +132,23 @@ describeEachEngine('alert intake and reads', (engine) => {
     expect(Number((await db().query<{ n: number }>('SELECT count(*)::int AS n FROM alerts WHERE org_id = $1 AND fingerprint = $2', [owner.org.id, fp])).rows[0]!.n)).toBe(1);
   });
 
+  it('records what a silence held (recordHeld): via silence, held by the change whose scope has it, audited as the hold\'s poll', async () => {
+    const change = await register('Config checkout');
+    await insertHoldSubject(db(), owner.org.id, 'service', 'svc:checkout', change.id);
+    const labels = { alertname: 'Saturation', service: 'checkout' };
+    const incoming = [{ fingerprint: labelSetFingerprint(labels), labels, annotations: {}, state: 'firing' as const, startsAt: '2026-03-01T13:00:00Z', endsAt: null, generatorURL: null }];
+    const r = await t.services.alerts.recordHeld(null, owner.org.id, 'silence', incoming, 'am-1.example:9093');
+    expect(r).toMatchObject({ received: 1, transitions: 1, held: 1 });
+    const row = (await db().query<{ via: string; held_by: string }>('SELECT via, held_by FROM alert_transitions WHERE org_id = $1 AND fingerprint = $2', [owner.org.id, incoming[0]!.fingerprint])).rows;
+    expect(row).toEqual([{ via: 'silence', held_by: expect.any(String) }]);
+    const holders = (await db().query<{ change_id: string }>('SELECT change_id FROM held_alerts WHERE fingerprint = $1 ORDER BY change_id', [incoming[0]!.fingerprint])).rows.map((x) => x.change_id);
+    expect(holders).toContain(change.id);
+    const ev = (await db().query<{ actor_name: string; source: string }>(`SELECT actor_name, source FROM audit_events WHERE org_id = $1 AND action = 'alerts.received' ORDER BY seq DESC LIMIT 1`, [owner.org.id])).rows[0];
+    expect(ev).toEqual({ actor_name: 'changeledger alert holds', source: 'scheduler' });
+    // The poll sees the same alert again: nothing new.
+    expect(await t.services.alerts.recordHeld(null, owner.org.id, 'silence', incoming, 'am-1.example:9093')).toMatchObject({ transitions: 0, repeats: 1 });
+  });
+
   describe('bad input', () => {
     it.each([
       ['a webhook of another version', '/api/alerts/alertmanager', { ...webhook([]), version: '3' }, 'version', /^Version must be "4"/],
