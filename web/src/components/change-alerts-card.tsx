@@ -11,12 +11,17 @@ import './change-alerts-card.css';
 
 type Props = {
   changeId: string;
+  // A change that never started has no window and no alerts yet: nothing is read for it.
+  started: boolean;
   suppression: Suppression;
   // Bumped each time the page reloads the change: the alerts are read again with it.
   refresh: number;
 };
 
 type Loaded = { status: 'loading' } | { status: 'ready'; answer: ChangeAlerts } | { status: 'error'; message: string };
+
+/** How often a live hold's card reads its alerts again. */
+const LIVE_LOOK_MS = 15_000;
 
 type Group = HeldOutcome | 'fired';
 const groupOrder: readonly Group[] = ['held', 'resent', 'recovered', 'kept', 'fired'];
@@ -36,20 +41,39 @@ function alertHref(changeId: string, a: ChangeAlert): string {
 // The hold this change puts on the alerts of its blast radius: its state, its mode, the silences
 // it keeps on each Alertmanager, what it held and what became of each at release (re-sent
 // because still failing, or recovered). A hold that is not in place says so first, loudly.
-export function ChangeAlertsCard({ changeId, suppression: s, refresh }: Props) {
+export function ChangeAlertsCard({ changeId, started, suppression, refresh }: Props) {
   const [loaded, setLoaded] = useState<Loaded>({ status: 'loading' });
   const [reloads, setReloads] = useState(0);
+  // The page's answer until the card reads the hold again itself (while it is live).
+  const [live, setLive] = useState<Suppression | null>(null);
+  useEffect(() => { setLive(null); }, [suppression]);
+  const s = live ?? suppression;
+  const holding = s.state === 'active' || s.state === 'releasing';
 
   useEffect(() => {
+    if (!started) return;
     const abort = new AbortController();
-    api.changeAlerts(changeId, abort.signal).then(
-      (answer) => { if (!abort.signal.aborted) setLoaded({ status: 'ready', answer }); },
+    const read = reloads === 0 ? api.changeAlerts(changeId, abort.signal).then((answer) => ({ answer, hold: null }))
+      : Promise.all([api.changeAlerts(changeId, abort.signal), api.changeSuppression(changeId, abort.signal)]).then(([answer, hold]) => ({ answer, hold }));
+    read.then(
+      ({ answer, hold }) => {
+        if (abort.signal.aborted) return;
+        setLoaded({ status: 'ready', answer });
+        if (hold !== null) setLive(hold);
+      },
       (caught: unknown) => {
         if (!abort.signal.aborted && !isAbort(caught)) setLoaded({ status: 'error', message: errorMessage(caught) });
       },
     );
     return () => { abort.abort(); };
-  }, [changeId, refresh, reloads]);
+  }, [changeId, started, refresh, reloads]);
+
+  // Alerts arrive while the hold is live: look again now and then, as long as it is.
+  useEffect(() => {
+    if (!holding || loaded.status !== 'ready') return;
+    const timer = window.setTimeout(() => { setReloads((n) => n + 1); }, LIVE_LOOK_MS);
+    return () => { window.clearTimeout(timer); };
+  }, [holding, loaded]);
 
   const all = loaded.status === 'ready' ? loaded.answer.alerts : [];
   const alerts = all.filter(ownAlert);
@@ -109,11 +133,16 @@ export function ChangeAlertsCard({ changeId, suppression: s, refresh }: Props) {
       )}
       <div className="change-alerts-section">
         <h3>Alerts of this change</h3>
-        {loaded.status === 'loading' && <p className="muted small">Reading the alerts…</p>}
+        {!started && (
+          <p className="muted small" data-testid="change-alerts-empty">
+            Nothing yet: the hold starts when the change does.
+          </p>
+        )}
+        {started && loaded.status === 'loading' && <p className="muted small">Reading the alerts…</p>}
         {loaded.status === 'error' && <ErrorBanner message={loaded.message} testId="change-alerts-error" onRetry={() => { setReloads((n) => n + 1); }} />}
         {loaded.status === 'ready' && alerts.length === 0 && (
           <p className="muted small" data-testid="change-alerts-empty">
-            {s.state === 'none' ? 'No alert held: the hold starts when the change does.' : 'No alert of its scope has fired during the change.'}
+            No alert of its scope has fired during the change.
           </p>
         )}
         {groups.map((g) => (

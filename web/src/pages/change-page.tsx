@@ -141,7 +141,7 @@ export function ChangePage({ changeId }: { changeId: string }) {
           )}
           <ApprovalPanel change={change} view={approvals} focus={focusApproval} onDecided={reload} />
           <ChangeActions change={change} canWrite={writer} onDone={reload} />
-          <ChangeAlertsCard changeId={change.id} suppression={detail.suppression} refresh={reloads} />
+          <ChangeAlertsCard changeId={change.id} started={change.startedAt !== null} suppression={detail.suppression} refresh={reloads} />
           <ReportCard change={change} reports={detail.reports ?? []} />
           <PipelineCard change={change} canWrite={writer} refresh={reloads} onTested={() => { setReloads((n) => n + 1); }} />
         </div>
