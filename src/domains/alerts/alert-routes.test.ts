@@ -122,9 +122,17 @@ describeEachEngine('alert intake and reads', (engine) => {
     const fp = labelSetFingerprint(labels);
     let a = (await get(`/api/alerts/${fp}`)).json() as { alert: { state: string; subject: unknown; subjectLabel: string; source: string } };
     expect(a.alert).toMatchObject({ state: 'firing', subject: { kind: 'source', key: 'blackbox-checkout', name: 'Checkout probes' }, subjectLabel: 'Checkout probes · Probe · Checkout probes', source: 'prom.example:9090' });
+    // Prometheus stops re-sending: once endsAt has passed the alert reads as resolved, as Alertmanager has it.
+    t.clock.advance(5 * 60_000);
+    a = (await get(`/api/alerts/${fp}`)).json() as typeof a;
+    expect(a.alert.state).toBe('resolved');
+    const resolvedList = (await get('/api/alerts?state=resolved')).json() as { alerts: Array<{ fingerprint: string; state: string }> };
+    expect(resolvedList.alerts.find((x) => x.fingerprint === fp)).toMatchObject({ state: 'resolved' });
+    expect(((await get('/api/alerts?state=firing')).json() as { alerts: Array<{ fingerprint: string }> }).alerts.map((x) => x.fingerprint)).not.toContain(fp);
     // The same alert through the webhook, with Alertmanager's fingerprint: the same row.
     const wh = await postPipe('/api/alerts/alertmanager', webhook([{ ...firing(labels, '2026-03-01T12:00:00Z'), fingerprint: fp }]));
     expect(wh.json()).toMatchObject({ transitions: 0, repeats: 1 });
+    expect(((await get(`/api/alerts/${fp}`)).json() as typeof a).alert.state).toBe('firing');
     const past = new Date(now - 1_000).toISOString();
     await postPipe('/api/v2/alerts', [{ labels, startsAt: '2026-03-01T12:00:00Z', endsAt: past }]);
     a = (await get(`/api/alerts/${fp}`)).json() as typeof a;

@@ -8,7 +8,7 @@ import type { AlertRecord, AlertState, AlertVia, IncomingAlert, LabelMapping, Tr
 import { alertEvidence, type AlertEvidence } from './alert-evidence.js';
 import { readHoldSettings } from './alert-settings-store.js';
 import {
-  findChangeRef, findSubjectsAndHolds, listAlerts, readAlert, readTransitions, writeBatch, type AlertRow, type TransitionRow,
+  findChangeRef, findSubjectsAndHolds, listAlerts, readAlert, readTransitions, stateAsOf, writeBatch, type AlertRow, type TransitionRow,
 } from './alert-store.js';
 import { decideHold, indexHolds, type HoldDecision } from './hold-decision.js';
 import { DEFAULT_LABEL_MAPPING, indexHits, lookupsOf, resolveSubject, subjectLabel } from './label-mapping.js';
@@ -88,17 +88,19 @@ export class AlertService {
       if (!c) throw invalid('change', 'is not a change of this organisation', q.change);
       changeId = c.id;
     }
-    return listAlerts(this.deps.db, p.org.id, {
+    const now = this.deps.clock.now();
+    const found = await listAlerts(this.deps.db, p.org.id, {
       ...(q.subject !== undefined ? { subject: q.subject } : {}), ...(q.state !== undefined ? { state: q.state } : {}),
       ...(changeId !== undefined ? { changeId } : {}), ...(q.held !== undefined ? { held: q.held } : {}),
-      ...(since ? { since: since.toISOString() } : {}), limit: q.limit ?? 100,
+      ...(since ? { since: since.toISOString() } : {}), limit: q.limit ?? 100, now: now.toISOString(),
     });
+    return found.map((a) => stateAsOf(a, now));
   }
 
   async get(p: Principal, fingerprint: string): Promise<{ alert: AlertRecord; transitions: Transition[] }> {
     const alert = await readAlert(this.deps.db, p.org.id, fingerprint);
     if (!alert) throw notFound(`no alert with fingerprint ${fingerprint}`);
-    return { alert, transitions: await readTransitions(this.deps.db, p.org.id, fingerprint) };
+    return { alert: stateAsOf(alert, this.deps.clock.now()), transitions: await readTransitions(this.deps.db, p.org.id, fingerprint) };
   }
 
   /** GET /api/changes/{id}/alerts: the change's alert evidence, by its id or CHG- id. */

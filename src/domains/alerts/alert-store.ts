@@ -146,7 +146,18 @@ const ALERT_SELECT = `SELECT a.*, hc.change_id AS held_change, hc.title AS held_
 
 export type AlertFilter = {
   subject?: string; state?: AlertState; changeId?: string; held?: boolean; since?: string; limit: number;
+  /** The moment a state filter is judged at: a firing whose endsAt has passed is resolved (Alertmanager's rule). */
+  now?: string;
 };
+
+/**
+ * Alertmanager's rule for the API v2 shape: a firing alert whose endsAt has passed is resolved,
+ * even when no resolution was sent (Prometheus stopped re-sending it). The row keeps what was
+ * sent; reads answer the state as of now.
+ */
+export function stateAsOf<T extends Pick<AlertRecord, 'state' | 'endsAt'>>(a: T, now: Date): T {
+  return a.state === 'firing' && a.endsAt !== null && Date.parse(a.endsAt) <= now.getTime() ? { ...a, state: 'resolved' } : a;
+}
 
 export async function listAlerts(db: Queryable, orgId: string, f: AlertFilter): Promise<AlertRecord[]> {
   const where = ['a.org_id = $1'];
@@ -156,7 +167,10 @@ export async function listAlerts(db: Queryable, orgId: string, f: AlertFilter): 
     const s = p(f.subject.toLowerCase());
     where.push(`(lower(a.subject_key) = ${s} OR lower(split_part(a.subject_label, ' · ', 1)) = ${s})`);
   }
-  if (f.state !== undefined) where.push(`a.state = ${p(f.state)}`);
+  if (f.state !== undefined) {
+    const now = f.now === undefined ? 'a.state' : `(CASE WHEN a.state = 'firing' AND a.ends_at <= ${p(f.now)} THEN 'resolved' ELSE a.state END)`;
+    where.push(`${now} = ${p(f.state)}`);
+  }
   if (f.changeId !== undefined) where.push(`EXISTS (SELECT 1 FROM held_alerts x WHERE x.change_id = ${p(f.changeId)} AND x.org_id = a.org_id AND x.fingerprint = a.fingerprint)`);
   if (f.held === true) where.push('hc.change_id IS NOT NULL');
   if (f.held === false) where.push('hc.change_id IS NULL');
