@@ -241,6 +241,13 @@ describeEachEngine('the alerts pages in the web UI', (engine) => {
       await rows.filter({ hasText: 'CheckoutErrors' }).getByTestId('alert-subject').click();
       await history.getByTestId('alert-transition-held').waitFor();
       expect(await history.getByTestId('alert-transition-held').textContent()).toBe('held by Deploy checkout 2.4');
+      const heldFingerprint = (await rows.filter({ hasText: 'CheckoutErrors' }).getAttribute('data-fingerprint'))!;
+
+      // A link to an alert the filtered list does not hold still opens its history.
+      await page.goto(new URL(`/alerts?state=resolved&alert=${heldFingerprint}`, base).toString());
+      await page.getByTestId('alert-history-title').filter({ hasText: 'CheckoutErrors' }).waitFor();
+      expect(await page.getByTestId('alert-subject').allTextContents()).toEqual([expect.stringMatching(/^search-api · SearchSlow/)]);
+      await page.goto(new URL(`/alerts?alert=${heldFingerprint}`, base).toString());
       await history.getByTestId('alert-held-badge').click();
       await page.waitForURL((url) => url.pathname === `/changes/${changeId}`);
 

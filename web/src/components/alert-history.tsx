@@ -14,7 +14,9 @@ type Loaded = { status: 'loading' } | { status: 'ready'; detail: AlertDetail } |
 
 // One alert beside the list: what it is about, its labels, and every firing → resolved
 // transition it went through, newest first, each marked when a change's hold kept it quiet.
-export function AlertHistory({ alert, onClose }: { alert: AlertView; onClose: () => void }) {
+// The list's row shows at once; an alert opened from a link that the list does not hold (older
+// than its last 100, or filtered out) shows once read.
+export function AlertHistory({ fingerprint, initial, onClose }: { fingerprint: string; initial: AlertView | undefined; onClose: () => void }) {
   const [loaded, setLoaded] = useState<Loaded>({ status: 'loading' });
   const [reloads, setReloads] = useState(0);
   const closeRef = useRef<HTMLButtonElement>(null);
@@ -22,14 +24,14 @@ export function AlertHistory({ alert, onClose }: { alert: AlertView; onClose: ()
   useEffect(() => {
     const abort = new AbortController();
     setLoaded({ status: 'loading' });
-    api.getAlert(alert.fingerprint, abort.signal).then(
+    api.getAlert(fingerprint, abort.signal).then(
       (detail) => { if (!abort.signal.aborted) setLoaded({ status: 'ready', detail }); },
       (caught: unknown) => {
         if (!abort.signal.aborted && !isAbort(caught)) setLoaded({ status: 'error', message: errorMessage(caught) });
       },
     );
     return () => { abort.abort(); };
-  }, [alert.fingerprint, reloads]);
+  }, [fingerprint, reloads]);
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent): void => {
@@ -38,9 +40,23 @@ export function AlertHistory({ alert, onClose }: { alert: AlertView; onClose: ()
     window.addEventListener('keydown', onKey);
     return () => { window.removeEventListener('keydown', onKey); };
   }, [onClose]);
-  useEffect(() => { closeRef.current?.focus({ preventScroll: true }); }, [alert.fingerprint]);
+  useEffect(() => { closeRef.current?.focus({ preventScroll: true }); }, [fingerprint]);
 
-  const shown = loaded.status === 'ready' ? loaded.detail.alert : alert;
+  const shown = loaded.status === 'ready' ? loaded.detail.alert : initial;
+  if (shown === undefined) {
+    return (
+      <aside className="alert-history" aria-label="Alert" data-testid="alert-history">
+        <div className="alert-history-head">
+          <div className="alert-history-title mono">{fingerprint}</div>
+          <button ref={closeRef} type="button" className="btn btn-small" onClick={onClose} aria-label="Close the alert's history" data-testid="alert-history-close">
+            Close
+          </button>
+        </div>
+        {loaded.status === 'loading' && <p className="muted small">Reading the alert…</p>}
+        {loaded.status === 'error' && <ErrorBanner message={loaded.message} testId="alert-history-error" onRetry={() => { setReloads((n) => n + 1); }} />}
+      </aside>
+    );
+  }
   const url = safeExternalUrl(shown.generatorURL);
   const transitions = loaded.status === 'ready' ? newestFirst(loaded.detail.transitions) : [];
   const heldCount = transitions.filter((t) => t.heldBy !== null).length;

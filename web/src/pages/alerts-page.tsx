@@ -66,6 +66,7 @@ export function AlertsPage() {
 
   const alerts = list.status === 'ready' ? list.alerts : [];
   const selected = open === null ? undefined : alerts.find((a) => a.fingerprint === open);
+  const panel = open !== null && list.status === 'ready';
   const filtered = query !== '';
 
   const actions = (
@@ -104,9 +105,9 @@ export function AlertsPage() {
           )}
         </div>
       )}
-      {alerts.length > 0 && (
-        <div className={selected === undefined ? 'alerts-body' : 'alerts-body with-panel'}>
-          <div className="audit-list">
+      {(alerts.length > 0 || panel) && (
+        <div className={panel ? 'alerts-body with-panel' : 'alerts-body'}>
+          <div className="audit-list" hidden={alerts.length === 0}>
             <AlertTable alerts={alerts} selected={selected?.fingerprint ?? null} onSelect={(fp) => { go(filters, fp); }} />
             <div className="list-footer">
               <span className="muted" data-testid="alerts-count">
@@ -115,7 +116,7 @@ export function AlertsPage() {
               </span>
             </div>
           </div>
-          {selected !== undefined && <AlertHistory key={selected.fingerprint} alert={selected} onClose={close} />}
+          {panel && <AlertHistory key={open} fingerprint={open} initial={selected} onClose={close} />}
         </div>
       )}
     </Layout>
