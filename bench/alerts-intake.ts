@@ -135,23 +135,27 @@ async function post(app: FastifyInstance, url: string, headers: Record<string, s
 export async function benchIntake(db: Database, label: string, o: IntakeOptions): Promise<IntakeResult> {
   const s = await setUp(db, o, label);
   let batch = 0;
-  const side = async (which: 'intake' | 'bare', n: number): Promise<number> => {
-    const bodies = Array.from({ length: n }, () => batchBody(batch++, o.batchSize, which));
+  const one = async (which: 'intake' | 'bare'): Promise<number> => {
+    const body = batchBody(batch++, o.batchSize, which);
     const t0 = performance.now();
-    for (const b of bodies) {
-      if (which === 'intake') await post(s.main, '/api/alerts/alertmanager', s.headers, b);
-      else await post(s.bare, '/bare', { 'content-type': 'application/json' }, b);
-    }
+    if (which === 'intake') await post(s.main, '/api/alerts/alertmanager', s.headers, body);
+    else await post(s.bare, '/bare', { 'content-type': 'application/json' }, body);
     return performance.now() - t0;
   };
-  await side('intake', o.warmup);
-  await side('bare', o.warmup);
+  for (let i = 0; i < o.warmup; i++) {
+    await one('intake');
+    await one('bare');
+  }
+  // The two sides alternate batch by batch (and which goes first alternates by round), so a load
+  // spike from elsewhere on the machine falls on both alike rather than on one side's round.
   const per = Math.max(1, Math.floor(o.batches / o.rounds));
   const times = { intake: [] as number[], bare: [] as number[] };
   for (let r = 0; r < o.rounds; r++) {
-    // Alternate which side goes first, so neither always meets a warmer cache.
     const order: Array<'intake' | 'bare'> = r % 2 === 0 ? ['intake', 'bare'] : ['bare', 'intake'];
-    for (const w of order) times[w].push(await side(w, per));
+    const spent = { intake: 0, bare: 0 };
+    for (let i = 0; i < per; i++) for (const w of order) spent[w] += await one(w);
+    times.intake.push(spent.intake);
+    times.bare.push(spent.bare);
   }
   const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
   const alerts = per * o.rounds * o.batchSize;
@@ -160,14 +164,14 @@ export async function benchIntake(db: Database, label: string, o: IntakeOptions)
   const bare = { alerts, ms: sum(times.bare), perSec: rate(sum(times.bare)), perRound: times.bare.map((t) => ((per * o.batchSize) / t) * 1000) };
 
   // Every alert sent is one row and one transition; the held ones have a held_alerts row; one audit event per batch.
-  const one = async (sql: string, p: unknown[]) => Number((await db.query<{ n: number }>(sql, p)).rows[0]!.n);
+  const count = async (sql: string, p: unknown[]) => Number((await db.query<{ n: number }>(sql, p)).rows[0]!.n);
   const sent = (o.warmup + per * o.rounds) * o.batchSize;
   const verified = {
-    alerts: await one('SELECT count(*)::int AS n FROM alerts WHERE org_id = $1', [s.orgId]),
-    transitions: await one('SELECT count(*)::int AS n FROM alert_transitions WHERE org_id = $1', [s.orgId]),
-    held: await one('SELECT count(DISTINCT fingerprint)::int AS n FROM held_alerts WHERE org_id = $1', [s.orgId]),
-    audits: await one("SELECT count(*)::int AS n FROM audit_events WHERE org_id = $1 AND action = 'alerts.received'", [s.orgId]),
-    bareAlerts: await one('SELECT count(*)::int AS n FROM alerts WHERE org_id = $1', [s.bareOrgId]),
+    alerts: await count('SELECT count(*)::int AS n FROM alerts WHERE org_id = $1', [s.orgId]),
+    transitions: await count('SELECT count(*)::int AS n FROM alert_transitions WHERE org_id = $1', [s.orgId]),
+    held: await count('SELECT count(DISTINCT fingerprint)::int AS n FROM held_alerts WHERE org_id = $1', [s.orgId]),
+    audits: await count("SELECT count(*)::int AS n FROM audit_events WHERE org_id = $1 AND action = 'alerts.received'", [s.orgId]),
+    bareAlerts: await count('SELECT count(*)::int AS n FROM alerts WHERE org_id = $1', [s.bareOrgId]),
   };
   if (verified.alerts !== sent || verified.transitions !== sent || verified.bareAlerts !== sent || verified.audits !== o.warmup + per * o.rounds) {
     throw new Error(`alerts benchmark: expected ${sent} alerts and transitions on each side and one audit event per batch, found ${JSON.stringify(verified)}`);

@@ -138,7 +138,7 @@ export async function run(args: string[]): Promise<void> {
   say('\n================ changeledger alerts benchmark ================');
   sayWhere(outcomes, { notes: true });
   for (const x of done) say(`load average (1, 5, 15 min) around the ${x.name} run: ${x.loadAvg}`);
-  say(`\n(a) Intake: ${int(o.batches)} webhook batches of ${o.batchSize} new alerts on each side (${o.warmup} untimed first, ${o.rounds} alternating rounds), ${o.changes} changes holding 4 services each`);
+  say(`\n(a) Intake: ${int(o.batches)} webhook batches of ${o.batchSize} new alerts on each side (${o.warmup} of each untimed first; the sides alternate batch by batch, in ${o.rounds} rounds), ${o.changes} changes holding 4 services each`);
   say('    intake = POST /api/alerts/alertmanager (session, CSRF, schema, parse, fingerprints, one catalogue query for the subjects, one hold_subjects query, alerts upsert,');
   say('             transitions, held_alerts, one alerts.received audit event) in one transaction; 2 of 3 alerts are held.');
   say('    bare   = a Fastify route with no auth or schema that parses the same body, computes the same fingerprints and inserts the same alerts and transitions rows.');
