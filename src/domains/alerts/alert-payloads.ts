@@ -52,6 +52,12 @@ function lastPerFingerprint(alerts: IncomingAlert[]): IncomingAlert[] {
 }
 
 /** PostgreSQL text cannot hold NUL: refused here, by field, rather than by the database. */
+/**
+ * Times to the millisecond: Alertmanager's webhook writes nanoseconds and its API milliseconds for
+ * the same moment, and a firing is identified by its start, so both must read alike.
+ */
+const toMillis = (ms: number) => new Date(ms).toISOString();
+
 function checkText(field: string, map: Record<string, string>): void {
   for (const [k, v] of Object.entries(map)) {
     if (k.includes('\u0000') || v.includes('\u0000')) throw invalid(`${field}.${k.replaceAll('\u0000', '')}`, 'must not contain the NUL character');
@@ -64,7 +70,11 @@ function checkLabels(field: string, labels: Record<string, string>, annotations:
   if (annotations) checkText(annotationsField, annotations);
 }
 
-/** The webhook: its status is Alertmanager's verdict; its fingerprint, when sent, must be the labels'. */
+/**
+ * The webhook: its status is Alertmanager's verdict. The fingerprint is always the labels' own, so
+ * one alert is one row whichever way it came; a sender whose fingerprints are computed otherwise
+ * (another Alertmanager-compatible router) is not refused for it, since a 400 would drop its alerts.
+ */
 export function parseWebhook(body: WebhookPayload): ParsedBatch {
   if (body.version !== '4') throw invalid('version', 'must be "4" (Alertmanager\'s webhook payload version)', body.version);
   if (body.alerts.length > MAX_ALERTS_PER_BATCH) throw invalid('alerts', `must have at most ${MAX_ALERTS_PER_BATCH} entries`);
@@ -76,13 +86,9 @@ export function parseWebhook(body: WebhookPayload): ParsedBatch {
     if (!endless) time(at('endsAt'), a.endsAt!);
     if (a.status === 'resolved' && endless) throw invalid(at('endsAt'), 'is required for a resolved alert');
     if (a.status === 'resolved' && Date.parse(a.endsAt!) < starts) throw invalid(at('endsAt'), 'must not be before startsAt', a.endsAt);
-    const computed = labelSetFingerprint(a.labels);
-    if (a.fingerprint !== undefined && a.fingerprint !== '' && a.fingerprint !== computed) {
-      throw invalid(at('fingerprint'), `is not the fingerprint of the alert's labels (${computed})`, a.fingerprint);
-    }
     return {
-      fingerprint: computed, labels: a.labels, annotations: a.annotations ?? {}, state: a.status,
-      startsAt: a.startsAt, endsAt: endless ? null : a.endsAt!, generatorURL: a.generatorURL || null,
+      fingerprint: labelSetFingerprint(a.labels), labels: a.labels, annotations: a.annotations ?? {}, state: a.status,
+      startsAt: toMillis(starts), endsAt: endless ? null : toMillis(Date.parse(a.endsAt!)), generatorURL: a.generatorURL || null,
     };
   });
   return { alerts: lastPerFingerprint(alerts), sender: senderOf(body.externalURL, body.receiver || 'alertmanager') };
@@ -107,7 +113,7 @@ export function parsePostable(list: PostableAlert[], now: Date): ParsedBatch {
     if (sender === null && a.generatorURL) sender = senderOf(a.generatorURL, '');
     return {
       fingerprint: labelSetFingerprint(a.labels), labels: a.labels, annotations: a.annotations ?? {}, state,
-      startsAt, endsAt: endless ? null : a.endsAt!, generatorURL: a.generatorURL || null,
+      startsAt: toMillis(starts), endsAt: ends === null ? null : toMillis(ends), generatorURL: a.generatorURL || null,
     };
   });
   return { alerts: lastPerFingerprint(alerts), sender: sender || 'prometheus' };

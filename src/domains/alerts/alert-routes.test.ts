@@ -140,6 +140,21 @@ describeEachEngine('alert intake and reads', (engine) => {
     expect(Number((await db().query<{ n: number }>('SELECT count(*)::int AS n FROM alerts WHERE org_id = $1 AND fingerprint = $2', [owner.org.id, fp])).rows[0]!.n)).toBe(1);
   });
 
+  it('records one firing however its start is written: nanoseconds from the webhook, milliseconds from the API, and a sender\'s own fingerprint', async () => {
+    const labels = { alertname: 'Precise', service: 'checkout' };
+    const fp = labelSetFingerprint(labels);
+    // Alertmanager's webhook writes the start to the nanosecond, and a router of its own kind may compute another fingerprint.
+    const r1 = await postPipe('/api/alerts/alertmanager', webhook([{ ...firing(labels, '2026-03-02T08:00:08.790803653Z'), fingerprint: '0123456789abcdef' }]));
+    expect(r1.statusCode, r1.body).toBe(200);
+    expect(r1.json()).toMatchObject({ transitions: 1 });
+    // Its API v2 (what silence mode's poll reads) writes the same moment to the millisecond.
+    const r2 = await postPipe('/api/v2/alerts', [{ labels, startsAt: '2026-03-02T08:00:08.790Z' }]);
+    expect(r2.json()).toMatchObject({ transitions: 0, repeats: 1 });
+    const history = (await get(`/api/alerts/${fp}`)).json() as { alert: { startsAt: string }; transitions: Array<{ state: string; at: string }> };
+    expect(history.transitions.map((x) => [x.state, x.at])).toEqual([['firing', '2026-03-02T08:00:08.790Z']]);
+    expect((await get('/api/alerts/0123456789abcdef')).statusCode).toBe(404);
+  });
+
   it('records what a silence held (recordHeld): via silence, held by the change whose scope has it, audited as the hold\'s poll', async () => {
     const change = await register('Config checkout');
     await insertHoldSubject(db(), owner.org.id, 'service', 'svc:checkout', change.id);
@@ -163,7 +178,6 @@ describeEachEngine('alert intake and reads', (engine) => {
       ['an alert without labels', '/api/alerts/alertmanager', webhook([{ status: 'firing', labels: {}, startsAt: '2026-03-01T10:00:00Z' }]), 'alerts.0.labels', /^Alert 1 › Labels must have at least 1 label/],
       ['a start that is no time', '/api/alerts/alertmanager', webhook([{ status: 'firing', labels: { a: 'b' }, startsAt: 'yesterday' }]), 'alerts.0.startsAt', /^Alert 1 › Starts at must be a date and time/],
       ['a resolution without its end', '/api/alerts/alertmanager', webhook([{ status: 'resolved', labels: { a: 'b' }, startsAt: '2026-03-01T10:00:00Z', endsAt: ZERO }]), 'alerts.0.endsAt', /^Alert 1 › Ends at is required for a resolved alert/],
-      ['a fingerprint that is not the labels\'', '/api/alerts/alertmanager', webhook([{ ...firing({ a: 'b' }), fingerprint: '0123456789abcdef' }]), 'alerts.0.fingerprint', /^Alert 1 › Fingerprint is not the fingerprint of the alert's labels \([0-9a-f]{16}\)$/],
       ['a label value with a NUL in it', '/api/v2/alerts', [{ labels: { alertname: 'x', job: 'a\u0000b' } }], '0.labels.job', /^Alert 1 › Labels › Job must not contain the NUL character/],
       ['no alerts list', '/api/alerts/alertmanager', { version: '4' }, 'alerts', /^Alerts is required/],
       ['an API v2 body that is not a list', '/api/v2/alerts', { labels: { a: 'b' } }, undefined, /must be a list/],
@@ -191,6 +205,19 @@ describeEachEngine('alert intake and reads', (engine) => {
       }
       expect(await counts()).toEqual(before);
     });
+
+    it('gives intake its own rate per token: past the change API\'s 60 a minute up to 1,200, and without eating that token\'s change-API minute', async () => {
+      const both = (await createToken(t, owner, ['alerts:write', 'changes:read'], 'prometheus')).secret;
+      const statuses: number[] = [];
+      for (let i = 0; i < 1_200; i++) statuses.push((await postPipe('/api/v2/alerts', [], both)).statusCode);
+      expect(statuses.filter((s) => s !== 200)).toEqual([]);
+      const over = await postPipe('/api/v2/alerts', [], both);
+      expect(over.statusCode).toBe(429);
+      expect((over.json() as { error: string }).error).toMatch(/^More than 1200 requests a minute for this token; retry in \d+ s$/i);
+      expect(over.headers['retry-after']).toBeDefined();
+      const changes = await t.pipeline.inject({ method: 'GET', url: '/api/changes', headers: { authorization: `Bearer ${both}` } });
+      expect(changes.statusCode, changes.body).toBe(200);
+    }, 180_000);
 
     it('refuses a token without alerts:write (403) and any call without a token (401)', async () => {
       const before = await counts();

@@ -5,7 +5,7 @@ import { requestAuditContext } from '../../platform/http/access.js';
 import { errors } from '../../platform/http/schemas.js';
 import { parsePostable, parseWebhook, type PostableAlert, type WebhookPayload } from './alert-payloads.js';
 import {
-  ALERT_BODY_LIMIT, AlertBody, ChangeParams, EvidenceBody, FingerprintParams, IntakeAnswer, ListQuery, PostableList, TransitionBody, WebhookBody,
+  ALERT_BODY_LIMIT, ALERT_INTAKE_PER_MINUTE, AlertBody, ChangeParams, EvidenceBody, FingerprintParams, IntakeAnswer, ListQuery, PostableList, TransitionBody, WebhookBody,
 } from './alert-schemas.js';
 import type { AlertService } from './alert-service.js';
 
@@ -15,7 +15,7 @@ import type { AlertService } from './alert-service.js';
  */
 export const alertRoutes: FastifyPluginAsyncTypebox<{ alerts: AlertService; clock: Clock }> = async (app, { alerts, clock }) => {
   const tags = ['alerts'];
-  const write = { access: { scope: 'alerts:write' as const }, pipelineBodyLimit: ALERT_BODY_LIMIT };
+  const write = { access: { scope: 'alerts:write' as const }, pipelineBodyLimit: ALERT_BODY_LIMIT, tokensPerMinute: ALERT_INTAKE_PER_MINUTE };
   const read = { access: { scope: 'alerts:read' as const } };
 
   app.post('/api/alerts/alertmanager', {

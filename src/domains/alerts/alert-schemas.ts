@@ -7,6 +7,12 @@ import { MAX_ALERTS_PER_BATCH } from './alert-payloads.js';
 
 /** The largest body an intake route takes, on either listener. */
 export const ALERT_BODY_LIMIT = 1024 * 1024;
+/**
+ * An intake token's rate on the pipeline listener: Alertmanager posts once per alert group and flush
+ * and Prometheus once per batch, so a busy estate passes the change API's 60 a minute long before it
+ * is abusive. Over it, 429 with Retry-After (Alertmanager retries; Prometheus re-sends next cycle).
+ */
+export const ALERT_INTAKE_PER_MINUTE = 1_200;
 
 const Str = Type.String();
 const Time = (title: string) => Type.String({ format: 'date-time', maxLength: 64, title });

@@ -14,6 +14,11 @@ declare module 'fastify' {
     access?: Access;
     /** A route that takes more than the pipeline listener's 64 KiB (alert intake: 1 MiB). */
     pipelineBodyLimit?: number;
+    /**
+     * Requests a minute per token on the pipeline listener when a route needs another rate than the
+     * change API's 60 (alert intake: Alertmanager posts one request per group and flush).
+     */
+    tokensPerMinute?: number;
   }
   interface FastifyRequest {
     principal: Principal | null;

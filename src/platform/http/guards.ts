@@ -96,7 +96,13 @@ export function installMainGuard(app: FastifyInstance, auth: AuthService): void 
  * 64 KiB 413; then the change decisions people make (403), a missing scope 403, too low a role 403.
  */
 export function installPipelineGuard(app: FastifyInstance, auth: AuthService, clock: Clock, bodyLimit: number): void {
-  const limiter = new RateLimiter(TOKENS_PER_MINUTE);
+  // One limiter per rate, so a token's alert intake does not eat its change-API minute, nor the reverse.
+  const limiters = new Map<number, RateLimiter>();
+  const limiterFor = (perMinute: number) => {
+    let l = limiters.get(perMinute);
+    if (!l) limiters.set(perMinute, (l = new RateLimiter(perMinute)));
+    return l;
+  };
   app.decorateRequest('principal', null);
   app.decorateRequest('listener', 'pipeline');
   recordRoutes(app);
@@ -111,8 +117,9 @@ export function installPipelineGuard(app: FastifyInstance, auth: AuthService, cl
     if (!m) throw unauthorized('send an API token: Authorization: Bearer clt_…');
     req.principal = await auth.authenticateToken(m[1]!);
     if (!req.principal) throw unauthorized('unknown, revoked or expired API token');
-    const wait = limiter.hit((req.principal as { tokenId: string }).tokenId, clock.now().getTime());
-    if (wait > 0) throw new AppError(429, `more than ${TOKENS_PER_MINUTE} requests a minute for this token; retry in ${wait} s`, undefined, { retryAfter: wait });
+    const perMinute = req.routeOptions.config.tokensPerMinute ?? TOKENS_PER_MINUTE;
+    const wait = limiterFor(perMinute).hit((req.principal as { tokenId: string }).tokenId, clock.now().getTime());
+    if (wait > 0) throw new AppError(429, `more than ${perMinute} requests a minute for this token; retry in ${wait} s`, undefined, { retryAfter: wait });
     // A declared length over the cap is refused here, ahead of the scope check; a chunked body
     // is cut off by Fastify's bodyLimit while it is read.
     const length = Number(req.headers['content-length'] ?? 0);
