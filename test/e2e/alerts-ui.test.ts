@@ -193,6 +193,8 @@ describeEachEngine('the alerts pages in the web UI', (engine) => {
       consoleErrors.length = 0;
       const rows = page.getByTestId('alert-row');
       await rows.first().waitFor();
+      // Wait for the fourth row rather than count what the first paint holds.
+      await page.getByTestId('alert-subject').nth(3).waitFor();
       expect(await rows.count()).toBe(4);
       // Newest first, each by name: "<service> · <alertname> · <source>", never a key.
       const subjects = await page.getByTestId('alert-subject').allTextContents();

@@ -45,9 +45,9 @@ export function AlertHistory({ fingerprint, initial, onClose }: { fingerprint: s
   const shown = loaded.status === 'ready' ? loaded.detail.alert : initial;
   if (shown === undefined) {
     return (
-      <aside className="alert-history" aria-label="Alert" data-testid="alert-history">
-        <div className="alert-history-head">
-          <div className="alert-history-title mono">{fingerprint}</div>
+      <aside className="side-panel alert-history" aria-label="Alert" data-testid="alert-history">
+        <div className="side-panel-head">
+          <div className="side-panel-title mono">{fingerprint}</div>
           <button ref={closeRef} type="button" className="btn btn-small" onClick={onClose} aria-label="Close the alert's history" data-testid="alert-history-close">
             Close
           </button>
@@ -64,10 +64,10 @@ export function AlertHistory({ fingerprint, initial, onClose }: { fingerprint: s
   const summary = shown.annotations['summary'] ?? shown.annotations['description'] ?? null;
 
   return (
-    <aside className="alert-history" aria-label={`Alert ${shown.subjectLabel}`} data-testid="alert-history">
-      <div className="alert-history-head">
+    <aside className="side-panel alert-history" aria-label={`Alert ${shown.subjectLabel}`} data-testid="alert-history">
+      <div className="side-panel-head">
         <div>
-          <div className="alert-history-title" data-testid="alert-history-title">{shown.subjectLabel}</div>
+          <div className="side-panel-title" data-testid="alert-history-title">{shown.subjectLabel}</div>
           <div className="small">
             <AlertStateBadge state={shown.state} /> <span className="muted">{alertSince(shown)}</span>
           </div>
