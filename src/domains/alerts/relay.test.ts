@@ -117,9 +117,14 @@ describeEachEngine('relay mode forwards what is not held, and re-sends held aler
   });
 
   it('queues one batch once: the same batch again adds no job', async () => {
-    const a = await readAlert(db(), owner.org.id, labelSetFingerprint(payments));
-    const batch = [{ alert: a!, heldBy: null, changed: false }];
+    // The alert as received again later (a new last_seen): intake already relayed it as it was then.
+    const stored = await readAlert(db(), owner.org.id, labelSetFingerprint(payments));
+    const a = { ...stored!, lastSeen: new Date(Date.parse(stored!.lastSeen) + 60_000).toISOString() };
+    const batch = [{ alert: a, heldBy: null, changed: false }];
     const before = await relayJobs();
+    // Exactly as intake relayed it: the same message, queued already.
+    await db().transaction((tx) => t.services.relay.afterIntake(tx, owner.org.id, [{ alert: stored!, heldBy: null, changed: false }]));
+    expect(await relayJobs()).toBe(before);
     await db().transaction((tx) => t.services.relay.afterIntake(tx, owner.org.id, batch));
     const once = await relayJobs();
     await db().transaction((tx) => t.services.relay.afterIntake(tx, owner.org.id, batch));
