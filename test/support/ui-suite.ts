@@ -38,7 +38,9 @@ export function uiSuite(o: {
     server = await startServer({ dataDir, ...(env ? { env } : {}) });
     await o.ready?.(server);
     browser = await launchChromium();
-  }, o.timeoutMs ?? 60_000);
+    // Two processes each opening a new embedded database, then Chromium: on a saturated machine this
+    // passed 60 s once, so the limit only guards against a hang.
+  }, o.timeoutMs ?? 180_000);
 
   afterAll(async () => {
     // Each step guarded on its own so one failure does not leak the server or the dir.
