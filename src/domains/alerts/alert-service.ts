@@ -2,31 +2,28 @@ import { Counter, type Registry } from 'prom-client';
 import { timeBound, type Clock } from '../../platform/clock.js';
 import { invalid, notFound } from '../../platform/errors.js';
 import type { Principal } from '../auth/index.js';
-import type { Database, Queryable, Tx } from '../../platform/db/database.js';
+import type { Database, Tx } from '../../platform/db/database.js';
+import type { HoldMode } from '../changes/index.js';
 import { appendAuditEvent, type AuditContext } from '../ledger/index.js';
-import type { AlertRecord, AlertState, AlertVia, IncomingAlert, LabelMapping, Transition } from './alert-types.js';
+import type { AlertRecord, AlertState, AlertVia, IncomingAlert, Transition } from './alert-types.js';
 import { alertEvidence, type AlertEvidence } from './alert-evidence.js';
 import { readHoldSettings } from './alert-settings-store.js';
 import {
   findChangeRef, findSubjectsAndHolds, listAlerts, readAlert, readTransitions, stateAsOf, writeBatch, type AlertRow, type TransitionRow,
 } from './alert-store.js';
 import { decideHold, indexHolds, type HoldDecision } from './hold-decision.js';
-import { DEFAULT_LABEL_MAPPING, indexHits, lookupsOf, resolveSubject, subjectLabel } from './label-mapping.js';
+import { indexHits, lookupsOf, resolveSubject, subjectLabel } from './label-mapping.js';
 
 /** One alert of an intake batch, as the relay hears of it. */
 export type IntakeItem = { alert: AlertRecord; heldBy: string | null; changed: boolean };
 
 /** The seam relay fills in: called inside the intake's transaction, after the rows are written. */
-export type IntakeRelay = { afterIntake(tx: Tx, orgId: string, batch: IntakeItem[]): Promise<void> };
+/** `holdMode` is the organisation's, as intake read it for this batch: relay reads no settings again. */
+export type IntakeRelay = { afterIntake(tx: Tx, orgId: string, batch: IntakeItem[], holdMode: HoldMode): Promise<void> };
 
 /** Until relay plugs itself in (and in tests of intake alone): forwards nothing. */
 export const noRelay: IntakeRelay = { async afterIntake() {} };
 
-/** How intake reads an organisation's label mapping (relay's readAlertSettings, through compose). */
-export type MappingReader = (db: Queryable, orgId: string) => Promise<LabelMapping>;
-export const defaultMapping: MappingReader = async () => DEFAULT_LABEL_MAPPING;
-/** The organisation's saved mapping (Settings → Alert sources), or the defaults while none is saved. */
-export const savedMapping: MappingReader = async (db, orgId) => (await readHoldSettings(db, orgId)).labelMapping;
 
 /** GET /api/alerts's filters as sent. */
 export type AlertListQuery = { subject?: string; state?: AlertState; change?: string; held?: boolean; since?: string; limit?: number };
@@ -41,7 +38,7 @@ export class AlertService {
   private readonly received: Counter<'via'> | null;
 
   constructor(private readonly deps: {
-    db: Database; clock: Clock; relay?: IntakeRelay; mapping?: MappingReader;
+    db: Database; clock: Clock; relay?: IntakeRelay;
     /** Where intake counts what it received and what was a pure repeat (not audited). */
     registry?: Registry;
   }) {
@@ -57,10 +54,6 @@ export class AlertService {
   /** Let relay plug itself in after both are built (compose). */
   setRelay(relay: IntakeRelay): void {
     this.deps.relay = relay;
-  }
-
-  setMappingReader(mapping: MappingReader): void {
-    this.deps.mapping = mapping;
   }
 
   /** One intake batch in one transaction: rows, the relay's outbox rows and (when anything is new) one audit event. */
@@ -112,7 +105,8 @@ export class AlertService {
 
   private async intakeTx(tx: Tx, ctx: AuditContext, orgId: string, via: AlertVia, alerts: IncomingAlert[], source: string, relay: boolean): Promise<IntakeResult> {
     const now = this.deps.clock.now().toISOString();
-    const mapping = await (this.deps.mapping ?? savedMapping)(tx, orgId);
+    // One read of the settings per batch: the label mapping (the defaults while none is saved) and the hold mode.
+    const { labelMapping: mapping, holdMode } = await readHoldSettings(tx, orgId);
     // One query: the catalogue entities and sources every alert's labels may name, with the live holds on them.
     const found = await findSubjectsAndHolds(tx, orgId, lookupsOf(alerts.map((a) => a.labels), mapping));
     const hits = indexHits(found.entities, found.sources);
@@ -143,7 +137,7 @@ export class AlertService {
     const newOnes = new Set(inserted.map((t) => t.fingerprint));
 
     const items: IntakeItem[] = decided.map(({ a, row, hold }) => ({ alert: toRecord(orgId, a, row, hold, firstSeen.get(a.fingerprint) ?? now, now), heldBy: hold.by[0]?.changeId ?? null, changed: changed.has(a.fingerprint) }));
-    if (relay) await (this.deps.relay ?? noRelay).afterIntake(tx, orgId, items);
+    if (relay) await (this.deps.relay ?? noRelay).afterIntake(tx, orgId, items, holdMode);
 
     const result: IntakeResult = {
       received: alerts.length, transitions: inserted.length, repeats: alerts.filter((a) => !newOnes.has(a.fingerprint)).length,

@@ -7,7 +7,9 @@ import { DEFAULT_LABEL_MAPPING } from './label-mapping.js';
  * label mapping here, holds reads the Alertmanagers (and one's sealed auth), relay the destinations.
  */
 
-export type HoldMode = 'relay' | 'silence';
+/** The hold modes are the suppression's, which changes owns. */
+import type { HoldMode } from '../changes/index.js';
+export type { HoldMode };
 export type AlertmanagerAuthKind = 'none' | 'bearer' | 'basic';
 export type AlertmanagerRef = { id: string; name: string; url: string; authKind: AlertmanagerAuthKind };
 

@@ -9,7 +9,9 @@ import type { Matcher } from './alertmanager-client.js';
  */
 
 export type HoldState = 'active' | 'releasing' | 'released';
-export type HoldMode = 'relay' | 'silence';
+/** The hold modes are the suppression's, which changes owns. */
+import type { HoldMode } from '../changes/index.js';
+export type { HoldMode };
 export type Outcome = 'held' | 'resent' | 'recovered' | 'kept';
 
 export type Hold = {

@@ -1,6 +1,6 @@
 /** What other domains and compose may use of alerts: the words, the intake service, its reads. */
 export type * from './alert-types.js';
-export { AlertService, noRelay, defaultMapping, type IntakeItem, type IntakeRelay, type IntakeResult, type MappingReader } from './alert-service.js';
+export { AlertService, noRelay, type IntakeItem, type IntakeRelay, type IntakeResult } from './alert-service.js';
 export { DEFAULT_LABEL_MAPPING, checkLabelMapping, type MappingCheck } from './label-mapping.js';
 export { labelSetFingerprint } from './fingerprint.js';
 export { decideHold, indexHolds, type HoldDecision, type HoldEntry, type HoldIndex } from './hold-decision.js';

@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { Clock } from '../../platform/clock.js';
 import { openOrNull, type Sealer } from '../../platform/crypto/sealed.js';
 import type { Database, Queryable, Tx } from '../../platform/db/database.js';
+import type { HoldMode } from '../changes/index.js';
 import { retryDelayMs, type Job, type JobHandler } from '../../platform/jobs/job.js';
 import { scheduleJob } from '../../platform/jobs/job-queue.js';
 import { scheduleMail } from '../../platform/mail/mail-outbox.js';
@@ -11,7 +12,7 @@ import type { OutboundClient } from '../../platform/net/outbound.js';
 import { readSettings } from '../changes/index.js';
 import { appendAuditEvent, type AuditContext } from '../ledger/index.js';
 import type { AlertRecord } from './alert-types.js';
-import { listDestinations, readDestinationSecret, readHoldSettings, type DestinationRecord, type LastDelivery } from './alert-settings-store.js';
+import { listDestinations, readDestinationSecret, type DestinationRecord, type LastDelivery } from './alert-settings-store.js';
 import type { DestinationSecret } from './destinations/destination-input.js';
 import { emailMessage } from './destinations/email.js';
 import { pagerDutyEvents } from './destinations/pagerduty.js';
@@ -27,7 +28,7 @@ export type HeldChange = { id: string; displayId: string; title: string; link: s
 
 /** The seam intake's AlertService and holds' release call inside their transactions. */
 export type AlertRelay = {
-  afterIntake(tx: Tx, orgId: string, batch: RelayBatchItem[]): Promise<void>;
+  afterIntake(tx: Tx, orgId: string, batch: RelayBatchItem[], holdMode: HoldMode): Promise<void>;
   resend(tx: Tx, orgId: string, change: HeldChange, alerts: AlertRecord[]): Promise<void>;
 };
 
@@ -60,13 +61,13 @@ export class RelayService implements AlertRelay {
     mailer?: Mailer;
   }) {}
 
-  async afterIntake(tx: Tx, orgId: string, batch: RelayBatchItem[]): Promise<void> {
+  async afterIntake(tx: Tx, orgId: string, batch: RelayBatchItem[], holdMode: HoldMode): Promise<void> {
+    // Silence mode: Alertmanager keeps its own routing; only release notices are ours to send.
+    if (holdMode !== 'relay') return;
     const alerts = batch.filter((i) => i.heldBy === null).map((i) => i.alert);
     if (alerts.length === 0) return;
     const destinations = await listDestinations(tx, orgId, { enabled: true });
     if (destinations.length === 0) return;
-    // Silence mode: Alertmanager keeps its own routing; only release notices are ours to send.
-    if ((await readHoldSettings(tx, orgId)).holdMode !== 'relay') return;
     // Each alert as received now: a repeat Alertmanager sends later is a new message, as its own repeat is.
     const key = alerts.map((a) => [a.fingerprint, a.state, a.startsAt, a.endsAt, a.lastSeen]);
     for (const d of destinations) {

@@ -123,11 +123,11 @@ describeEachEngine('relay mode forwards what is not held, and re-sends held aler
     const batch = [{ alert: a, heldBy: null, changed: false }];
     const before = await relayJobs();
     // Exactly as intake relayed it: the same message, queued already.
-    await db().transaction((tx) => t.services.relay.afterIntake(tx, owner.org.id, [{ alert: stored!, heldBy: null, changed: false }]));
+    await db().transaction((tx) => t.services.relay.afterIntake(tx, owner.org.id, [{ alert: stored!, heldBy: null, changed: false }], 'relay'));
     expect(await relayJobs()).toBe(before);
-    await db().transaction((tx) => t.services.relay.afterIntake(tx, owner.org.id, batch));
+    await db().transaction((tx) => t.services.relay.afterIntake(tx, owner.org.id, batch, 'relay'));
     const once = await relayJobs();
-    await db().transaction((tx) => t.services.relay.afterIntake(tx, owner.org.id, batch));
+    await db().transaction((tx) => t.services.relay.afterIntake(tx, owner.org.id, batch, 'relay'));
     expect(once).toBe(before + 3);
     expect(await relayJobs()).toBe(once);
     await drain();

@@ -6,4 +6,4 @@ export type { Change, ChangeKind, Outcome, Impact } from './change-store.js';
 export { CHANGE_STATUSES, FINAL_STATUSES, type ChangeStatus } from './change-lifecycle.js';
 export { statusOf } from './change-view.js';
 export { readChangeScope, type ChangeScope, type ScopeEntity } from './change-scope.js';
-export { NO_SUPPRESSION, type Suppression, type SuppressionReader, type SilenceView } from './change-suppression.js';
+export { NO_SUPPRESSION, type HoldMode, type Suppression, type SuppressionReader, type SilenceView } from './change-suppression.js';

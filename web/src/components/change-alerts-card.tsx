@@ -87,7 +87,7 @@ export function ChangeAlertsCard({ changeId, started, suppression, refresh }: Pr
     <section className="card change-alerts-card" data-testid="change-alerts-card" data-hold-state={s.state} aria-labelledby="change-alerts-title">
       <div className="section-head">
         <h2 id="change-alerts-title">Alerts</h2>
-        <span className={`hold-state hold-state-${s.state}`} data-testid="change-hold-state">
+        <span className={`status hold-state hold-state-${s.state}`} data-testid="change-hold-state">
           {holdStateLabels[s.state]}
         </span>
       </div>
