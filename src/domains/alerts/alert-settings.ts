@@ -11,7 +11,7 @@ import {
   type AlertmanagerAuthKind, type AlertmanagerRef, type DestinationRecord, type HoldMode, type LastDelivery,
 } from './alert-settings-store.js';
 import type { DestinationKind, LabelMapping } from './alert-types.js';
-import { checkName, parseDestination, secretHint, type DestinationInput, type DestinationSecret } from './destinations/destination-input.js';
+import { checkName, checkUrl, parseDestination, secretHint, type DestinationInput, type DestinationSecret } from './destinations/destination-input.js';
 import { checkLabelMapping, DEFAULT_LABEL_MAPPING } from './label-mapping.js';
 import { receiversSnippet, type ReceiversSnippet } from './receivers-snippet.js';
 import type { RelayService } from './relay-service.js';
@@ -151,15 +151,7 @@ export class AlertSettingsService {
    * 400 naming `url`. Private addresses are allowed: Alertmanagers live on the organisation's network.
    */
   private checkUrl(raw: string): string {
-    let u: URL;
-    try {
-      u = new URL(raw);
-    } catch {
-      throw invalid('url', 'is not a URL', raw);
-    }
-    if (u.protocol !== 'http:' && u.protocol !== 'https:') throw invalid('url', 'must be an http or https URL', raw);
-    const j = this.deps.client.judgeLiteral(raw, ALERTMANAGER_ALLOW_PRIVATE);
-    if (j.verdict === 'refused') throw invalid('url', `can never be reached: ${j.what}`);
+    checkUrl('url', raw, (url) => this.deps.client.judgeLiteral(url, ALERTMANAGER_ALLOW_PRIVATE));
     return raw.replace(/\/+$/, '');
   }
 

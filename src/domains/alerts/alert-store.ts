@@ -1,4 +1,5 @@
 import type { Queryable, Row, Tx } from '../../platform/db/database.js';
+import { displayId } from '../changes/index.js';
 import type { AlertRecord, AlertState, AlertVia, Subject, Transition } from './alert-types.js';
 import type { HoldEntry } from './hold-decision.js';
 import type { FoundEntity, FoundSource } from './label-mapping.js';
@@ -43,13 +44,11 @@ export async function findSubjectsAndHolds(db: Queryable, orgId: string, q: { ke
   for (const x of r.rows) {
     if (x.what === 'entity') entities.set(x.key, { key: x.key, kind: x.kind, name: x.name });
     else sources.set(x.key, { id: x.key, name: x.name });
-    for (const h of x.holds ?? []) holds.push({ subjectKind: x.subject_kind, subjectKey: x.key, changeId: h.changeId, displayId: displayIdOf(h.changeId), title: h.title });
+    for (const h of x.holds ?? []) holds.push({ subjectKind: x.subject_kind, subjectKey: x.key, changeId: h.changeId, displayId: displayId(h.changeId), title: h.title });
   }
   return { entities: [...entities.values()], sources: [...sources.values()], holds };
 }
 
-/** CHG-XXXXXXXX, as changes prints it (the first 8 hex of the id after its prefix). */
-export const displayIdOf = (id: string) => `CHG-${id.slice(id.indexOf('_') + 1, id.indexOf('_') + 9).toUpperCase()}`;
 
 /** A hold row, as a test or the holds module writes it. */
 export async function insertHoldSubject(db: Queryable, orgId: string, kind: HoldRow['subjectKind'], key: string, changeId: string): Promise<void> {
@@ -134,7 +133,7 @@ function toRecord(r: AlertDbRow): AlertRecord {
     orgId: r.org_id, fingerprint: r.fingerprint, alertname: r.alertname, labels: r.labels, annotations: r.annotations,
     state: r.state, startsAt: iso(r.starts_at), endsAt: isoOrNull(r.ends_at), generatorURL: r.generator_url,
     subject: subjectOf(r), subjectLabel: r.subject_label, source: r.source, firstSeen: iso(r.first_seen), lastSeen: iso(r.last_seen),
-    heldBy: r.held_change ? { changeId: r.held_change, displayId: displayIdOf(r.held_change), title: r.held_title ?? '' } : null,
+    heldBy: r.held_change ? { changeId: r.held_change, displayId: displayId(r.held_change), title: r.held_title ?? '' } : null,
   };
 }
 
@@ -232,5 +231,5 @@ export async function findChangeRef(db: Queryable, orgId: string, idOrDisplay: s
     [orgId, idOrDisplay],
   );
   const x = r.rows[0];
-  return x ? { id: x.id, displayId: displayIdOf(x.id), title: x.title, windowStart: iso(x.window_start), startedAt: isoOrNull(x.started_at), finishedAt: isoOrNull(x.finished_at) } : null;
+  return x ? { id: x.id, displayId: displayId(x.id), title: x.title, windowStart: iso(x.window_start), startedAt: isoOrNull(x.started_at), finishedAt: isoOrNull(x.finished_at) } : null;
 }

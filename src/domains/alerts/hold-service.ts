@@ -4,12 +4,12 @@ import type { Sealer } from '../../platform/crypto/sealed.js';
 import type { Database, Queryable, Tx } from '../../platform/db/database.js';
 import { retryDelayMs, type Job, type JobHandler } from '../../platform/jobs/job.js';
 import { scheduleJob } from '../../platform/jobs/job-queue.js';
-import { readChangeScope, type Change, type ChangeEvent, type ChangeNotifier, type Suppression } from '../changes/index.js';
+import { displayId, readChangeScope, type Change, type ChangeEvent, type ChangeNotifier, type Suppression } from '../changes/index.js';
 import { appendAuditEvent, type AuditContext } from '../ledger/index.js';
 import { AlertmanagerError, matcherText, type AlertmanagerClient, type AlertmanagerTarget } from './alertmanager-client.js';
 import { ALERTMANAGER_ALLOW_PRIVATE, openAlertmanagerAuth } from './alert-settings.js';
 import { listAlertmanagers, readAlertmanagerAuth, readHoldSettings } from './alert-settings-store.js';
-import { displayIdOf, listHeldAlerts } from './alert-store.js';
+import { listHeldAlerts } from './alert-store.js';
 import type { AlertRecord, IncomingAlert } from './alert-types.js';
 import { labelSetFingerprint } from './fingerprint.js';
 import { decideRelease, type AlertmanagerAnswer } from './hold-release.js';
@@ -190,7 +190,7 @@ export class HoldService implements ChangeNotifier {
     if (!t) return { skip: true };
     if ('problem' in t) return { skip: false, alertmanager: t.name, results: [], fatal: t.problem };
     const title = (await store.changeTitle(this.deps.db, changeId)) ?? '';
-    const comment = silenceComment(displayIdOf(changeId), title, this.deps.link({ id: changeId }));
+    const comment = silenceComment(displayId(changeId), title, this.deps.link({ id: changeId }));
     const results: SilenceResult[] = [];
     for (const s of await store.listSilences(this.deps.db, changeId, alertmanagerId)) {
       if (s.state === 'expired') continue;
@@ -339,7 +339,7 @@ export class HoldService implements ChangeNotifier {
     const now = this.now();
     for (const s of p.seen) if (s.alerts.length) await this.deps.recorder.recordHeld(tx, hold.orgId, 'silence', s.alerts, s.alertmanager);
     const title = (await store.changeTitle(tx, changeId)) ?? '';
-    const change = { id: changeId, displayId: displayIdOf(changeId), title, link: this.deps.link({ id: changeId }) };
+    const change = { id: changeId, displayId: displayId(changeId), title, link: this.deps.link({ id: changeId }) };
     const held = (await listHeldAlerts(tx, changeId)).filter((h) => h.outcome === 'held');
     const plan = decideRelease({ held: held.map((h) => h.alert), releaseHeld: hold.releaseHeld, alertmanager: p.answer, now });
     const resend = new Set(plan.decisions.filter((d) => d.outcome === 'resent').map((d) => d.fingerprint));

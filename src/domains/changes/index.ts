@@ -3,6 +3,7 @@ export { ChangeService, silentNotifier, TIMER_JOB, type ChangeEvent, type Change
 export { ApprovalService } from './approval-service.js';
 export { ChangeSettingsService, readApprovers, readSettings, readTicketing, type ChangeSettings } from './change-settings.js';
 export type { Change, ChangeKind, Outcome, Impact } from './change-store.js';
+export { displayId } from './change-store.js';
 export { CHANGE_STATUSES, FINAL_STATUSES, type ChangeStatus } from './change-lifecycle.js';
 export { statusOf } from './change-view.js';
 export { readChangeScope, type ChangeScope, type ScopeEntity } from './change-scope.js';

@@ -48,8 +48,8 @@ export function checkName(raw: string | undefined, before: string | null): strin
   return name;
 }
 
-/** An http(s) URL that can ever be delivered to (private literals are judged at each send). */
-function checkUrl(field: string, raw: string, judge: (url: string) => LiteralJudgement): URL {
+/** An http(s) URL that can ever be reached, by the judgement given (a destination's, an Alertmanager's). */
+export function checkUrl(field: string, raw: string, judge: (url: string) => LiteralJudgement): URL {
   let u: URL;
   try {
     u = new URL(raw);
