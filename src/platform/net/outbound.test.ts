@@ -339,6 +339,15 @@ describe('the outbound client (SSRF guard)', () => {
     expect(receiver.hits).toHaveLength(1);
   });
 
+  it('gives one request its own deadline when it asks for one (the AI budget), leaving the client\'s default alone', async () => {
+    const client = createOutboundClient({ testOnlyAllowLoopback: true });
+    const started = performance.now();
+    const failed = await failure(client.request({ url: at('127.0.0.1', '/silent'), timeoutMs: 300 }));
+    expect(failed.kind).toBe('timeout');
+    expect(failed.message).toMatch(/within 0\.3 s/);
+    expect(performance.now() - started).toBeLessThan(5000);
+  });
+
   it('takes an answer cut off before its promised length as a failure, not as a short body', async () => {
     const failed = await failure(createOutboundClient({ testOnlyAllowLoopback: true }).request({ url: at('127.0.0.1', '/cut-off') }));
     expect([failed.kind, failed.address]).toEqual(['unreachable', '127.0.0.1']);

@@ -154,6 +154,11 @@ export type OutboundRequest = {
   body?: string;
   /** The organisation allows RFC 1918 / CGNAT / unique-local addresses (allowPrivateCallbacks). */
   allowPrivate?: boolean;
+  /**
+   * This request's own deadline instead of the client's 10 s: an AI model may think for up to its
+   * two-minute budget. The same guard, the same cap on the answer.
+   */
+  timeoutMs?: number;
 };
 
 export type OutboundResponse = {
@@ -253,8 +258,9 @@ export function createOutboundClient(o: OutboundClientOptions = {}): OutboundCli
       // One deadline for the whole exchange: name resolution, connection and answer.
       const started = performance.now();
       const elapsed = () => Math.round(performance.now() - started);
-      const { u, pinned } = await target(r.url, r.allowPrivate ?? false);
-      const remaining = Math.max(1, timeoutMs - elapsed());
+      const limitMs = r.timeoutMs ?? timeoutMs;
+      const { u, pinned } = await target(r.url, r.allowPrivate ?? false, limitMs);
+      const remaining = Math.max(1, limitMs - elapsed());
       const body = r.body === undefined ? undefined : Buffer.from(r.body, 'utf8');
       const headers: Record<string, string | number> = { 'user-agent': o.userAgent ?? 'changeledger/1', ...(r.headers ?? {}) };
       if (body) headers['content-length'] = body.length;
@@ -303,7 +309,7 @@ export function createOutboundClient(o: OutboundClientOptions = {}): OutboundCli
         // The answer counts too: a receiver that trickles bytes runs out of time like a silent one.
         const timer = setTimeout(() => {
           req.destroy();
-          fail(new OutboundFailed(`no answer from ${u.host} within ${timeoutMs / 1000} s`, 'timeout', elapsed(), pinned.address));
+          fail(new OutboundFailed(`no answer from ${u.host} within ${limitMs / 1000} s`, 'timeout', elapsed(), pinned.address));
         }, remaining);
         req.on('error', (err: NodeJS.ErrnoException) => {
           clearTimeout(timer);
