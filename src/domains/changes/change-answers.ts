@@ -51,6 +51,7 @@ export type RegisteredApproval = Static<typeof RegisteredApprovalBody>;
 
 /** One version of a change's report (GET /api/changes/{id}?include=reports). */
 export const ReportBody = Type.Object({
-  version: Type.Integer(), impact: Type.Enum(IMPACTS), outcome: Nullable(Type.Enum(OUTCOMES)), summary: Str,
+  version: Type.Integer(), impact: Type.Enum(IMPACTS), aiImpact: Type.Union([Type.Enum(IMPACTS), Type.Null()], { description: 'The AI assessment\'s tier, beside the verdict (null: none was made)' }),
+  rule: Type.Union([Str, Type.Null()], { description: 'The verdict rule that matched (null on old reports)' }), outcome: Nullable(Type.Enum(OUTCOMES)), summary: Str,
   body: Type.Record(Str, Type.Unknown(), { description: 'The evidence the verdict rests on' }), createdAt: Str,
 }, { $id: 'ChangeReport' });

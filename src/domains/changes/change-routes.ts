@@ -69,7 +69,7 @@ export const TicketStatus = Type.Object({
 }, { description: 'The ticket (id, key and link once opened) and each of its steps; null without a ticket destination' });
 const ChangeBody = Type.Object({
   id: Str, displayId: Str, title: Str, kind: Type.Enum(CHANGE_KINDS), description: Nullable(Str), ticketUrl: Nullable(Str),
-  status: Type.Enum(CHANGE_STATUSES), outcome: Nullable(Type.Enum(OUTCOMES)), impact: Nullable(Str), hops: Type.Integer(),
+  status: Type.Enum(CHANGE_STATUSES), outcome: Nullable(Type.Enum(OUTCOMES)), impact: Nullable(Str), aiImpact: Nullable(Str), hops: Type.Integer(),
   windowStart: Str, windowEnd: Str, evidenceMinutes: Type.Integer(), maxDurationMinutes: Nullable(Type.Integer()), autoStart: Type.Boolean(),
   releaseHeld: Type.Boolean(), silenceInfra: Nullable(Type.Enum(SILENCE_MODES)), pipeline: Nullable(Type.Object(Object.fromEntries(PIPELINE_FIELDS.map((f) => [f, Type.Optional(Str)])))), callbackUrl: Nullable(Str),
   recipients: Type.Array(Str), components: Type.Array(Resolved), unresolved: Type.Array(Type.Object({ query: Str, candidates: Type.Array(Candidate) })),
@@ -108,7 +108,7 @@ const Status = Type.Object({
   classification: Type.Optional(Type.Object({ unknown: Type.Array(Str), url: Str })),
   mapping: Type.Optional(Type.Object({ unresolved: Type.Array(Str), url: Str })),
   deployment: Type.Object({ startedAt: Nullable(Str), finishedAt: Nullable(Str), windowStart: Str, windowEnd: Str, outcome: Nullable(Str), autoStart: Type.Boolean() }),
-  surveillance: Type.Object({ minutes: Type.Integer(), evaluateAt: Nullable(Str), reportedAt: Nullable(Str), impact: Nullable(Str), aiImpact: Type.Null() }),
+  surveillance: Type.Object({ minutes: Type.Integer(), evaluateAt: Nullable(Str), reportedAt: Nullable(Str), impact: Nullable(Str), aiImpact: Nullable(Str) }),
   suppression: SuppressionBody, ticket: Nullable(TicketStatus), callback: Nullable(Step),
   pipeline: Nullable(Type.Record(Str, Str)), links: Type.Object({ change: Str, approve: Str }),
 }, { description: 'What a pipeline polls, and what every callback carries' });

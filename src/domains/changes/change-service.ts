@@ -15,6 +15,7 @@ import type { Criticality } from '../catalogue/criticality.js';
 import type { ComponentInput, Resolved, Unresolved } from '../catalogue/matching.js';
 import type { MappingService } from '../catalogue/mapping-service.js';
 import type { DeliveriesReader } from './change-deliveries.js';
+import { unknownReport, type ChangeReporter, type ReportRecord } from './change-reporter.js';
 import { noSuppression, type SuppressionReader } from './change-suppression.js';
 import { appendAuditEvent, type AuditContext } from '../ledger/index.js';
 import { readApprovers, readSettings, type ChangeSettings } from './change-settings.js';
@@ -70,7 +71,16 @@ export class ChangeService {
     deliveries: DeliveriesReader;
     /** The live hold on the change's alerts for GET /api/changes/{id} and /status: alerts is a higher domain, so compose.ts plugs its reader in. */
     suppression?: SuppressionReader;
+    /** What happens at the horizon: evidence is a higher domain, so compose.ts plugs its reporter in (setReporter). */
+    reporter?: ChangeReporter;
   }) {}
+
+  private reporter: ChangeReporter | null = null;
+
+  /** Plugs in the reporter of the horizon (the evidence domain); without one, the report is "unknown". */
+  setReporter(r: ChangeReporter): void {
+    this.reporter = r;
+  }
 
   get readDeliveries(): DeliveriesReader {
     return this.deps.deliveries;
@@ -485,27 +495,29 @@ export class ChangeService {
         }
         return;
       case 'horizon':
-        if (c.status === 'evaluating' && c.evaluateAt === at) await this.report(tx, ctx, c);
+        if (c.status === 'evaluating' && c.evaluateAt === at) {
+          const reporter = this.reporter ?? this.deps.reporter;
+          if (reporter) await reporter.horizonReached(tx, ctx, c);
+          else await this.recordReport(tx, ctx, c.id, at, unknownReport(c));
+        }
         return;
     }
   }
 
   /**
-   * Writes the next report version. No evidence source is connected yet, so the report says which
-   * are missing and the impact is `unknown` — never a made-up verdict.
+   * Writes the next report version and moves the change to reported, in the caller's transaction:
+   * the row, the change's impact and aiImpact, the audit event, and the news (mail, callback,
+   * ticket, which read the row just written). A change that moved on since the collection began
+   * (no longer evaluating, or another horizon) gets nothing: null.
    */
-  private async report(tx: Tx, ctx: AuditContext, c: Change): Promise<void> {
+  async recordReport(tx: Tx, ctx: AuditContext, changeId: string, expectedEvaluateAt: string, record: ReportRecord): Promise<Change | null> {
+    const c = await store.findChangeForTimer(tx, changeId);
+    if (!c || c.status !== 'evaluating' || c.evaluateAt !== expectedEvaluateAt) return null;
     const version = c.reportVersion + 1;
     const now = this.deps.clock.now().toISOString();
-    const missing = ['alerts of the blast radius (an alert source)', 'RED metrics (a metrics source)', 'logs and error fingerprints (a log source)'];
-    const summary = `Impact unknown: no evidence source is configured, so nothing was measured (${missing.join('; ')}). Outcome: ${c.outcome ?? 'unknown'}.`;
-    const body = {
-      window: { start: c.windowStart, end: c.windowEnd, startedAt: c.startedAt, finishedAt: c.finishedAt, evidenceMinutes: c.evidenceMinutes },
-      verdict: { impact: 'unknown', rule: 'nothing measured' }, notConfigured: missing, outcome: c.outcome, blastVersion: c.blastVersion,
-    };
-    await tx.query('INSERT INTO change_reports (change_id, version, impact, outcome, summary, body, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)',
-      [c.id, version, 'unknown', c.outcome, summary, JSON.stringify(body), now]);
-    await this.transition(tx, ctx, c, 'report', { impact: 'unknown', reported_at: now, report_version: version }, { reportVersion: version, impact: 'unknown' });
+    await store.insertReport(tx, c.id, version, c.outcome, record, now);
+    return this.transition(tx, ctx, c, 'report', { impact: record.impact, ai_impact: record.aiImpact, reported_at: now, report_version: version },
+      { reportVersion: version, impact: record.impact, aiImpact: record.aiImpact, ...(record.rule ? { rule: record.rule } : {}) });
   }
 }
 

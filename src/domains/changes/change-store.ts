@@ -28,6 +28,8 @@ export type Change = {
   status: ChangeStatus;
   outcome: Outcome | null;
   impact: Impact | null;
+  /** The AI assessment's tier of the latest report, beside the verdict's impact (null: none was made). */
+  aiImpact: Impact | null;
   hops: 1 | 2;
   windowStart: string;
   windowEnd: string;
@@ -75,7 +77,7 @@ export type Change = {
 
 type ChangeRow = Row & {
   id: string; org_id: string; title: string; kind: ChangeKind; description: string | null; ticket_url: string | null; status: ChangeStatus;
-  outcome: Outcome | null; impact: Impact | null; hops: number; window_start: Date; window_end: Date; evidence_minutes: number;
+  outcome: Outcome | null; impact: Impact | null; ai_impact: Impact | null; hops: number; window_start: Date; window_end: Date; evidence_minutes: number;
   max_duration_minutes: number | null; auto_start: boolean; release_held: boolean; silence_infra: SilenceMode | null; pipeline: PipelineInfo | null;
   callback_url: string | null; callback_secret_sealed: string | null; recipients: string[]; components: Resolved[]; unresolved: Unresolved[];
   criticality: Tier | null; criticality_source: Change['criticalitySource']; component_tiers: Record<string, Tier | null>; gated: boolean; quorum: number | null;
@@ -94,7 +96,7 @@ export const displayId = (id: string) => `CHG-${id.slice(id.indexOf('_') + 1, id
 export function toChange(r: ChangeRow): Change {
   return {
     id: r.id, displayId: displayId(r.id), orgId: r.org_id, title: r.title, kind: r.kind, description: r.description, ticketUrl: r.ticket_url,
-    status: r.status, outcome: r.outcome, impact: r.impact, hops: r.hops as 1 | 2, windowStart: iso(r.window_start), windowEnd: iso(r.window_end),
+    status: r.status, outcome: r.outcome, impact: r.impact, aiImpact: r.ai_impact ?? null, hops: r.hops as 1 | 2, windowStart: iso(r.window_start), windowEnd: iso(r.window_end),
     evidenceMinutes: r.evidence_minutes, maxDurationMinutes: r.max_duration_minutes, autoStart: r.auto_start, releaseHeld: r.release_held,
     silenceInfra: r.silence_infra, pipeline: r.pipeline, callbackUrl: r.callback_url, recipients: r.recipients, components: r.components,
     unresolved: r.unresolved, criticality: r.criticality, criticalitySource: r.criticality_source, componentTiers: r.component_tiers,
@@ -177,10 +179,47 @@ export async function listDecisions(db: Queryable, changeId: string): Promise<De
   return r.rows.map((x) => ({ userId: x.user_id, email: x.email, name: x.display_name, decision: x.decision, comment: x.comment, critical: x.critical, at: iso(x.at) }));
 }
 
-export type Report = { version: number; impact: Impact; outcome: Outcome | null; summary: string; body: Record<string, unknown>; createdAt: string };
+/**
+ * One stored report version. `body` is the evidence it was judged on (old "unknown" reports: their
+ * own small body); verdict and ai are the evidence domain's answers, kept opaque here since changes
+ * never imports evidence. html, textBody and csv are the rendered forms (null on old reports).
+ */
+export type Report = {
+  version: number; impact: Impact; aiImpact: Impact | null; rule: string | null; outcome: Outcome | null; summary: string;
+  body: Record<string, unknown>; verdict: Record<string, unknown> | null; ai: Record<string, unknown> | null;
+  html: string | null; textBody: string | null; csv: string | null; createdAt: string;
+};
+
+type ReportRow = Row & {
+  version: number; impact: Impact; ai_impact: Impact | null; rule: string | null; outcome: Outcome | null; summary: string; body: Record<string, unknown>;
+  verdict: Record<string, unknown> | null; ai: Record<string, unknown> | null; html: string | null; text_body: string | null; csv: string | null; created_at: Date;
+};
+
+const toReport = (x: ReportRow): Report => ({
+  version: x.version, impact: x.impact, aiImpact: x.ai_impact, rule: x.rule, outcome: x.outcome, summary: x.summary, body: x.body,
+  verdict: x.verdict, ai: x.ai, html: x.html, textBody: x.text_body, csv: x.csv, createdAt: iso(x.created_at),
+});
 
 export async function listReports(db: Queryable, changeId: string): Promise<Report[]> {
-  const r = await db.query<Row & { version: number; impact: Impact; outcome: Outcome | null; summary: string; body: Record<string, unknown>; created_at: Date }>(
-    'SELECT * FROM change_reports WHERE change_id = $1 ORDER BY version', [changeId]);
-  return r.rows.map((x) => ({ version: x.version, impact: x.impact, outcome: x.outcome, summary: x.summary, body: x.body, createdAt: iso(x.created_at) }));
+  const r = await db.query<ReportRow>('SELECT * FROM change_reports WHERE change_id = $1 ORDER BY version', [changeId]);
+  return r.rows.map(toReport);
+}
+
+/** One version of a change's report, or its latest when version is omitted. */
+export async function findReport(db: Queryable, changeId: string, version?: number): Promise<Report | null> {
+  const r = version === undefined
+    ? await db.query<ReportRow>('SELECT * FROM change_reports WHERE change_id = $1 ORDER BY version DESC LIMIT 1', [changeId])
+    : await db.query<ReportRow>('SELECT * FROM change_reports WHERE change_id = $1 AND version = $2', [changeId, version]);
+  return r.rows[0] ? toReport(r.rows[0]) : null;
+}
+
+export type NewReport = Omit<Report, 'version' | 'createdAt' | 'outcome'>;
+
+export async function insertReport(tx: Tx, changeId: string, version: number, outcome: Outcome | null, r: NewReport, at: string): Promise<void> {
+  await tx.query(
+    `INSERT INTO change_reports (change_id, version, impact, outcome, summary, body, created_at, rule, verdict, ai, ai_impact, html, text_body, csv)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
+    [changeId, version, r.impact, outcome, r.summary, JSON.stringify(r.body), at, r.rule, r.verdict === null ? null : JSON.stringify(r.verdict),
+      r.ai === null ? null : JSON.stringify(r.ai), r.aiImpact, r.html, r.textBody, r.csv],
+  );
 }

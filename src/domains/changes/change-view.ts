@@ -38,7 +38,7 @@ export function statusOf(c: Change, decisions: Decision[], links: { change: stri
     ...(c.status === 'pending_approval' && unknown.length ? { classification: { unknown: unknown.map((u) => u.name), url: links.approve } } : {}),
     ...(c.status === 'pending_mapping' ? { mapping: { unresolved: c.unresolved.map((u) => u.query), url: links.change } } : {}),
     deployment: { startedAt: c.startedAt, finishedAt: c.finishedAt, windowStart: c.windowStart, windowEnd: c.windowEnd, outcome: c.outcome, autoStart: c.autoStart },
-    surveillance: { minutes: c.evidenceMinutes, evaluateAt: c.evaluateAt, reportedAt: c.reportedAt, impact: c.impact, aiImpact: null },
+    surveillance: { minutes: c.evidenceMinutes, evaluateAt: c.evaluateAt, reportedAt: c.reportedAt, impact: c.impact, aiImpact: c.aiImpact },
     suppression, ticket: deliveries.ticket, callback: deliveries.callback, pipeline: c.pipeline, links,
   };
 }

@@ -2,8 +2,9 @@
 export { ChangeService, silentNotifier, TIMER_JOB, type ChangeEvent, type ChangeNotifier, type RegisterInput } from './change-service.js';
 export { ApprovalService } from './approval-service.js';
 export { ChangeSettingsService, readApprovers, readSettings, readTicketing, type ChangeSettings } from './change-settings.js';
-export type { Change, ChangeKind, Outcome, Impact } from './change-store.js';
-export { displayId } from './change-store.js';
+export type { Change, ChangeKind, Outcome, Impact, Report } from './change-store.js';
+export { displayId, findReport, listReports, IMPACTS } from './change-store.js';
+export { unknownReport, NOT_CONFIGURED, type ChangeReporter, type ReportRecord } from './change-reporter.js';
 export { CHANGE_STATUSES, FINAL_STATUSES, type ChangeStatus } from './change-lifecycle.js';
 export { statusOf } from './change-view.js';
 export { readChangeScope, type ChangeScope, type ScopeEntity } from './change-scope.js';

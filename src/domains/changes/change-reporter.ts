@@ -1,0 +1,34 @@
+/**
+ * The seam where a change's horizon turns into a report. Changes owns the timer and the stored
+ * report; what the report says (evidence, verdict, AI assessment, its forms) belongs to the evidence
+ * domain, above changes, which plugs its reporter in through compose.ts. Without it, the report says
+ * plainly that nothing was measured.
+ */
+import type { Tx } from '../../platform/db/database.js';
+import type { AuditContext } from '../ledger/index.js';
+import type { Change, NewReport } from './change-store.js';
+
+/** What a reporter hands back to ChangeService.recordReport: one report version, all its forms. */
+export type ReportRecord = NewReport;
+
+export type ChangeReporter = {
+  /**
+   * The change reached its horizon (status evaluating, evaluateAt now), inside the timer's
+   * transaction. A reporter that needs time (HTTP to metrics, logs, an AI) schedules durable work
+   * here and records the report later with ChangeService.recordReport.
+   */
+  horizonReached(tx: Tx, ctx: AuditContext, change: Change): Promise<void>;
+};
+
+/** What is missing when no evidence source is connected: the reason per part. */
+export const NOT_CONFIGURED = ['alerts of the blast radius (an alert source)', 'RED metrics (a metrics source)', 'logs and error fingerprints (a log source)'] as const;
+
+/** The report without any evidence: impact unknown, and why, never a made-up verdict. */
+export function unknownReport(c: Change): ReportRecord {
+  const summary = `Impact unknown: no evidence source is configured, so nothing was measured (${NOT_CONFIGURED.join('; ')}). Outcome: ${c.outcome ?? 'unknown'}.`;
+  const body = {
+    window: { start: c.windowStart, end: c.windowEnd, startedAt: c.startedAt, finishedAt: c.finishedAt, evidenceMinutes: c.evidenceMinutes },
+    verdict: { impact: 'unknown', rule: 'nothing measured' }, notConfigured: [...NOT_CONFIGURED], outcome: c.outcome, blastVersion: c.blastVersion,
+  };
+  return { impact: 'unknown', aiImpact: null, rule: 'nothing_measured', summary, body, verdict: null, ai: null, html: null, textBody: null, csv: null };
+}
