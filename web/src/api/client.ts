@@ -107,7 +107,7 @@ type RequestOptions = {
   quietUnauthorized?: boolean;
 };
 
-async function request<T>(method: Method, path: string, options: RequestOptions = {}): Promise<T> {
+export async function request<T>(method: Method, path: string, options: RequestOptions = {}): Promise<T> {
   return (await send<T>(method, path, options)).body;
 }
 
@@ -301,7 +301,7 @@ export type ChangeAction =
   | { kind: 'cancel'; reason?: string }
   | { kind: 'evaluate'; evidenceMinutes?: number };
 
-function withSignal(signal: AbortSignal | undefined): RequestOptions {
+export function withSignal(signal: AbortSignal | undefined): RequestOptions {
   return signal === undefined ? {} : { signal };
 }
 

@@ -137,7 +137,7 @@ export function ChangeActions({ change, canWrite, onDone }: Props) {
             {open === 'complete' && 'The change enters surveillance until its evidence horizon, then it is reported.'}
             {open === 'abort' && 'The change stops now (outcome rolled back) and enters surveillance.'}
             {open === 'cancel' && 'The change will not run; this cannot be undone.'}
-            {open === 'evaluate' && 'A new horizon from now, then a new report version.'}
+            {open === 'evaluate' && 'A new report version over the same window, from its start to the finish plus this horizon (15 to 1440 minutes; blank keeps the current one). When that horizon has passed already, the evidence is collected now.'}
           </p>
           <div className="request-actions">
             <button type="submit" className={open === 'abort' || open === 'cancel' ? 'btn btn-danger' : 'btn btn-primary'} disabled={busy} data-testid="action-confirm">

@@ -1,3 +1,4 @@
+import { impacts, type Impact } from '../api/report-types';
 import type { Change, ChangeStatus } from '../api/types';
 import { statusLabels, statusTones } from '../lib/change-format';
 import './change-badges.css';
@@ -28,6 +29,42 @@ export function CriticalityChip({ change, hideUnknown = false }: { change: Pick<
   return (
     <span className={`tier tier-${change.criticality}`} data-testid="change-criticality" data-tier={change.criticality}>
       {change.criticality}
+    </span>
+  );
+}
+
+const impactTitles: Record<Impact, string> = {
+  outage: 'Outage: a component stayed in error to the end, or was down 5 minutes or more',
+  significant: 'Significant: a component moved against every baseline, an alert fired and recovered, or a neighbour stayed in error',
+  minor: 'Minor: something moved, but not enough to be significant',
+  none: 'None: measured, and nothing moved',
+  unknown: 'Unknown: nothing was measured',
+};
+
+function asImpact(v: string): Impact {
+  return (impacts as readonly string[]).includes(v) ? (v as Impact) : 'unknown';
+}
+
+// A report's impact (the rules' verdict, or the AI's tier), coloured by how bad it is.
+export function ImpactChip({ impact, testId = 'change-impact', prefix }: { impact: string; testId?: string; prefix?: string }) {
+  const i = asImpact(impact);
+  return (
+    <span className={`impact impact-${i}`} data-testid={testId} data-impact={i} title={impactTitles[i]}>
+      {prefix !== undefined && <span className="impact-prefix">{prefix} </span>}
+      {i}
+    </span>
+  );
+}
+
+// The list's impact column: the rules' impact once reported, and the AI's tier beside it when
+// one was given. When the two disagree both show, so a reader sees it without opening the change.
+export function ReportChips({ change }: { change: { impact: string | null; aiImpact?: string | null } }) {
+  if (change.impact === null) return <span className="muted small">—</span>;
+  const ai = change.aiImpact ?? null;
+  return (
+    <span className="report-chips">
+      <ImpactChip impact={change.impact} />
+      {ai !== null && <ImpactChip impact={ai} testId="change-ai-impact" prefix="AI" />}
     </span>
   );
 }

@@ -1,4 +1,4 @@
-import type { Change, ChangeReport, ChangeStatus } from '../api/types';
+import type { Change, ChangeStatus } from '../api/types';
 import { formatWindow, kindLabels, minutesText, outcomeLabels, personName } from '../lib/change-format';
 import { formatUtc, pluralize } from '../lib/format';
 import { silenceModeLabels } from '../lib/blast-preview';
@@ -120,49 +120,3 @@ export function ChangeHeader({ change, scope }: { change: Change; scope: { line:
   );
 }
 
-function notConfigured(report: ChangeReport): string[] {
-  const v = report.body['notConfigured'];
-  return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
-}
-
-export function ReportCard({ change, reports }: { change: Change; reports: readonly ChangeReport[] }) {
-  const latest = reports.at(-1);
-  if (latest === undefined) {
-    if (change.status !== 'evaluating') return null;
-    return (
-      <section className="card" data-testid="change-report">
-        <h2>Report</h2>
-        <p className="muted small">Under surveillance until {formatUtc(change.evaluateAt)}; the report follows.</p>
-      </section>
-    );
-  }
-  const missing = notConfigured(latest);
-  return (
-    <section className="card" data-testid="change-report">
-      <div className="section-head">
-        <h2>
-          Report v{latest.version}
-          {reports.length > 1 && <span className="muted small"> of {reports.length}</span>}
-        </h2>
-        <a className="btn btn-small" href={`/api/changes/${encodeURIComponent(change.id)}/report.json`} target="_blank" rel="noreferrer">
-          report.json
-        </a>
-      </div>
-      <p>
-        Impact <span className={`impact impact-${latest.impact}`}>{latest.impact}</span>
-        {latest.outcome !== null && <> · outcome {outcomeLabels[latest.outcome]}</>} · <span className="mono muted small">{formatUtc(latest.createdAt)}</span>
-      </p>
-      <p className="report-summary">{latest.summary}</p>
-      {missing.length > 0 && (
-        <>
-          <p className="muted small">Not measured, for want of a source:</p>
-          <ul className="small">
-            {missing.map((m) => (
-              <li key={m}>{m}</li>
-            ))}
-          </ul>
-        </>
-      )}
-    </section>
-  );
-}

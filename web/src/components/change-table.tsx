@@ -1,6 +1,6 @@
 import type { Change } from '../api/types';
 import { formatWindow, personName, pipelineRun } from '../lib/change-format';
-import { ChangeStatusChip, CriticalityChip } from './change-badges';
+import { ChangeStatusChip, CriticalityChip, ReportChips } from './change-badges';
 import { Link, useRouter } from './router';
 import './change-table.css';
 
@@ -20,6 +20,7 @@ export function ChangeTable({ changes }: { changes: readonly Change[] }) {
           <th scope="col">Title</th>
           <th scope="col">Status</th>
           <th scope="col">Criticality</th>
+          <th scope="col">Impact</th>
           <th scope="col">Window (UTC)</th>
           <th scope="col">Requester</th>
           <th scope="col">Pipeline run</th>
@@ -57,6 +58,9 @@ export function ChangeTable({ changes }: { changes: readonly Change[] }) {
               </td>
               <td className="nowrap">
                 <CriticalityChip change={c} />
+              </td>
+              <td className="nowrap" data-testid="change-impacts">
+                <ReportChips change={c} />
               </td>
               <td className="mono nowrap small" data-testid="change-window">
                 {formatWindow(c.windowStart, c.windowEnd)}

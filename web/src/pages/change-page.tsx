@@ -4,7 +4,8 @@ import type { ApprovalView, BlastContracts, ChangeDetail } from '../api/types';
 import { ApprovalPanel } from '../components/approval-panel';
 import { ChangeActions } from '../components/change-actions';
 import { ChangeAlertsCard } from '../components/change-alerts-card';
-import { ChangeHeader, ReportCard } from '../components/change-summary';
+import { ChangeReportCard } from '../components/change-report-card';
+import { ChangeHeader } from '../components/change-summary';
 import { ChangeTimeline } from '../components/change-timeline';
 import { ContractsCard, type ContractsState } from '../components/contracts-card';
 import { DependencyMap } from '../components/dependency-map';
@@ -142,7 +143,7 @@ export function ChangePage({ changeId }: { changeId: string }) {
           <ApprovalPanel change={change} view={approvals} focus={focusApproval} onDecided={reload} />
           <ChangeActions change={change} canWrite={writer} onDone={reload} />
           <ChangeAlertsCard changeId={change.id} started={change.startedAt !== null} suppression={detail.suppression} refresh={reloads} />
-          <ReportCard change={change} reports={detail.reports ?? []} />
+          <ChangeReportCard change={change} reports={detail.reports ?? []} />
           <PipelineCard change={change} canWrite={writer} refresh={reloads} onTested={() => { setReloads((n) => n + 1); }} />
         </div>
         <div className="change-side">

@@ -1,0 +1,60 @@
+import { useEffect, useRef } from 'react';
+import uPlot from 'uplot';
+import 'uplot/dist/uPlot.min.css';
+import type { ComparedSeries, RedSignal } from '../api/report-types';
+import { chartData, formatFigure, hasSamples, signalLabels } from '../lib/report-format';
+import './report-chart.css';
+
+const WIDTH = 250;
+const HEIGHT = 110;
+
+// One RED signal of one service, drawn by uPlot: the window (solid), the same span a week earlier
+// (dashed, aligned to the window) and the hour before (grey, leading into the window's start).
+export function ReportChart({ signal, series }: { signal: RedSignal; series: ComparedSeries }) {
+  const box = useRef<HTMLDivElement>(null);
+  const measured = hasSamples(series);
+
+  useEffect(() => {
+    const target = box.current;
+    if (target === null || !measured) return;
+    const value = (v: number | null): string => formatFigure(signal, v);
+    const plot = new uPlot(
+      {
+        width: WIDTH,
+        height: HEIGHT,
+        legend: { show: false },
+        cursor: { show: false },
+        scales: { x: { time: true }, y: { range: (_u, min, max) => [Math.min(0, min), max === min ? max + 1 : max * 1.1] } },
+        axes: [
+          { size: 22, font: '10px sans-serif', grid: { show: false } },
+          { size: 52, font: '10px sans-serif', values: (_u, splits) => splits.map((s) => value(s)) },
+        ],
+        series: [
+          {},
+          { label: 'Window', stroke: '#2f5fd0', width: 1.6, spanGaps: false },
+          { label: 'Week earlier', stroke: '#8a6d00', width: 1.2, dash: [4, 3], spanGaps: false },
+          { label: 'Hour before', stroke: '#9aa1ab', width: 1.2, spanGaps: false },
+        ],
+      },
+      chartData(series),
+      target,
+    );
+    return () => { plot.destroy(); };
+  }, [signal, series, measured]);
+
+  return (
+    <figure className="report-chart" data-testid="report-chart" data-signal={signal} data-measured={String(measured)}>
+      <figcaption className="small">{signalLabels[signal]}</figcaption>
+      {measured ? <div ref={box} /> : <p className="muted small report-chart-empty">— not measured</p>}
+    </figure>
+  );
+}
+
+export function ChartLegend() {
+  return (
+    <p className="report-chart-legend muted small">
+      <span className="swatch swatch-window" /> window <span className="swatch swatch-week" /> week earlier{' '}
+      <span className="swatch swatch-hour" /> hour before
+    </p>
+  );
+}
