@@ -36,7 +36,12 @@ export type PrometheusSettings = {
   alertmanagers: AlertTarget[];
   /** The rule group's name (changeledger may map it to a monitoring source). */
   group?: string;
+  /** More scrape jobs; `honorLabels` keeps the target's own `job` label (an exporter speaking for many services). */
+  jobs?: Array<{ name: string; targets: string[]; honorLabels?: boolean }>;
 };
+
+/** Storage options: a data dir filled before start (promtool backfill), and how long to keep it. */
+export type PrometheusStorage = { prepareData?: (dataDir: string) => void; retention?: string };
 
 /** The rule of the tests: the flip exporter's gauge at 0 fires for that service, at 1 resolves. */
 export function downRule(metric = 'up_check'): AlertRule {
@@ -50,7 +55,10 @@ function prometheusConfig(s: PrometheusSettings, rulesFile: string): Record<stri
   return {
     global: { scrape_interval: '1s', evaluation_interval: '1s' },
     rule_files: [rulesFile],
-    scrape_configs: [{ job_name: 'flip', static_configs: [{ targets: s.scrape }] }],
+    scrape_configs: [
+      { job_name: 'flip', static_configs: [{ targets: s.scrape }] },
+      ...(s.jobs ?? []).map((j) => ({ job_name: j.name, honor_labels: j.honorLabels ?? false, static_configs: [{ targets: j.targets }] })),
+    ],
     alerting: {
       alertmanagers: s.alertmanagers.map((t) => {
         const u = new URL(t.url);
@@ -85,7 +93,7 @@ export type Prometheus = PeerProcess & {
  * given targets, rules and alertmanagers; answers once /-/ready says 200. stop() ends it and
  * removes its dir.
  */
-export async function startPrometheus(s: PrometheusSettings): Promise<Prometheus> {
+export async function startPrometheus(s: PrometheusSettings, storage: PrometheusStorage = {}): Promise<Prometheus> {
   const configFile = (dir: string) => join(dir, 'prometheus.yml');
   const rulesFile = (dir: string) => join(dir, 'rules.yml');
   const write = (dir: string, next: PrometheusSettings) => {
@@ -95,10 +103,14 @@ export async function startPrometheus(s: PrometheusSettings): Promise<Prometheus
   const peer = await startPeer({
     name: 'prometheus',
     bin: prometheusBin,
-    prepare: (dir) => write(dir, s),
+    prepare: (dir) => {
+      write(dir, s);
+      storage.prepareData?.(join(dir, 'data'));
+    },
     args: (port, dir) => [
       `--config.file=${configFile(dir)}`,
       `--storage.tsdb.path=${join(dir, 'data')}`,
+      ...(storage.retention ? [`--storage.tsdb.retention.time=${storage.retention}`] : []),
       `--web.listen-address=127.0.0.1:${port}`,
       `--web.external-url=http://127.0.0.1:${port}`,
       '--web.enable-lifecycle',
