@@ -12,6 +12,7 @@ import { AuditPage } from './pages/audit-page';
 import { BlastPreviewPage } from './pages/blast-preview-page';
 import { CatalogueEntityPage } from './pages/catalogue-entity-page';
 import { CataloguePage } from './pages/catalogue-page';
+import { EvidenceSettingsPage } from './pages/evidence-settings-page';
 import { ChangeNewPage } from './pages/change-new-page';
 import { ChangePage } from './pages/change-page';
 import { ChangeSettingsPage } from './pages/change-settings-page';
@@ -169,6 +170,8 @@ function Routes({ pathname }: { pathname: string }) {
       return <AlertsPage />;
     case '/settings/alerts':
       return <AlertSourcesPage />;
+    case '/settings/evidence':
+      return <EvidenceSettingsPage />;
     default: {
       // Keyed so moving between flags or entities starts each page fresh.
       const flagKey = keyUnder('flags', pathname);

@@ -17,9 +17,8 @@ export type EvidenceSource = {
   url: string | null;
   enabled: boolean;
   authKind: SourceAuthKind;
-  username?: string | null;
   hasSecret: boolean;
-  config?: Record<string, unknown>;
+  config: Record<string, unknown>;
 };
 export type SourceAuthInput = { kind: SourceAuthKind; token?: string; username?: string; password?: string };
 export type EvidenceSourceInput = {
@@ -42,10 +41,20 @@ export type Thresholds = {
   downMinutes: number;
   flappingEntries: number;
 };
-export type RedTemplateSet = { rate: string; errorRatio: string; p95: string };
-export type RedTemplates = { preset: 'otel' | 'classic' | 'custom'; custom?: RedTemplateSet | null };
-export type EvidenceSettings = { thresholds: Thresholds; redTemplates: RedTemplates; aiEnabled: boolean };
-export type EvidenceSettingsPatch = Partial<EvidenceSettings>;
+export type RedPreset = 'otel' | 'classic';
+export type RedQueries = { rate: string; errorRatio: string; p95: string };
+/** The templates collection runs: a preset's, or the organisation's own. */
+export type RedTemplates = { name: RedPreset | 'custom'; serviceLabel: string; queries: RedQueries };
+/** What an organisation saves: a preset, its own queries, or null (the default preset). */
+export type StoredRedTemplates = { preset: RedPreset } | ({ serviceLabel: string } & RedQueries);
+export type EvidenceSettings = {
+  thresholds: Thresholds;
+  redTemplates: RedTemplates;
+  aiEnabled: boolean;
+  /** What is saved, null where the documented default applies. */
+  stored: { thresholds: Thresholds | null; redTemplates: StoredRedTemplates | null };
+};
+export type EvidenceSettingsPatch = { thresholds?: Partial<Thresholds> | null; redTemplates?: StoredRedTemplates | null; aiEnabled?: boolean };
 
 export type AiProviderKind = 'openai' | 'anthropic';
 export const aiProviderKinds = ['openai', 'anthropic'] as const satisfies readonly AiProviderKind[];

@@ -17,6 +17,7 @@ const navItems: readonly NavItem[] = [
   { to: '/settings/members', label: 'Members', testId: 'nav-members', managers: true },
   { to: '/settings/changes', label: 'Change approvals', testId: 'nav-change-settings', managers: true },
   { to: '/settings/alerts', label: 'Alert sources', testId: 'nav-alert-sources' },
+  { to: '/settings/evidence', label: 'Evidence', testId: 'nav-evidence' },
   { to: '/tokens', label: 'API tokens', testId: 'nav-tokens' },
   { to: '/account', label: 'Account', testId: 'nav-account' },
 ];

@@ -1,0 +1,67 @@
+import { useCallback, useEffect, useState } from 'react';
+import { evidenceApi, type AiProvider, type EvidenceSettings, type EvidenceSource } from '../api/evidence-client';
+import { AiProviderCard } from '../components/ai-provider-card';
+import { ErrorBanner } from '../components/error-banner';
+import { EvidenceSourceList } from '../components/evidence-source-list';
+import { Layout } from '../components/layout';
+import { RedTemplatesForm } from '../components/red-templates-form';
+import { useSession } from '../components/session';
+import { ThresholdsForm } from '../components/thresholds-form';
+import { errorMessage, isAbort } from '../lib/errors';
+import './evidence-settings-page.css';
+
+type Loaded = { sources: EvidenceSource[]; settings: EvidenceSettings; provider: AiProvider | null };
+
+// Settings → Evidence: where a change's evidence comes from (metrics and logs; alerts come from
+// the alert history), which PromQL gives RED, the thresholds of the verdict, and the AI assessment
+// beside it. Owners and admins change them (the AI switch: owners only); members read them.
+export function EvidenceSettingsPage() {
+  const { session } = useSession();
+  const isOwner = session.role === 'owner';
+  const canEdit = isOwner || session.role === 'admin';
+  const [loaded, setLoaded] = useState<Loaded | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [reloads, setReloads] = useState(0);
+
+  useEffect(() => {
+    const abort = new AbortController();
+    Promise.all([evidenceApi.listSources(abort.signal), evidenceApi.settings(abort.signal), evidenceApi.aiProvider(abort.signal)]).then(
+      ([s, settings, p]) => {
+        if (abort.signal.aborted) return;
+        setLoaded({ sources: s.sources, settings, provider: p.provider });
+        setError(null);
+      },
+      (caught: unknown) => {
+        if (!abort.signal.aborted && !isAbort(caught)) setError(errorMessage(caught));
+      },
+    );
+    return () => { abort.abort(); };
+  }, [reloads]);
+
+  const reload = useCallback(() => { setReloads((n) => n + 1); }, []);
+  const setSettings = useCallback((settings: EvidenceSettings) => { setLoaded((l) => (l === null ? l : { ...l, settings })); }, []);
+
+  return (
+    <Layout title="Evidence">
+      <ErrorBanner message={error} testId="evidence-settings-error" onRetry={reload} />
+      {!canEdit && (
+        <p className="banner banner-warn" data-testid="evidence-readonly">
+          Only owners and admins change the evidence settings; you can read them.
+        </p>
+      )}
+      {loaded === null && error === null && <p className="muted">Loading the evidence settings…</p>}
+      {loaded !== null && (
+        <div className="evidence-columns">
+          <div>
+            <EvidenceSourceList sources={loaded.sources} canEdit={canEdit} onChanged={reload} />
+            <RedTemplatesForm settings={loaded.settings} canEdit={canEdit} onSaved={setSettings} />
+          </div>
+          <div>
+            <ThresholdsForm settings={loaded.settings} canEdit={canEdit} onSaved={setSettings} />
+            <AiProviderCard provider={loaded.provider} settings={loaded.settings} canEdit={canEdit} isOwner={isOwner} onChanged={reload} onSettings={setSettings} />
+          </div>
+        </div>
+      )}
+    </Layout>
+  );
+}
