@@ -51,9 +51,10 @@ export type EvidenceStack = {
   owner: SignedIn;
   /** An address at the stack's own (non-reserved) domain: the mailer skips example.* addresses. */
   at(name: string): string;
-  /** Tokens: alerts:write (Alertmanager), logs:write (the OTLP exporter). */
+  /** The token Alertmanager sends (alerts:write only). */
   alertsToken: string;
-  logsToken: string;
+  /** A token with logs:write only, for the OTLP exporter: made on first use. */
+  logsToken(): Promise<string>;
   /** http://127.0.0.1:<port> of the listening pipeline and main listeners. */
   pipelineUrl: string;
   mainUrl: string;
@@ -139,7 +140,8 @@ export async function startEvidenceStack(db: Database, opts: EvidenceStackOption
     const org = await organisation(opts.name ?? 'Evidence', at('olivia'), opts.estate, (opts.completion ?? []).map(at));
     const { owner } = org;
     const alertsToken = (await createToken(t, owner, ['alerts:write'], 'alertmanager')).secret;
-    const logsToken = (await createToken(t, owner, ['logs:write'], 'otel-collector')).secret;
+    let logs: Promise<string> | null = null;
+    const logsToken = () => (logs ??= createToken(t, owner, ['logs:write'], 'otel-collector').then((x) => x.secret));
     await t.pipeline.listen({ host: '127.0.0.1', port: 0 });
     await t.main.listen({ host: '127.0.0.1', port: 0 });
     const urlOf = (app: TestApp['main']) => `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
@@ -234,7 +236,7 @@ export async function startEvidencePeers(stack: EvidenceStack, o: {
         const before = await countLogs(stack);
         const provider = new LoggerProvider({
           resource: resourceFromAttributes({ 'service.name': service }),
-          processors: [new BatchLogRecordProcessor(new OTLPLogExporter({ url: `${stack.pipelineUrl}/v1/logs`, headers: { authorization: `Bearer ${stack.logsToken}` } }))],
+          processors: [new BatchLogRecordProcessor(new OTLPLogExporter({ url: `${stack.pipelineUrl}/v1/logs`, headers: { authorization: `Bearer ${await stack.logsToken()}` } }))],
         });
         const logger = provider.getLogger('evidence-e2e');
         for (const r of records) logger.emit({ severityNumber: SEVERITY[r.severity], severityText: r.severity, body: r.body });
