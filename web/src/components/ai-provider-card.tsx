@@ -15,7 +15,8 @@ type Props = {
 };
 
 const kindLabels: Record<AiProviderKind, string> = { openai: 'OpenAI-compatible (chat completions)', anthropic: 'Anthropic Messages API' };
-const urlPlaceholders: Record<AiProviderKind, string> = { openai: 'https://api.openai.com/v1/chat/completions', anthropic: 'https://api.anthropic.com/v1/messages' };
+// Either a base URL or the full endpoint: the server adds /chat/completions or /v1/messages.
+const urlPlaceholders: Record<AiProviderKind, string> = { openai: 'https://api.openai.com/v1', anthropic: 'https://api.anthropic.com' };
 
 type Draft = { kind: AiProviderKind; url: string; model: string; key: string };
 const draftOf = (p: AiProvider | null): Draft => ({ kind: p?.kind ?? 'openai', url: p?.url ?? '', model: p?.model ?? '', key: '' });
