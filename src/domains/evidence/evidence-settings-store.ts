@@ -1,7 +1,7 @@
 import type { Queryable, Row } from '../../platform/db/database.js';
 import type { Thresholds } from './evidence-types.js';
 import { checkThresholds, DEFAULT_THRESHOLDS } from './thresholds.js';
-import { checkRedTemplates, templatesOf, type RedTemplates, type StoredRedTemplates } from './red-templates.js';
+import { checkRedTemplates, checkServiceOverride, templatesOf, type RedTemplates, type StoredRedTemplates } from './red-templates.js';
 
 export { listEvidenceSources, asPrometheus, type ReadySource, type PrometheusSource, type SourceAuth } from './evidence-sources-store.js';
 
@@ -54,4 +54,25 @@ export async function writeEvidenceSettings(
      ON CONFLICT (org_id) DO UPDATE SET thresholds = $2, red_templates = $3, ai_enabled = $4, updated_at = $5`,
     [orgId, s.thresholds === null ? null : JSON.stringify(s.thresholds), s.redTemplates === null ? null : JSON.stringify(s.redTemplates), s.aiEnabled, at],
   );
+}
+
+/**
+ * The templates with the per-service overrides of the catalogue (an entity's attrs.prometheus) of
+ * these services. The catalogue keeps attrs as they came, so an override that does not check is
+ * left out here (the service then uses the organisation's templates). A read of catalogue's table:
+ * catalogue exports no reader of attrs by key.
+ */
+export async function withServiceOverrides(db: Queryable, orgId: string, templates: RedTemplates, services: Array<{ key: string }>): Promise<RedTemplates> {
+  if (services.length === 0) return templates;
+  const r = await db.query<Row & { key: string; prometheus: unknown }>(
+    `SELECT key, attrs -> 'prometheus' AS prometheus FROM catalogue_entities
+     WHERE org_id = $1 AND lower(key) = ANY($2::text[]) AND attrs ? 'prometheus'`,
+    [orgId, services.map((s) => s.key.toLowerCase())],
+  );
+  const perService: NonNullable<RedTemplates['perService']> = { ...(templates.perService ?? {}) };
+  for (const x of r.rows) {
+    const c = checkServiceOverride(x.prometheus);
+    if (c.ok) perService[x.key.toLowerCase()] = c.value;
+  }
+  return Object.keys(perService).length === 0 ? templates : { ...templates, perService };
 }

@@ -159,6 +159,8 @@ export type OutboundRequest = {
    * two-minute budget. The same guard, the same cap on the answer.
    */
   timeoutMs?: number;
+  /** This request's own cap on the answer instead of the client's 256 KiB: a Prometheus range query for hundreds of services. */
+  maxResponseBytes?: number;
 };
 
 export type OutboundResponse = {
@@ -259,6 +261,7 @@ export function createOutboundClient(o: OutboundClientOptions = {}): OutboundCli
       const started = performance.now();
       const elapsed = () => Math.round(performance.now() - started);
       const limitMs = r.timeoutMs ?? timeoutMs;
+      const capBytes = r.maxResponseBytes ?? maxBytes;
       const { u, pinned } = await target(r.url, r.allowPrivate ?? false, limitMs);
       const remaining = Math.max(1, limitMs - elapsed());
       const body = r.body === undefined ? undefined : Buffer.from(r.body, 'utf8');
@@ -282,8 +285,8 @@ export function createOutboundClient(o: OutboundClientOptions = {}): OutboundCli
           let truncated = false;
           res.on('data', (c: Buffer) => {
             if (truncated) return;
-            if (size + c.length > maxBytes) {
-              chunks.push(c.subarray(0, maxBytes - size));
+            if (size + c.length > capBytes) {
+              chunks.push(c.subarray(0, capBytes - size));
               truncated = true;
               res.destroy();
               return;
