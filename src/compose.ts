@@ -20,6 +20,7 @@ import { FlagRequestService } from './domains/flags/flag-request-service.js';
 import { FlagService } from './domains/flags/flag-service.js';
 import { SdkKeyService } from './domains/flags/sdk-key-service.js';
 import { IncidentService } from './domains/incidents/incident-service.js';
+import { EvidenceService } from './domains/evidence/evidence-service.js';
 import type { Sealer } from './platform/crypto/sealed.js';
 import type { OutboundSettings } from './platform/net/outbound.js';
 import type { Clock } from './platform/clock.js';
@@ -55,6 +56,8 @@ export type Services = {
   relay: RelayService;
   /** Settings → Alert sources: hold mode, label mapping, Alertmanagers, relay destinations. */
   alertSettings: AlertSettingsService;
+  /** Collection at a change's horizon: evidence, verdict, AI assessment, the report's forms. */
+  evidence: EvidenceService;
   /** Sends what the outbox holds; close it on shutdown (it pools SMTP connections). */
   mailer: Mailer;
   worker: JobWorker;
@@ -81,6 +84,8 @@ export type ComposeOptions = {
    * waits 5 minutes; CHANGELEDGER_TEST_ONLY_HOLD_RELEASE_DELAY_MS sets it for a spawned server).
    */
   holdReleaseDelayMs?: number;
+  /** TEST ONLY: the AI assessment's budget (the product gives it two minutes). */
+  aiBudgetMs?: number;
 };
 
 export function compose(o: ComposeOptions): Services {
@@ -124,9 +129,14 @@ export function compose(o: ComposeOptions): Services {
   alerts.setRelay(relay);
   holds.setRelay(relay);
   const alertSettings = new AlertSettingsService({ db: o.db, clock: o.clock, sealer: o.sealer, client: o.outbound.client, relay });
-  const handlers: Record<string, JobHandler<unknown>> = { ...flagRequests.jobHandlers(), ...incidents.jobHandlers(), ...catalogue.jobHandlers(), ...changes.jobHandlers(), ...deliveries.jobHandlers(), ...holds.jobHandlers(), ...relay.jobHandlers(), ...mailJobHandlers(mailer), ...(o.extraHandlers ?? {}) };
+  // At a change's horizon, changes calls its reporter seam: evidence collects, judges and hands the report back.
+  const evidence = new EvidenceService({
+    db: o.db, clock: o.clock, sealer: o.sealer, outbound: o.outbound.client, changes, mailConfigured: mailer.configured, link: (c) => changes.link(c), aiBudgetMs: o.aiBudgetMs,
+  });
+  changes.setReporter(evidence);
+  const handlers: Record<string, JobHandler<unknown>> = { ...flagRequests.jobHandlers(), ...incidents.jobHandlers(), ...catalogue.jobHandlers(), ...changes.jobHandlers(), ...evidence.jobHandlers(), ...deliveries.jobHandlers(), ...holds.jobHandlers(), ...relay.jobHandlers(), ...mailJobHandlers(mailer), ...(o.extraHandlers ?? {}) };
   const worker = new JobWorker({ db: o.db, clock: o.clock, logger: o.logger, metrics, handlers, pollMs: o.workerPollMs ?? 1_000 });
-  return { db: o.db, clock: o.clock, logger: o.logger, metrics, auth, members, flags, flagRequests, sdkKeys, incidents, catalogue, mappings, blast, changes, approvals, changeSettings, deliveries, holds, alerts, relay, alertSettings, mailer, worker };
+  return { db: o.db, clock: o.clock, logger: o.logger, metrics, auth, members, flags, flagRequests, sdkKeys, incidents, catalogue, mappings, blast, changes, approvals, changeSettings, deliveries, holds, alerts, relay, alertSettings, evidence, mailer, worker };
 }
 
 /** Every notifier hears every event, in order, inside the same transaction. */

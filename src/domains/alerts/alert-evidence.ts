@@ -9,7 +9,11 @@ export const FLAPPING_ENTRIES = 3;
 export const MAX_EVIDENCE_TRANSITIONS = 5_000;
 
 /** What the evidence needs of a change: its window (started → finished, or now while it runs). */
-export type EvidenceChange = { id: string; displayId: string; title: string; windowStart: string; startedAt: string | null; finishedAt: string | null };
+export type EvidenceChange = {
+  id: string; displayId: string; title: string; windowStart: string; startedAt: string | null; finishedAt: string | null;
+  /** Where the window judged ends, when not at the finish: a report's horizon (finish + evidence minutes). */
+  end?: string;
+};
 
 export type SubjectEvidence = {
   subject: Subject; label: string; inScope: boolean; preExisting: boolean;
@@ -38,7 +42,7 @@ const groupOf = (a: AlertRecord) => (a.subject.kind === 'unmapped' ? `unmapped\u
  */
 export async function alertEvidence(db: Queryable, orgId: string, change: EvidenceChange, now: Date): Promise<AlertEvidence> {
   const start = change.startedAt ?? change.windowStart;
-  const end = change.finishedAt ?? now.toISOString();
+  const end = change.end ?? change.finishedAt ?? now.toISOString();
   const inWindow = await db.query<Row>(
     `SELECT fingerprint, state, at, received_at, via, held_by FROM alert_transitions
       WHERE org_id = $1 AND at >= $2 AND at <= $3 ORDER BY at, id LIMIT $4`,
@@ -93,4 +97,16 @@ export async function alertEvidence(db: Queryable, orgId: string, change: Eviden
     preExisting: subjects.filter((s) => s.preExisting).map((s) => ({ subject: s.subject, label: s.label, fingerprints: s.fingerprints.filter((f) => preFps.has(f)) })),
     truncated,
   };
+}
+
+/**
+ * Whether the organisation's alerts were watched before `before`: an Alertmanager is configured, or
+ * any alert had reached us by then. Without either, silence in the alert history means nothing.
+ */
+export async function hasAlertSource(db: Queryable, orgId: string, before: string): Promise<boolean> {
+  const r = await db.query<{ yes: boolean }>(
+    `SELECT EXISTS (SELECT 1 FROM alertmanagers WHERE org_id = $1) OR EXISTS (SELECT 1 FROM alert_transitions WHERE org_id = $1 AND received_at <= $2) AS yes`,
+    [orgId, before],
+  );
+  return r.rows[0]?.yes === true;
 }

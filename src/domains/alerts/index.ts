@@ -5,4 +5,5 @@ export { DEFAULT_LABEL_MAPPING, checkLabelMapping, type MappingCheck } from './l
 export { labelSetFingerprint } from './fingerprint.js';
 export { decideHold, indexHolds, type HoldDecision, type HoldEntry, type HoldIndex } from './hold-decision.js';
 export { listHeldAlerts, readAlerts, readAlert, latestStates, readTransitions, listAlerts, insertHoldSubject, type HeldAlert, type LatestState, type AlertFilter } from './alert-store.js';
-export { alertEvidence, FLAPPING_ENTRIES, type AlertEvidence, type EvidenceChange, type SubjectEvidence } from './alert-evidence.js';
+export { alertEvidence, hasAlertSource, FLAPPING_ENTRIES, type AlertEvidence, type EvidenceChange, type SubjectEvidence } from './alert-evidence.js';
+export { checkUrl, checkName } from './destinations/destination-input.js';

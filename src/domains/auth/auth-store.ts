@@ -257,3 +257,10 @@ export async function listMemberRows(db: Queryable, orgId: string, userId?: stri
   );
   return r.rows.map((row) => ({ ...toUser(row), role: row.role, joinedAt: iso(row.joined), signedIn: row.signed_in, linkExpiresAt: isoOrNull(row.link_expires) }));
 }
+
+/** A token's name and who owns it, for lines such as a report's "Registered by" (revoked tokens too). */
+export async function findTokenName(db: Queryable, orgId: string, id: string): Promise<{ id: string; name: string; userId: string } | null> {
+  const r = await db.query<{ id: string; name: string; user_id: string }>('SELECT id, name, user_id FROM api_tokens WHERE org_id = $1 AND id = $2', [orgId, id]);
+  const x = r.rows[0];
+  return x ? { id: x.id, name: x.name, userId: x.user_id } : null;
+}

@@ -8,8 +8,12 @@ import type { Tx } from '../../platform/db/database.js';
 import type { AuditContext } from '../ledger/index.js';
 import type { Change, NewReport } from './change-store.js';
 
-/** What a reporter hands back to ChangeService.recordReport: one report version, all its forms. */
-export type ReportRecord = NewReport;
+/**
+ * What a reporter hands back to ChangeService.recordReport: one report version, all its forms.
+ * version and createdAt, when given, are what the forms were rendered with: the row takes the same
+ * time, and a record rendered for another version is not written.
+ */
+export type ReportRecord = NewReport & { version?: number; createdAt?: string };
 
 export type ChangeReporter = {
   /**

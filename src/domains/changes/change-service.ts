@@ -95,6 +95,11 @@ export class ChangeService {
     return c.ownerId === p.user.id || p.role === 'owner' || p.role === 'admin';
   }
 
+  /** A change by id within its organisation, for durable jobs (they carry the organisation, not a principal). */
+  async read(orgId: string, id: string): Promise<Change | null> {
+    return store.findChange(this.deps.db, orgId, id);
+  }
+
   async get(p: Principal, id: string): Promise<Change> {
     const c = await store.findChange(this.deps.db, p.org.id, id);
     if (!c) throw notFound(`no change ${id}`);
@@ -297,7 +302,9 @@ export class ChangeService {
   }
 
   private async timer(tx: Tx, c: Change, step: TimerStep, at: string): Promise<void> {
-    await scheduleJob(tx, this.deps.clock, { kind: TIMER_JOB, orgId: c.orgId, runAt: new Date(at), payload: { changeId: c.id, step, at }, dedupeKey: `${TIMER_JOB}:${c.id}:${step}:${at}` });
+    // A re-evaluation may reach the very horizon of an earlier report: the report version keeps its timer apart.
+    const key = step === 'horizon' ? `${TIMER_JOB}:${c.id}:${step}:${at}:v${c.reportVersion + 1}` : `${TIMER_JOB}:${c.id}:${step}:${at}`;
+    await scheduleJob(tx, this.deps.clock, { kind: TIMER_JOB, orgId: c.orgId, runAt: new Date(at), payload: { changeId: c.id, step, at }, dedupeKey: key });
   }
 
   /**
@@ -397,12 +404,20 @@ export class ChangeService {
     return this.deps.db.transaction(async (tx) => this.transition(tx, ctx, await this.locked(tx, p, id), 'cancel', { end_reason: why }, { reason: why }));
   }
 
-  /** A reported change is evaluated again: a new horizon, then a new report version. */
+  /**
+   * A reported change is evaluated again: a new report version over the same window, start →
+   * finish + the horizon (the new evidenceMinutes when given). When that horizon has passed already
+   * its timer is due at once, so the collection runs now rather than waiting.
+   */
   async evaluate(ctx: AuditContext, p: Principal, id: string, evidenceMinutes?: number): Promise<Change> {
     return this.deps.db.transaction(async (tx) => {
       const c = await this.locked(tx, p, id);
       const mins = evidenceMinutes ?? c.evidenceMinutes;
-      return this.transition(tx, ctx, c, 'evaluate', { evidence_minutes: mins, evaluate_at: new Date(this.deps.clock.now().getTime() + minutes(mins)).toISOString() }, { evidenceMinutes: mins });
+      const finish = new Date(c.finishedAt ?? c.windowEnd).getTime();
+      const horizon = new Date(finish + minutes(mins));
+      const now = this.deps.clock.now();
+      return this.transition(tx, ctx, c, 'evaluate', { evidence_minutes: mins, evaluate_at: horizon.toISOString() },
+        { evidenceMinutes: mins, horizon: horizon.toISOString(), collectsNow: horizon <= now });
     });
   }
 
@@ -514,8 +529,10 @@ export class ChangeService {
     const c = await store.findChangeForTimer(tx, changeId);
     if (!c || c.status !== 'evaluating' || c.evaluateAt !== expectedEvaluateAt) return null;
     const version = c.reportVersion + 1;
-    const now = this.deps.clock.now().toISOString();
-    await store.insertReport(tx, c.id, version, c.outcome, record, now);
+    if (record.version !== undefined && record.version !== version) return null;
+    const now = record.createdAt ?? this.deps.clock.now().toISOString();
+    const { version: _v, createdAt: _at, ...row } = record;
+    await store.insertReport(tx, c.id, version, c.outcome, row, now);
     return this.transition(tx, ctx, c, 'report', { impact: record.impact, ai_impact: record.aiImpact, reported_at: now, report_version: version },
       { reportVersion: version, impact: record.impact, aiImpact: record.aiImpact, ...(record.rule ? { rule: record.rule } : {}) });
   }

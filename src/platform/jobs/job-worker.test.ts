@@ -104,6 +104,23 @@ describeEachEngine('the durable job worker', (engine) => {
     expect(effects.rows.map((r) => r.worker)).toEqual(['fast']);
   });
 
+  it('holds the claim of a kind with a longer lease for that long: a slow perform past the worker\'s lease is not taken over', async () => {
+    const kind = uniqueKind('long');
+    const id = (await schedule(engine.db(), clock, kind, clock.now()))!;
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((r) => (release = r));
+    const long = new JobWorker({ db: engine.db(), clock, leaseMs: 10_000, handlers: { [kind]: { leaseMs: 60_000, perform: async () => gate, commit: recording('long').commit } } });
+    const running = long.runOnce();
+    await new Promise((r) => setTimeout(r, 50));
+    clock.advance(30_000);
+    const other = new JobWorker({ db: engine.db(), clock, handlers: { [kind]: recording('other') } });
+    expect(await other.runOnce()).toBe(0);
+    release();
+    await running;
+    const effects = await engine.db().query<{ worker: string }>('SELECT worker FROM test_job_effects WHERE job_id = $1', [id]);
+    expect(effects.rows.map((r) => r.worker)).toEqual(['long']);
+  });
+
   it('two workers (two connection pools: two servers) never run the same job twice', async () => {
     const kind = uniqueKind('shared');
     const n = 120;

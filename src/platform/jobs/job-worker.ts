@@ -74,6 +74,12 @@ export class JobWorker {
     const { db, clock } = this.#o;
     try {
       if (!handler) throw new Error(`no handler for job kind ${job.kind}`);
+      if (handler.leaseMs !== undefined && handler.leaseMs > this.#o.leaseMs) {
+        // A kind that may work longer than the lease holds its claim longer, so no other worker takes it over meanwhile.
+        const held = await db.query(`UPDATE jobs SET locked_until = $3 WHERE id = $1 AND locked_by = $2 AND status = 'running'`,
+          [job.id, this.id, new Date(clock.now().getTime() + handler.leaseMs).toISOString()]);
+        if (held.rowCount === 0) throw new LeaseLost();
+      }
       const performed = handler.perform ? await handler.perform(job) : undefined;
       await db.transaction(async (tx) => {
         const mine = await tx.query(

@@ -23,6 +23,8 @@ export type JobHandler<R = unknown> = {
   perform?(job: Job): Promise<R>;
   commit?(tx: Tx, job: Job, performed: R | undefined): Promise<void>;
   maxAttempts?: number;
+  /** How long this kind's claim is held, when its perform may outlast the worker's lease (default 60 s). */
+  leaseMs?: number;
 };
 
 export const RETRY_BASE_MS = 5_000;

@@ -1,0 +1,172 @@
+/**
+ * Collection at the horizon. Changes tells us through its ChangeReporter seam that a change reached
+ * its horizon; we schedule the durable job `evidence.collect`. Its perform reads the alert history,
+ * asks every enabled metrics and log source, judges, asks the AI within its budget and renders the
+ * forms, all outside any transaction; its commit hands the report to ChangeService.recordReport,
+ * which writes it, moves the change to reported and sends the news in one transaction. A part that
+ * cannot be measured says why; it never fails the report, and never invents a value.
+ */
+import type { Clock } from '../../platform/clock.js';
+import type { Sealer } from '../../platform/crypto/sealed.js';
+import type { Database, Tx } from '../../platform/db/database.js';
+import type { Job, JobHandler } from '../../platform/jobs/job.js';
+import { scheduleJob } from '../../platform/jobs/job-queue.js';
+import type { OutboundClient } from '../../platform/net/outbound.js';
+import { alertEvidence, hasAlertSource } from '../alerts/index.js';
+import { findTokenName } from '../auth/index.js';
+import { readChangeScope, type Change, type ChangeReporter, type ChangeService, type ReportRecord } from '../changes/index.js';
+import type { AuditContext } from '../ledger/index.js';
+import { assess, AI_BUDGET_MS } from './ai-assessment.js';
+import { asPrometheus, listEvidenceSources, readEvidenceSettings, type ReadySource } from './evidence-settings-store.js';
+import type { AiAssessment, AlertsPart, Evidence, EvidenceWindow, LogsPart, MetricsPart, RegisteredBy, ServiceRef, SourceRef } from './evidence-types.js';
+import { evidenceWindow } from './evidence-window.js';
+import { collectLogs } from './log-evidence.js';
+import { checkLogSourceConfig, type LogSource } from './log-source-config.js';
+import { collectMetrics } from './prometheus-evidence.js';
+import { renderCsv } from './report-csv.js';
+import { renderHtml } from './report-html.js';
+import { renderText } from './report-text.js';
+import { summaryLine } from './report-words.js';
+import { subjectHealth } from './subject-health.js';
+import { judge } from './verdict.js';
+
+export const COLLECT_JOB = 'evidence.collect';
+/**
+ * A collection may wait on every source and then the AI's two minutes: its claim is held for five
+ * minutes, so no other worker takes it over while it is still at work.
+ */
+export const COLLECT_LEASE_MS = 300_000;
+const COLLECT_ATTEMPTS = 5;
+
+const SYSTEM: AuditContext = { actor: { kind: 'system', id: null, name: 'changeledger scheduler' }, source: 'scheduler' };
+const ALERTS_SOURCE: SourceRef = { id: 'alerts', kind: 'alerts', name: 'Alert history' };
+const NO_ALERT_SOURCE = 'no alert source: no Alertmanager is configured and no alert had reached changeledger by the end of the window';
+
+type Payload = { changeId: string; evaluateAt: string; version: number };
+
+export type EvidenceDeps = {
+  db: Database; clock: Clock; sealer: Sealer; outbound: OutboundClient; changes: ChangeService;
+  /** Whether the server can send e-mail (the report says so when it cannot). */
+  mailConfigured: boolean;
+  /** The change page, for the report's link. */
+  link: (c: Pick<Change, 'id'>) => string;
+  /** TEST ONLY: a shorter AI budget than the product's two minutes. */
+  aiBudgetMs?: number;
+};
+
+const why = (err: unknown) => (err instanceof Error ? err.message : String(err)).slice(0, 300);
+
+export class EvidenceService implements ChangeReporter {
+  constructor(private readonly deps: EvidenceDeps) {}
+
+  /** In the horizon timer's transaction: the collection is scheduled, due now, once per report version. */
+  async horizonReached(tx: Tx, _ctx: AuditContext, c: Change): Promise<void> {
+    const version = c.reportVersion + 1;
+    const payload: Payload = { changeId: c.id, evaluateAt: c.evaluateAt!, version };
+    await scheduleJob(tx, this.deps.clock, {
+      kind: COLLECT_JOB, orgId: c.orgId, runAt: this.deps.clock.now(), payload, maxAttempts: COLLECT_ATTEMPTS,
+      dedupeKey: `${COLLECT_JOB}:${c.id}:v${version}:${c.evaluateAt}`,
+    });
+  }
+
+  jobHandlers(): Record<string, JobHandler<unknown>> {
+    const handler: JobHandler<ReportRecord | null> = {
+      leaseMs: COLLECT_LEASE_MS,
+      perform: async (job: Job) => this.collect(job.orgId!, job.payload as Payload),
+      commit: async (tx: Tx, job: Job, record: ReportRecord | null | undefined) => {
+        if (!record) return;
+        const p = job.payload as Payload;
+        await this.deps.changes.recordReport(tx, SYSTEM, p.changeId, p.evaluateAt, record);
+      },
+    };
+    return { [COLLECT_JOB]: handler as JobHandler<unknown> };
+  }
+
+  /** The report of one version, or null when the change moved on since the horizon. */
+  async collect(orgId: string, p: Payload): Promise<ReportRecord | null> {
+    const c = await this.deps.changes.read(orgId, p.changeId);
+    if (!c || c.status !== 'evaluating' || c.evaluateAt !== p.evaluateAt || c.reportVersion + 1 !== p.version) return null;
+    const evidence = await this.gather(c);
+    const verdict = judge(evidence);
+    const ai: AiAssessment = (await readEvidenceSettings(this.deps.db, orgId)).aiEnabled
+      ? await assess(this.deps, orgId, { id: c.id, version: p.version }, evidence, verdict, this.deps.aiBudgetMs ?? AI_BUDGET_MS)
+      : { status: 'off' };
+    const createdAt = this.deps.clock.now().toISOString();
+    const input = { version: p.version, createdAt, evidence, verdict, ai };
+    return {
+      version: p.version, createdAt, impact: verdict.impact, aiImpact: ai.status === 'done' ? ai.tier : null, rule: verdict.rule,
+      summary: summaryLine(verdict, ai), body: evidence as unknown as Record<string, unknown>,
+      verdict: verdict as unknown as Record<string, unknown>, ai: ai as unknown as Record<string, unknown>,
+      html: renderHtml(input), textBody: renderText(input), csv: renderCsv(input),
+    };
+  }
+
+  /** Everything the verdict and the report read, frozen now. */
+  async gather(c: Change): Promise<Evidence> {
+    const { db } = this.deps;
+    const window = evidenceWindow(c);
+    const settings = await readEvidenceSettings(db, c.orgId);
+    const scope = await readChangeScope(db, c.id);
+    const components = new Set(c.components.map((x) => x.key));
+    const services: ServiceRef[] = (scope?.services ?? []).map((s) => ({ key: s.key, name: s.name, role: components.has(s.key) ? 'component' : 'neighbour' }));
+    const sources = await listEvidenceSources(db, c.orgId, { enabledOnly: true, sealer: this.deps.sealer });
+    const [alerts, metrics, logs, registeredBy] = await Promise.all([
+      this.alerts(c, window, components),
+      Promise.all(sources.filter((s) => s.kind === 'prometheus').map((s) => this.metrics(s, services, window, settings.redTemplates))),
+      Promise.all(sources.filter((s) => s.kind !== 'prometheus').map((s) => this.logs(c.orgId, s, services, window))),
+      this.registeredBy(c),
+    ]);
+    return {
+      schema: 1, collectedAt: this.deps.clock.now().toISOString(),
+      change: {
+        id: c.id, displayId: c.displayId, title: c.title, kind: c.kind, outcome: c.outcome,
+        components: c.components.map((x) => ({ key: x.key, name: x.name, kind: x.kind })), registeredBy,
+        ticket: c.ticket ? { key: c.ticket.key, url: c.ticket.url ?? null } : null, link: this.deps.link(c),
+      },
+      window, thresholds: settings.thresholds, services, alerts, metrics, logs, mailConfigured: this.deps.mailConfigured,
+    };
+  }
+
+  private async alerts(c: Change, window: EvidenceWindow, components: Set<string>): Promise<AlertsPart> {
+    try {
+      if (!(await hasAlertSource(this.deps.db, c.orgId, window.end))) return { source: ALERTS_SOURCE, status: 'not_measured', reason: NO_ALERT_SOURCE };
+      const ev = await alertEvidence(this.deps.db, c.orgId, { ...c, startedAt: window.start, end: window.end }, this.deps.clock.now());
+      return { source: ALERTS_SOURCE, status: 'measured', value: { subjects: subjectHealth(ev, components, window), truncated: ev.truncated } };
+    } catch (err) {
+      return { source: ALERTS_SOURCE, status: 'not_measured', reason: `the alert history could not be read: ${why(err)}` };
+    }
+  }
+
+  private async metrics(s: ReadySource, services: ServiceRef[], window: EvidenceWindow, templates: Parameters<typeof collectMetrics>[4]): Promise<MetricsPart> {
+    const source: SourceRef = { id: s.id, kind: 'prometheus', name: s.name };
+    if (s.authProblem) return { source, status: 'not_measured', reason: s.authProblem };
+    try {
+      return await collectMetrics({ outbound: this.deps.outbound }, asPrometheus(s), services, window, templates);
+    } catch (err) {
+      return { source, status: 'not_measured', reason: why(err) };
+    }
+  }
+
+  private async logs(orgId: string, s: ReadySource, services: ServiceRef[], window: EvidenceWindow): Promise<LogsPart> {
+    const source: SourceRef = { id: s.id, kind: s.kind as SourceRef['kind'], name: s.name };
+    if (s.authProblem) return { source, status: 'not_measured', reason: s.authProblem };
+    try {
+      return await collectLogs({ db: this.deps.db, outbound: this.deps.outbound }, asLogSource(s), orgId, services, window);
+    } catch (err) {
+      return { source, status: 'not_measured', reason: why(err) };
+    }
+  }
+
+  /** The owner, and the token it came through (revoked since or not), by name. */
+  private async registeredBy(c: Change): Promise<RegisteredBy> {
+    const token = c.viaTokenId ? await findTokenName(this.deps.db, c.orgId, c.viaTokenId) : null;
+    return { user: { email: c.owner.email, name: c.owner.name || null }, token: token ? { id: token.id, name: token.name } : null };
+  }
+}
+
+/** A stored log source as collectLogs takes it; its config was checked when saved, and is read through the same check. */
+function asLogSource(s: ReadySource): LogSource {
+  if (s.kind === 'otlp') return { id: s.id, name: s.name, kind: 'otlp' };
+  if (s.kind === 'loki') return { id: s.id, name: s.name, kind: 'loki', url: s.url ?? '', auth: s.auth, allowPrivate: s.allowPrivate, config: checkLogSourceConfig('loki', s.config) as Extract<LogSource, { kind: 'loki' }>['config'] };
+  return { id: s.id, name: s.name, kind: 'elasticsearch', url: s.url ?? '', auth: s.auth, allowPrivate: s.allowPrivate, config: checkLogSourceConfig('elasticsearch', s.config) as Extract<LogSource, { kind: 'elasticsearch' }>['config'] };
+}
