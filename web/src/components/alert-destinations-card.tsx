@@ -8,6 +8,7 @@ import { AlertTestResult, type TestWords } from './alert-test-result';
 import { ErrorBanner } from './error-banner';
 import { FieldError } from './field-error';
 import { SecretBox } from './secret-box';
+import { useRowTests } from './use-row-tests';
 import './alert-managers-card.css';
 
 type Props = { destinations: AlertDestination[]; canEdit: boolean; onChanged: () => void };
@@ -50,13 +51,18 @@ function lastSend(d: AlertDestination): string | null {
   return `Last send failed ${formatUtc(l.at)}${l.error === null ? '' : `: ${l.error}`}${l.nextAttemptAt === null ? '' : ` (next try ${formatUtc(l.nextAttemptAt)})`}.`;
 }
 
+const askDestination = async (id: string): Promise<TestWords> => {
+  const answer = await api.testAlertDestination(id);
+  return { ok: answer.ok, message: answer.message };
+};
+
 // Where relay mode forwards the alerts it does not hold, and where a release sends its notices.
 export function AlertDestinationsCard({ destinations, canEdit, onChanged }: Props) {
   const [draft, setDraft] = useState<Draft | null>(null);
   const [saving, setSaving] = useState(false);
   const [error, setError] = useState<{ message: string; field: string | null } | null>(null);
   const [secret, setSecret] = useState<{ name: string; value: string } | null>(null);
-  const [tests, setTests] = useState<Record<string, TestWords | { error: string } | 'testing'>>({});
+  const { tests, test } = useRowTests(askDestination);
   const [removing, setRemoving] = useState<string | null>(null);
   const [listError, setListError] = useState<string | null>(null);
 
@@ -76,16 +82,6 @@ export function AlertDestinationsCard({ destinations, canEdit, onChanged }: Prop
       setError({ message: errorMessage(caught), field: errorField(caught) });
     } finally {
       setSaving(false);
-    }
-  };
-
-  const test = async (id: string): Promise<void> => {
-    setTests((t) => ({ ...t, [id]: 'testing' }));
-    try {
-      const answer = await api.testAlertDestination(id);
-      setTests((t) => ({ ...t, [id]: { ok: answer.ok, message: answer.message } }));
-    } catch (caught) {
-      setTests((t) => ({ ...t, [id]: { error: errorMessage(caught) } }));
     }
   };
 

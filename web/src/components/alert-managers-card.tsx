@@ -3,6 +3,7 @@ import { api } from '../api/client';
 import { alertmanagerAuthKinds, type Alertmanager, type AlertmanagerAuthInput, type AlertmanagerAuthKind, type AlertmanagerTest } from '../api/types';
 import { errorField, errorMessage } from '../lib/errors';
 import { AlertTestResult, type TestWords } from './alert-test-result';
+import { useRowTests } from './use-row-tests';
 import { ErrorBanner } from './error-banner';
 import { FieldError } from './field-error';
 import './alert-managers-card.css';
@@ -28,13 +29,15 @@ export function testWords(t: AlertmanagerTest): TestWords {
   return { ok: true, message: `It answered: Alertmanager${version}${cluster}.` };
 }
 
+const askAlertmanager = async (id: string): Promise<TestWords> => testWords(await api.testAlertmanager(id));
+
 // The Alertmanagers changeledger talks to: silence mode puts its silences there and reads back
 // what they hold. Each has a Test that asks it for its status and says the answer in words.
 export function AlertmanagersCard({ alertmanagers, canEdit, onChanged }: Props) {
   const [editing, setEditing] = useState<{ id: string | null; draft: Draft } | null>(null);
   const [saving, setSaving] = useState(false);
   const [error, setError] = useState<{ message: string; field: string | null } | null>(null);
-  const [tests, setTests] = useState<Record<string, TestWords | { error: string } | 'testing'>>({});
+  const { tests, test } = useRowTests(askAlertmanager);
   const [removing, setRemoving] = useState<string | null>(null);
   const [listError, setListError] = useState<string | null>(null);
 
@@ -63,16 +66,6 @@ export function AlertmanagersCard({ alertmanagers, canEdit, onChanged }: Props) 
       setError({ message: errorMessage(caught), field: errorField(caught) });
     } finally {
       setSaving(false);
-    }
-  };
-
-  const test = async (id: string): Promise<void> => {
-    setTests((t) => ({ ...t, [id]: 'testing' }));
-    try {
-      const answer = await api.testAlertmanager(id);
-      setTests((t) => ({ ...t, [id]: testWords(answer) }));
-    } catch (caught) {
-      setTests((t) => ({ ...t, [id]: { error: errorMessage(caught) } }));
     }
   };
 

@@ -2,18 +2,21 @@ import { useState } from 'react';
 import { evidenceApi, type EvidenceSource } from '../api/evidence-client';
 import { errorMessage } from '../lib/errors';
 import { authLabels, sourceKindLabels, sourceTestWords } from '../lib/evidence-sources';
-import { AlertTestResult, type TestWords } from './alert-test-result';
+import { AlertTestResult } from './alert-test-result';
 import { ErrorBanner } from './error-banner';
 import { EvidenceSourceForm } from './evidence-source-form';
+import { useRowTests } from './use-row-tests';
 
 type Props = { sources: EvidenceSource[]; canEdit: boolean; onChanged: () => void };
+
+const askSource = async (id: string) => sourceTestWords(await evidenceApi.testSource(id));
 
 // Where a change's evidence comes from: Prometheus for RED, Loki, Elasticsearch / OpenSearch or
 // our own OTLP intake for logs (alerts come from the alert history). Each can be switched off
 // without losing its settings, and each has a Test that asks it and says the answer in words.
 export function EvidenceSourceList({ sources, canEdit, onChanged }: Props) {
   const [editing, setEditing] = useState<{ stored: EvidenceSource | null } | null>(null);
-  const [tests, setTests] = useState<Record<string, TestWords | { error: string } | 'testing'>>({});
+  const { tests, test } = useRowTests(askSource);
   const [removing, setRemoving] = useState<string | null>(null);
   const [listError, setListError] = useState<string | null>(null);
 
@@ -25,16 +28,6 @@ export function EvidenceSourceList({ sources, canEdit, onChanged }: Props) {
       onChanged();
     } catch (caught) {
       setListError(errorMessage(caught));
-    }
-  };
-
-  const test = async (id: string): Promise<void> => {
-    setTests((t) => ({ ...t, [id]: 'testing' }));
-    try {
-      const answer = await evidenceApi.testSource(id);
-      setTests((t) => ({ ...t, [id]: sourceTestWords(answer) }));
-    } catch (caught) {
-      setTests((t) => ({ ...t, [id]: { error: errorMessage(caught) } }));
     }
   };
 
