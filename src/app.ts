@@ -15,6 +15,7 @@ import { changeRoutes } from './domains/changes/change-routes.js';
 import { deliveryRoutes } from './domains/deliveries/delivery-routes.js';
 import { alertRoutes } from './domains/alerts/alert-routes.js';
 import { alertSettingsRoutes } from './domains/alerts/alert-settings-routes.js';
+import { aiProviderRoutes } from './domains/evidence/ai-provider-routes.js';
 import { flagRoutes } from './domains/flags/flag-routes.js';
 import { ofrepRoutes } from './domains/flags/ofrep-routes.js';
 import { sdkKeyRoutes } from './domains/flags/sdk-key-routes.js';
@@ -141,6 +142,7 @@ export async function buildApp(deps: AppDeps, listener: Listener): Promise<Fasti
   await app.register(deliveryRoutes, { deliveries: deps.deliveries, changes: deps.changes });
   await app.register(alertRoutes, { alerts: deps.alerts, clock: deps.clock });
   await app.register(alertSettingsRoutes, { settings: deps.alertSettings, pipelineUrl: deps.pipelineUrl ?? (() => null) });
+  await app.register(aiProviderRoutes, { aiProvider: deps.aiProvider });
   await app.register(ofrepRoutes, { db: deps.db, clock: deps.clock, sdkKeys: deps.sdkKeys });
 
   const webDir = listener === 'main' ? (deps.webDir === undefined ? webDistDir : deps.webDir) : null;

@@ -21,6 +21,7 @@ import { FlagService } from './domains/flags/flag-service.js';
 import { SdkKeyService } from './domains/flags/sdk-key-service.js';
 import { IncidentService } from './domains/incidents/incident-service.js';
 import { EvidenceService } from './domains/evidence/evidence-service.js';
+import { AiProviderService } from './domains/evidence/ai-provider-service.js';
 import type { Sealer } from './platform/crypto/sealed.js';
 import type { OutboundSettings } from './platform/net/outbound.js';
 import type { Clock } from './platform/clock.js';
@@ -58,6 +59,8 @@ export type Services = {
   alertSettings: AlertSettingsService;
   /** Collection at a change's horizon: evidence, verdict, AI assessment, the report's forms. */
   evidence: EvidenceService;
+  /** Settings → AI provider: the provider of change assessment. */
+  aiProvider: AiProviderService;
   /** Sends what the outbox holds; close it on shutdown (it pools SMTP connections). */
   mailer: Mailer;
   worker: JobWorker;
@@ -134,6 +137,7 @@ export function compose(o: ComposeOptions): Services {
     db: o.db, clock: o.clock, sealer: o.sealer, outbound: o.outbound.client, changes, mailConfigured: mailer.configured, link: (c) => changes.link(c), aiBudgetMs: o.aiBudgetMs,
   });
   changes.setReporter(evidence);
+  const aiProvider = new AiProviderService({ db: o.db, clock: o.clock, sealer: o.sealer, outbound: o.outbound.client, budgetMs: o.aiBudgetMs });
   const handlers: Record<string, JobHandler<unknown>> = { ...flagRequests.jobHandlers(), ...incidents.jobHandlers(), ...catalogue.jobHandlers(), ...changes.jobHandlers(), ...evidence.jobHandlers(), ...deliveries.jobHandlers(), ...holds.jobHandlers(), ...relay.jobHandlers(), ...mailJobHandlers(mailer), ...(o.extraHandlers ?? {}) };
   const worker = new JobWorker({ db: o.db, clock: o.clock, logger: o.logger, metrics, handlers, pollMs: o.workerPollMs ?? 1_000 });
   return { db: o.db, clock: o.clock, logger: o.logger, metrics, auth, members, flags, flagRequests, sdkKeys, incidents, catalogue, mappings, blast, changes, approvals, changeSettings, deliveries, holds, alerts, relay, alertSettings, evidence, mailer, worker };

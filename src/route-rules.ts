@@ -149,6 +149,12 @@ export const ROUTE_RULES: readonly RouteRule[] = [
   person('PUT', '/api/alert-destinations/:id', 'admin'),
   person('DELETE', '/api/alert-destinations/:id', 'admin'),
   person('POST', '/api/alert-destinations/:id/test', 'admin'),
+
+  // Settings → AI provider (change assessment): people only; members read, owners and admins set, remove and test.
+  person('GET', '/api/ai-provider'),
+  person('PUT', '/api/ai-provider', 'admin'),
+  person('DELETE', '/api/ai-provider', 'admin'),
+  person('POST', '/api/ai-provider/test', 'admin'),
 ];
 
 /**

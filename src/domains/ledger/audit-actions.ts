@@ -62,6 +62,14 @@ export const AUDIT_ACTIONS = {
       'alert_destination.created', 'alert_destination.updated', 'alert_destination.deleted', 'alert_destination.tested', 'alert_destination.relay_failed',
     ],
   },
+  evidenceSources: {
+    label: 'evidence sources (metrics and logs) and the evidence settings',
+    actions: ['evidence_source.created', 'evidence_source.updated', 'evidence_source.deleted', 'evidence_source.tested', 'settings.evidence_updated'],
+  },
+  aiProvider: {
+    label: 'the AI provider of change assessment',
+    actions: ['ai_provider.set', 'ai_provider.deleted', 'ai_provider.tested'],
+  },
 } as const satisfies Record<string, { label: string; actions: readonly string[] }>;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[keyof typeof AUDIT_ACTIONS]['actions'][number];
