@@ -58,9 +58,9 @@ export type EvidenceSettingsPatch = { thresholds?: Partial<Thresholds> | null; r
 
 export type AiProviderKind = 'openai' | 'anthropic';
 export const aiProviderKinds = ['openai', 'anthropic'] as const satisfies readonly AiProviderKind[];
-export type AiProvider = { kind: AiProviderKind; url: string; model: string; hasKey: boolean };
-export type AiProviderInput = { kind: AiProviderKind; url: string; model: string; key?: string };
-export type AiProviderTest = { ok: boolean; message: string };
+export type AiProvider = { kind: AiProviderKind; url: string; endpoint: string; model: string; hasKey: boolean };
+export type AiProviderInput = { kind: AiProviderKind; url?: string | null; model: string; key?: string | null };
+export type AiProviderTest = { ok: boolean; model: string | null; durationMs: number | null; problem: string | null };
 
 const sourcePath = (id: string, suffix = ''): string => `/api/evidence-sources/${encodeURIComponent(id)}${suffix}`;
 const reportPath = (id: string, form: string, version?: number): string =>

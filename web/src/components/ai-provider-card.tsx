@@ -1,5 +1,5 @@
 import { useEffect, useState, type SubmitEvent } from 'react';
-import { aiProviderKinds, evidenceApi, type AiProvider, type AiProviderKind, type EvidenceSettings } from '../api/evidence-client';
+import { aiProviderKinds, evidenceApi, type AiProvider, type AiProviderKind, type AiProviderTest, type EvidenceSettings } from '../api/evidence-client';
 import { errorField, errorMessage, fieldMatches } from '../lib/errors';
 import { AlertTestResult, type TestWords } from './alert-test-result';
 import { ErrorBanner } from './error-banner';
@@ -17,6 +17,13 @@ type Props = {
 const kindLabels: Record<AiProviderKind, string> = { openai: 'OpenAI-compatible (chat completions)', anthropic: 'Anthropic Messages API' };
 // Either a base URL or the full endpoint: the server adds /chat/completions or /v1/messages.
 const urlPlaceholders: Record<AiProviderKind, string> = { openai: 'https://api.openai.com/v1', anthropic: 'https://api.anthropic.com' };
+
+/** The Test answer as a sentence. */
+export function aiTestWords(t: AiProviderTest): TestWords {
+  if (!t.ok) return { ok: false, message: t.problem ?? 'It did not answer as the provider does.' };
+  const took = t.durationMs === null ? '' : ` in ${String(t.durationMs)} ms`;
+  return { ok: true, message: `It answered: ${t.model ?? 'the model'}${took}.` };
+}
 
 type Draft = { kind: AiProviderKind; url: string; model: string; key: string };
 const draftOf = (p: AiProvider | null): Draft => ({ kind: p?.kind ?? 'openai', url: p?.url ?? '', model: p?.model ?? '', key: '' });
@@ -46,7 +53,9 @@ export function AiProviderCard({ provider, settings, canEdit, isOwner, onChanged
     event.preventDefault();
     setTest(null);
     void run('save', async () => {
-      await evidenceApi.saveAiProvider({ kind: d.kind, url: d.url.trim(), model: d.model.trim(), ...(d.key === '' ? {} : { key: d.key }) });
+      // A blank URL is the provider's own; a blank key keeps the stored one.
+      const url = d.url.trim();
+      await evidenceApi.saveAiProvider({ kind: d.kind, model: d.model.trim(), ...(url === '' ? {} : { url }), ...(d.key === '' ? {} : { key: d.key }) });
       onChanged();
     });
   };
@@ -56,7 +65,7 @@ export function AiProviderCard({ provider, settings, canEdit, isOwner, onChanged
     void run('test', async () => {
       try {
         const answer = await evidenceApi.testAiProvider();
-        setTest({ ok: answer.ok, message: answer.message });
+        setTest(aiTestWords(answer));
       } catch (caught) {
         setTest({ error: errorMessage(caught) });
       }
