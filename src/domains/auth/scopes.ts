@@ -1,4 +1,4 @@
-export const SCOPES = ['changes:read', 'changes:write', 'catalogue:read', 'catalogue:write', 'flags:read', 'flags:write', 'audit:read', 'alerts:write', 'alerts:read'] as const;
+export const SCOPES = ['changes:read', 'changes:write', 'catalogue:read', 'catalogue:write', 'flags:read', 'flags:write', 'audit:read', 'alerts:write', 'alerts:read', 'logs:write'] as const;
 export type Scope = (typeof SCOPES)[number];
 
 export const ROLES = ['owner', 'admin', 'member'] as const;
