@@ -14,6 +14,7 @@ import { blastRoutes } from './domains/catalogue/blast-routes.js';
 import { changeRoutes } from './domains/changes/change-routes.js';
 import { deliveryRoutes } from './domains/deliveries/delivery-routes.js';
 import { alertRoutes } from './domains/alerts/alert-routes.js';
+import { otlpLogsRoutes } from './domains/evidence/otlp-logs-routes.js';
 import { alertSettingsRoutes } from './domains/alerts/alert-settings-routes.js';
 import { aiProviderRoutes } from './domains/evidence/ai-provider-routes.js';
 import { flagRoutes } from './domains/flags/flag-routes.js';
@@ -142,6 +143,7 @@ export async function buildApp(deps: AppDeps, listener: Listener): Promise<Fasti
   await app.register(deliveryRoutes, { deliveries: deps.deliveries, changes: deps.changes });
   await app.register(alertRoutes, { alerts: deps.alerts, clock: deps.clock });
   await app.register(alertSettingsRoutes, { settings: deps.alertSettings, pipelineUrl: deps.pipelineUrl ?? (() => null) });
+  await app.register(otlpLogsRoutes, { logs: deps.logIntake });
   await app.register(aiProviderRoutes, { aiProvider: deps.aiProvider });
   await app.register(ofrepRoutes, { db: deps.db, clock: deps.clock, sdkKeys: deps.sdkKeys });
 

@@ -31,6 +31,8 @@ import { JobWorker } from './platform/jobs/job-worker.js';
 import { mailJobHandlers } from './platform/mail/mail-outbox.js';
 import { createMailer, type MailConfig, type Mailer } from './platform/mail/mailer.js';
 import { createMetrics, type Metrics } from './platform/metrics.js';
+import { LogIntake } from './domains/evidence/log-intake.js';
+import { logRetentionJobHandlers } from './domains/evidence/log-retention.js';
 
 export type Services = {
   db: Database;
@@ -59,6 +61,8 @@ export type Services = {
   alertSettings: AlertSettingsService;
   /** Collection at a change's horizon: evidence, verdict, AI assessment, the report's forms. */
   evidence: EvidenceService;
+  /** POST /v1/logs: OTLP log records kept for the logs part of reports. */
+  logIntake: LogIntake;
   /** Settings → AI provider: the provider of change assessment. */
   aiProvider: AiProviderService;
   /** Sends what the outbox holds; close it on shutdown (it pools SMTP connections). */
@@ -138,9 +142,11 @@ export function compose(o: ComposeOptions): Services {
   });
   changes.setReporter(evidence);
   const aiProvider = new AiProviderService({ db: o.db, clock: o.clock, sealer: o.sealer, outbound: o.outbound.client, budgetMs: o.aiBudgetMs });
-  const handlers: Record<string, JobHandler<unknown>> = { ...flagRequests.jobHandlers(), ...incidents.jobHandlers(), ...catalogue.jobHandlers(), ...changes.jobHandlers(), ...evidence.jobHandlers(), ...deliveries.jobHandlers(), ...holds.jobHandlers(), ...relay.jobHandlers(), ...mailJobHandlers(mailer), ...(o.extraHandlers ?? {}) };
+  const handlers: Record<string, JobHandler<unknown>> = { ...flagRequests.jobHandlers(), ...incidents.jobHandlers(), ...catalogue.jobHandlers(), ...changes.jobHandlers(), ...evidence.jobHandlers(), ...deliveries.jobHandlers(), ...holds.jobHandlers(), ...relay.jobHandlers(), ...mailJobHandlers(mailer), ...logRetentionJobHandlers({ clock: o.clock }), ...(o.extraHandlers ?? {}) };
   const worker = new JobWorker({ db: o.db, clock: o.clock, logger: o.logger, metrics, handlers, pollMs: o.workerPollMs ?? 1_000 });
-  return { db: o.db, clock: o.clock, logger: o.logger, metrics, auth, members, flags, flagRequests, sdkKeys, incidents, catalogue, mappings, blast, changes, approvals, changeSettings, deliveries, holds, alerts, relay, alertSettings, evidence, mailer, worker };
+  // OTLP logs intake (POST /v1/logs): counted in /metrics, not audited.
+  const logIntake = new LogIntake({ db: o.db, clock: o.clock, registry: metrics.registry });
+  return { db: o.db, clock: o.clock, logger: o.logger, metrics, auth, members, flags, flagRequests, sdkKeys, incidents, catalogue, mappings, blast, changes, approvals, changeSettings, deliveries, holds, alerts, relay, alertSettings, evidence, logIntake, aiProvider, mailer, worker };
 }
 
 /** Every notifier hears every event, in order, inside the same transaction. */

@@ -18,6 +18,7 @@ export type RouteRule = {
 
 const BOTH = ['main', 'pipeline'] as const;
 const MAIN = ['main'] as const;
+const PIPELINE = ['pipeline'] as const;
 
 type Method = RouteRule['method'];
 const rule = (method: Method, path: string, access: Access, listeners: readonly Listener[], role: Role = 'member'): RouteRule => ({ method, path, access, role, listeners });
@@ -127,6 +128,9 @@ export const ROUTE_RULES: readonly RouteRule[] = [
   person('PATCH', '/api/organizations/:id/members/:userId', 'admin'),
   person('DELETE', '/api/organizations/:id/members/:userId', 'admin'),
   person('POST', '/api/organizations/:id/change-settings/ticketing-test', 'admin'),
+
+  // OTLP/HTTP logs intake, for the logs part of change reports: tokens on the pipeline listener only, as OTLP exporters send.
+  rule('POST', '/v1/logs', { scope: 'logs:write' }, PIPELINE),
 
   // Alert intake: Alertmanager's webhook and its API v2 shape (Prometheus); the reads and a change's alert evidence.
   scoped('POST', '/api/alerts/alertmanager', 'alerts:write'),
