@@ -7,4 +7,3 @@ export { decideHold, indexHolds, type HoldDecision, type HoldEntry, type HoldInd
 export { listHeldAlerts, readAlerts, readAlert, latestStates, readTransitions, listAlerts, insertHoldSubject, type HeldAlert, type LatestState, type AlertFilter } from './alert-store.js';
 export { alertEvidence, hasAlertSource, FLAPPING_ENTRIES, type AlertEvidence, type EvidenceChange, type SubjectEvidence } from './alert-evidence.js';
 export { checkUrl, checkName } from './destinations/destination-input.js';
-export { checkUrl, checkName } from './destinations/destination-input.js';
