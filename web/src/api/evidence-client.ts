@@ -49,10 +49,14 @@ export type RedTemplates = { name: RedPreset | 'custom'; serviceLabel: string; q
 export type StoredRedTemplates = { preset: RedPreset } | ({ serviceLabel: string } & RedQueries);
 export type EvidenceSettings = {
   thresholds: Thresholds;
+  thresholdsAreDefault: boolean;
+  defaultThresholds: Thresholds;
+  /** The templates collection runs, what is saved (null: the default preset), and both presets' queries. */
   redTemplates: RedTemplates;
+  redTemplatesStored: StoredRedTemplates | null;
+  presets: Record<RedPreset, RedTemplates>;
   aiEnabled: boolean;
-  /** What is saved, null where the documented default applies. */
-  stored: { thresholds: Thresholds | null; redTemplates: StoredRedTemplates | null };
+  updatedAt: string | null;
 };
 export type EvidenceSettingsPatch = { thresholds?: Partial<Thresholds> | null; redTemplates?: StoredRedTemplates | null; aiEnabled?: boolean };
 

@@ -16,7 +16,7 @@ const queryLabels: Record<keyof RedQueries, string> = { rate: 'Request rate (req
 const queryKeys = ['rate', 'errorRatio', 'p95'] as const;
 
 function storedChoice(s: EvidenceSettings): Choice {
-  const t = s.stored.redTemplates;
+  const t = s.redTemplatesStored;
   if (t === null) return 'otel';
   return 'preset' in t ? t.preset : 'custom';
 }
@@ -87,16 +87,14 @@ export function RedTemplatesForm({ settings, canEdit, onSaved }: Props) {
           </p>
         </>
       ) : (
-        choice === active.name && (
-          <dl className="red-queries mono small" data-testid="red-templates-queries">
-            {queryKeys.map((k) => (
-              <div key={k}>
-                <dt>{queryLabels[k]}</dt>
-                <dd>{active.queries[k]}</dd>
-              </div>
-            ))}
-          </dl>
-        )
+        <dl className="red-queries mono small" data-testid="red-templates-queries">
+          {queryKeys.map((k) => (
+            <div key={k}>
+              <dt>{queryLabels[k]}</dt>
+              <dd>{settings.presets[choice].queries[k]}</dd>
+            </div>
+          ))}
+        </dl>
       )}
       <p className="muted small">
         One service can differ: in the catalogue, its entity’s <code>attrs.prometheus</code> takes <code>{'{"label": "…"}'}</code> (another label value) or{' '}

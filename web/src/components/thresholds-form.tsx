@@ -61,7 +61,7 @@ export function ThresholdsForm({ settings, canEdit, onSaved }: Props) {
 
   const field = error?.field ?? null;
   const at = (k: string): boolean => fieldMatches(field, `thresholds.${k}`) || fieldMatches(field, k);
-  const custom = settings.stored.thresholds !== null;
+  const custom = !settings.thresholdsAreDefault;
 
   return (
     <form className="card evidence-card" onSubmit={submit} noValidate data-testid="thresholds-form">
@@ -86,7 +86,9 @@ export function ThresholdsForm({ settings, canEdit, onSaved }: Props) {
               aria-invalid={at(m.key)}
               data-testid={`threshold-${m.key}`}
             />
-            <span className="muted small">{m.meaning}</span>
+            <span className="muted small">
+              {m.meaning} Default {settings.defaultThresholds[m.key]}.
+            </span>
             {at(m.key) && <FieldError field={field} name={field ?? ''} message={error?.message ?? null} />}
           </div>
         ))}
