@@ -56,6 +56,18 @@ describeEachEngine('the mail outbox', (engine) => {
     expect((await findJob(engine.db(), id))!).toMatchObject({ status: 'done', kind: MAIL_JOB, maxAttempts: MAIL_MAX_ATTEMPTS });
   });
 
+  it('carries an attachment through the outbox to the server', async () => {
+    const csv = 'section,subject\r\nred,"a,b"\r\n';
+    await engine.db().transaction((tx) => scheduleMail(tx, clock, {
+      orgId: null, to: 'erin@acme.dev', subject: 'Reported', text: 'see the CSV\n', html: '<p>see the CSV</p>', dedupeKey: 'with-attachment',
+      attachments: [{ filename: 'change-CHG-01234567-v2.csv', contentType: 'text/csv', content: csv }],
+    }));
+    await drain();
+    const m = smtp.messages.find((x) => x.envelope.to[0] === 'erin@acme.dev')!;
+    expect(m.mail.attachments.map((a) => [a.filename, a.contentType, a.content.toString('utf8')])).toEqual([['change-CHG-01234567-v2.csv', 'text/csv', csv]]);
+    expect(m.mail.text).toBe('see the CSV\n');
+  });
+
   it('puts nothing in when the transaction rolls back', async () => {
     const before = smtp.messages.length;
     await expect(engine.db().transaction(async (tx) => {

@@ -5,12 +5,16 @@ import { isReservedAddress } from './reserved.js';
 /** Where e-mail goes: an smtp:// or smtps:// URL (credentials, nodemailer options as query parameters) and the sender. */
 export type MailConfig = { smtpUrl: string; from: string };
 
+/** A file sent with a message (the report's CSV): text content, stored as is in the outbox job. */
+export type MailAttachment = { filename: string; contentType: string; content: string };
+
 /** One message to one person: nobody sees who else was written to. */
 export type OutgoingMail = {
   to: string;
   subject: string;
   text: string;
   html: string;
+  attachments?: MailAttachment[];
   /** Names the message for good: the same id on every attempt, so a receiver can drop a duplicate. */
   id?: string;
 };
@@ -81,7 +85,10 @@ export function createMailer(config: MailConfig | null, logger: Logger): Mailer 
         return { outcome: 'skipped', reason: 'no_smtp' };
       }
       try {
-        const info = await transport.sendMail({ to: m.to, subject, text: m.text, html: m.html, ...(m.id ? { messageId: `<${m.id}@${domain}>` } : {}) });
+        const attachments = m.attachments?.map((a) => ({ filename: a.filename, contentType: a.contentType, content: a.content }));
+        const info = await transport.sendMail({
+          to: m.to, subject, text: m.text, html: m.html, ...(attachments?.length ? { attachments } : {}), ...(m.id ? { messageId: `<${m.id}@${domain}>` } : {}),
+        });
         logger.info({ to: m.to, subject, response: info.response }, `mail sent: ${about}`);
         return { outcome: 'sent', response: info.response };
       } catch (err) {
