@@ -17,6 +17,8 @@ export type EvidenceSource = {
   url: string | null;
   enabled: boolean;
   authKind: SourceAuthKind;
+  /** A hint of the credentials (a user name, a token's last characters), never the secret. */
+  authHint: string | null;
   hasSecret: boolean;
   config: Record<string, unknown>;
 };

@@ -60,6 +60,7 @@ export function EvidenceSourceList({ sources, canEdit, onChanged }: Props) {
                 {s.kind !== 'otlp' && (
                   <div className="muted small">
                     Auth: {authLabels[s.authKind]}
+                    {s.authHint !== null && <span className="mono"> {s.authHint}</span>}
                     {s.authKind !== 'none' && <span data-testid="evidence-source-secret"> · secret {s.hasSecret ? 'set' : 'missing'}</span>}
                   </div>
                 )}
