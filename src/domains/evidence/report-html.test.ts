@@ -4,7 +4,8 @@ import {
   alert, alertsMeasured, cmp, compared, emptyEvidence, evidence, fingerprint, fired, largeEvidence, logsMeasured, metricsMeasured, red, resolved, subject,
 } from '../../../test/support/evidence-sample.js';
 import type { AiAssessment, Evidence } from './evidence-types.js';
-import { renderHtml, REPORT_CSP } from './report-html.js';
+import { reportCsp } from '../changes/report-csp.js';
+import { renderHtml } from './report-html.js';
 import { judge } from './verdict.js';
 
 const AI_MINOR: AiAssessment = {
@@ -61,7 +62,7 @@ describe('report.html', () => {
     expect(h).not.toMatch(/<script|javascript:|\sstyle=|\ssrc=|<link|<img|<iframe|url\(|@import/i);
     expect(h.match(/<style>/g)).toHaveLength(1);
     const style = /<style>([\s\S]*?)<\/style>/.exec(h)![1]!;
-    expect(REPORT_CSP).toBe(`default-src 'none'; style-src 'sha256-${createHash('sha256').update(style).digest('base64')}'`);
+    expect(reportCsp(h)).toBe(`default-src 'none'; style-src 'sha256-${createHash('sha256').update(style).digest('base64')}'`);
     expect(h.startsWith('<!doctype html>')).toBe(true);
   });
 

@@ -2,11 +2,10 @@
  * The report as one standalone HTML document: served as report.html under
  * `Content-Security-Policy: default-src 'none'` and mailed as the Reported e-mail's body. So it
  * holds no script and references nothing outside itself; its look is one fixed <style> block
- * (allowed by its hash, REPORT_CSP) and table layout, which mail clients render alike. Nothing
+ * (allowed by its hash: changes' reportCsp) and table layout, which mail clients render alike. Nothing
  * uses a style attribute (a CSP would block it). Pure and deterministic: the same input, the
  * same bytes. Every text that came from outside is escaped; every null prints "—".
  */
-import { createHash } from 'node:crypto';
 import { escapeHtml as esc } from '../../platform/mail/render.js';
 import type { AiAssessment, AlertsPart, Evidence, LogsPart, MetricsPart, NotCountedKind, SubjectHealth, Thresholds, Verdict } from './evidence-types.js';
 import { moved } from './movement.js';
@@ -38,9 +37,6 @@ const STYLE = [
   '.k-window{border-top:2px solid #1f3a5f}.k-hourBefore{border-top:2px dotted #6fa8dc}.k-weekEarlier{border-top:2px dashed #9aa3ad}',
 ].join('\n');
 
-/** What report.html is served with: nothing allowed but this document's own style block. */
-export const REPORT_CSP = `default-src 'none'; style-src 'sha256-${createHash('sha256').update(STYLE).digest('base64')}'`;
-
 const RULE_WORDS: Record<Verdict['rule'], string> = {
   component_error_open: 'a component still in error at the end',
   component_down: 'a component down for long enough',
@@ -55,6 +51,8 @@ export const ruleWords = (r: Verdict['rule']): string => RULE_WORDS[r] ?? r;
 
 export const NOT_COUNTED_TITLES: Record<NotCountedKind, string> = { flapping: 'Flapping', pre_existing: 'Pre-existing', rule_defect: 'Rule defect' };
 
+/** A link only to an http(s) address: a stored URL that says javascript: stays text. */
+const link = (url: string | null, label: string) => (url && /^https?:\/\//i.test(url) ? `<a href="${esc(url)}">${esc(label)}</a>` : esc(label));
 const chip = (impact: string) => `<span class="chip impact-${esc(impact)}">${esc(impact)}</span>`;
 const cell = (s: string, cls = '') => `<td${cls ? ` class="${cls}"` : ''}>${esc(s)}</td>`;
 const grid = (head: string[], rows: string[]) => `<table class="grid"><thead><tr>${head.map((h) => `<th>${esc(h)}</th>`).join('')}</tr></thead><tbody>${rows.join('')}</tbody></table>`;
@@ -144,7 +142,7 @@ function notCountedBlock(v: Verdict): string {
 /** One report version as HTML: the same input, the same bytes. */
 export function renderHtml({ version, createdAt, evidence: e, verdict, ai }: ReportInput): string {
   const c = e.change;
-  const ticket = c.ticket ? ` · ticket ${c.ticket.url ? `<a href="${esc(c.ticket.url)}">${esc(c.ticket.key)}</a>` : esc(c.ticket.key)}` : '';
+  const ticket = c.ticket ? ` · ticket ${link(c.ticket.url, c.ticket.key)}` : '';
   const components = c.components.map((x) => x.name).join(', ') || NOT_MEASURED;
   const mail = e.mailConfigured ? '' : '<p class="disagree">This server has no SMTP configured: this report was not mailed.</p>';
   const body = [
@@ -159,7 +157,7 @@ export function renderHtml({ version, createdAt, evidence: e, verdict, ai }: Rep
     '<h2>Alerts and transitions</h2>', alertsBlock(e.alerts),
     '<h2>Logs</h2>', logsBlock(e.logs),
     '<h2>Not counted by the verdict</h2>', notCountedBlock(verdict),
-    `<p class="muted small">Evidence collected ${esc(at(e.collectedAt))}. <a href="${esc(c.link)}">Open the change in changeledger</a>.</p>`,
+    `<p class="muted small">Evidence collected ${esc(at(e.collectedAt))}. ${link(c.link, 'Open the change in changeledger')}.</p>`,
   ].join('\n');
   return `<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">`
     + `<title>${esc(`${c.displayId} · ${c.title} · report v${version}`)}</title><style>${STYLE}</style></head>`
