@@ -67,7 +67,7 @@ export const Step = Type.Object({
 export const TicketStatus = Type.Object({
   kind: Nullable(Type.Enum(TICKET_KINDS)), id: Nullable(Str), key: Nullable(Str), url: Nullable(Str), steps: Type.Array(Step),
 }, { description: 'The ticket (id, key and link once opened) and each of its steps; null without a ticket destination' });
-const ChangeBody = Type.Object({
+export const ChangeBody = Type.Object({
   id: Str, displayId: Str, title: Str, kind: Type.Enum(CHANGE_KINDS), description: Nullable(Str), ticketUrl: Nullable(Str),
   status: Type.Enum(CHANGE_STATUSES), outcome: Nullable(Type.Enum(OUTCOMES)), impact: Nullable(Str), aiImpact: Nullable(Str), hops: Type.Integer(),
   windowStart: Str, windowEnd: Str, evidenceMinutes: Type.Integer(), maxDurationMinutes: Nullable(Type.Integer()), autoStart: Type.Boolean(),
@@ -87,7 +87,6 @@ export const SuppressionBody = Type.Object({
   silences: Type.Array(Type.Object({ alertmanager: Str, id: Nullable(Str), state: Type.Enum(['pending', 'active', 'expired', 'failed']) }), { description: 'Silence mode: each silence on each Alertmanager (one per label name)' }),
   problem: Type.Union([Str, Type.Null()], { description: '"hold not in place: <reason>" while a silence cannot be set; null when the hold is where it should be' }),
 }, { $id: 'Suppression', description: 'The live hold on the alerts of the change’s blast radius' });
-const Any = Type.Record(Str, Type.Unknown());
 const Registered = Type.Object({
   change: ChangeBody, blast: Nullable(Blast), match: Type.Object({ matched: Type.Integer(), unresolved: Type.Array(Str) }),
   callbackSecret: Type.Optional(Type.String({ description: 'cs_…, only when callbackUrl was sent: returned once' })),
@@ -286,17 +285,6 @@ export const changeRoutes: FastifyPluginAsyncTypebox<{ db: Database; changes: Ch
     const b = await changes.blastOf(c);
     if (!b) throw notFound('the change has no blast-radius snapshot yet (its components are not mapped)');
     return { changeId: c.id, computedAt: new Date().toISOString(), ...(await blast.contracts(c.orgId, b.edges ?? [], { includeStale: req.query.stale === 1 })) };
-  });
-
-  app.get('/api/changes/:id/report.json', {
-    config: read,
-    schema: { tags, summary: 'A report version of the change (the latest by default)', params: Params, querystring: Type.Object({ version: Type.Optional(Type.Integer({ minimum: 1 })) }, { additionalProperties: false }), response: { 200: Any, ...errors(401, 403, 404) } },
-  }, async (req) => {
-    const c = await changes.get(req.principal!, req.params.id);
-    const reports = await store.listReports(db, c.id);
-    const r = req.query.version ? reports.find((x) => x.version === req.query.version) : reports.at(-1);
-    if (!r) throw notFound(req.query.version ? `no report version ${req.query.version}` : 'no report yet');
-    return { change: c, version: r.version, report: r, evidence: r.body, ticket: c.ticket };
   });
 
   const OrgParams = Type.Object({ id: Type.String({ maxLength: 100 }) });
