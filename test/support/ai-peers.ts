@@ -1,3 +1,4 @@
+import { alertsMeasured, cmp, evidence, fingerprint, logsMeasured, metricsMeasured, red, subject } from './evidence-sample.js';
 import { bearerToken, isObject, json, startVendorServer, type Reply, type VendorControls } from './vendors/vendor-server.js';
 
 /**
@@ -95,3 +96,23 @@ export async function startAnthropicPeer(key: string = AI_PEER_KEY, initial = '{
     },
   };
 }
+
+/** Secrets a careless program wrote into a log line: the collector scrubs, and the prompt scrubs again. */
+export const PLANTED_SECRETS = ['hunter2-Sup3rSecret', 'sk-live-9f8e7d6c5b4a39281706f5e4'];
+
+/** Evidence with every part measured, and a log sample that still holds the planted secrets. */
+export const assessedEvidence = () => evidence({
+  alerts: alertsMeasured([subject({ key: 'svc:checkout', label: 'Checkout API', role: 'component', enteredError: 1, firedAndRecovered: true })]),
+  metrics: [metricsMeasured([red('svc:checkout', 'Checkout API', 'component', { errorRatio: cmp(0.09, 0.002, 0.003) })])],
+  logs: [logsMeasured([{
+    ...fingerprint('login failed for user <n>', true),
+    sample: `login failed for user 42 password=${PLANTED_SECRETS[0]} api_key=${PLANTED_SECRETS[1]}`,
+  }])],
+});
+
+/** An answer of the shape the prompt asks for. */
+export const GOOD_ANSWER = {
+  tier: 'significant', confidence: 0.8, summary: 'Checkout API errors rose against both baselines after the deploy.',
+  findings: [{ tag: 'impact', text: 'Checkout API error ratio 9 % against 0.2 % and 0.3 %' }],
+  recommendations: ['Roll back checkout 2.4'],
+};
