@@ -1,4 +1,5 @@
 import type { OutboundClient, OutboundResponse } from '../../platform/net/outbound.js';
+import { LOG_MAX_RESPONSE_BYTES } from './log-span.js';
 import type { LogSource, LogSourceTest } from './log-source-config.js';
 import { answered, authHeader, outboundReason } from './loki-client.js';
 
@@ -42,7 +43,7 @@ export function createElasticsearchClient(outbound: OutboundClient): Elasticsear
     let res: OutboundResponse;
     try {
       res = await outbound.request({
-        method, url: `${t.url.replace(/\/+$/, '')}${path}`, allowPrivate: t.allowPrivate,
+        method, url: `${t.url.replace(/\/+$/, '')}${path}`, allowPrivate: t.allowPrivate, maxResponseBytes: LOG_MAX_RESPONSE_BYTES,
         headers: { accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...authHeader(t.auth) },
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
       });

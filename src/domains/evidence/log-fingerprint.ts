@@ -1,7 +1,11 @@
+import { scrubSecrets } from './scrub.js';
+
 /**
  * A log message's template: the message with what changes from one occurrence to the next
  * (numbers, UUIDs, hex ids, addresses, quoted values, timestamps) masked, so that one error
- * logged ten thousand times with ten thousand order ids counts as one fingerprint. Pure.
+ * logged ten thousand times with ten thousand order ids counts as one fingerprint. Secrets are
+ * scrubbed first: a template is stored, shown in the report and given to the AI assessment, and
+ * "token=<value>" would otherwise make one template per token. Pure.
  */
 
 /** The longest template we keep: a stack trace's first lines say what it is. */
@@ -41,7 +45,7 @@ const RULES: Rule[] = [
 
 /** The message template of one log message. */
 export function maskMessage(text: string): string {
-  let out = text.length > MAX_TEMPLATE_LENGTH * 4 ? text.slice(0, MAX_TEMPLATE_LENGTH * 4) : text;
+  let out = scrubSecrets(text.length > MAX_TEMPLATE_LENGTH * 4 ? text.slice(0, MAX_TEMPLATE_LENGTH * 4) : text);
   for (const [re, mask] of RULES) out = out.replace(re, mask);
   out = out.replace(/\s+/g, ' ').trim();
   return out.length > MAX_TEMPLATE_LENGTH ? `${out.slice(0, MAX_TEMPLATE_LENGTH)}…` : out;

@@ -71,7 +71,7 @@ export async function errorFingerprints(
   const restrict = only ? `AND fingerprint = ANY($6::text[])` : '';
   if (only) params.push(only);
   const { rows } = await db.query<{ fingerprint: string; n: string; services: string[]; sample: string }>(
-    `SELECT fingerprint, count(*) AS n, array_agg(DISTINCT service ORDER BY service) AS services,
+    `SELECT fingerprint, count(*) AS n, array_agg(DISTINCT service COLLATE "C" ORDER BY service COLLATE "C") AS services,
             (array_agg(body ORDER BY at DESC, id DESC))[1] AS sample
        FROM log_records
       WHERE org_id = $1 AND lower(service) = ANY($2::text[]) AND at >= $3 AND at < $4 AND ${IS_ERROR} ${restrict}

@@ -1,5 +1,6 @@
 import { OutboundFailed, OutboundRefused, type OutboundClient, type OutboundResponse } from '../../platform/net/outbound.js';
 import type { LogAuth, LogSource, LogSourceTest } from './log-source-config.js';
+import { LOG_MAX_RESPONSE_BYTES } from './log-span.js';
 
 /**
  * Grafana Loki's HTTP API, through the one outbound client. The shapes are the documented ones
@@ -73,7 +74,7 @@ export function createLokiClient(outbound: OutboundClient): LokiClient {
     let res: OutboundResponse;
     try {
       res = await outbound.request({
-        method: 'GET', url: `${t.url.replace(/\/+$/, '')}${path}${qs ? `?${qs}` : ''}`, allowPrivate: t.allowPrivate,
+        method: 'GET', url: `${t.url.replace(/\/+$/, '')}${path}${qs ? `?${qs}` : ''}`, allowPrivate: t.allowPrivate, maxResponseBytes: LOG_MAX_RESPONSE_BYTES,
         headers: { accept: 'application/json', ...authHeader(t.auth) },
       });
     } catch (err) {
