@@ -18,6 +18,7 @@ import { alertRoutes } from './domains/alerts/alert-routes.js';
 import { otlpLogsRoutes } from './domains/evidence/otlp-logs-routes.js';
 import { alertSettingsRoutes } from './domains/alerts/alert-settings-routes.js';
 import { aiProviderRoutes } from './domains/evidence/ai-provider-routes.js';
+import { evidenceSourceRoutes } from './domains/evidence/evidence-source-routes.js';
 import { flagRoutes } from './domains/flags/flag-routes.js';
 import { ofrepRoutes } from './domains/flags/ofrep-routes.js';
 import { sdkKeyRoutes } from './domains/flags/sdk-key-routes.js';
@@ -147,6 +148,7 @@ export async function buildApp(deps: AppDeps, listener: Listener): Promise<Fasti
   await app.register(alertSettingsRoutes, { settings: deps.alertSettings, pipelineUrl: deps.pipelineUrl ?? (() => null) });
   await app.register(otlpLogsRoutes, { logs: deps.logIntake });
   await app.register(aiProviderRoutes, { aiProvider: deps.aiProvider });
+  await app.register(evidenceSourceRoutes, { evidenceSources: deps.evidenceSources });
   await app.register(ofrepRoutes, { db: deps.db, clock: deps.clock, sdkKeys: deps.sdkKeys });
 
   const webDir = listener === 'main' ? (deps.webDir === undefined ? webDistDir : deps.webDir) : null;

@@ -22,6 +22,7 @@ import { SdkKeyService } from './domains/flags/sdk-key-service.js';
 import { IncidentService } from './domains/incidents/incident-service.js';
 import { EvidenceService } from './domains/evidence/evidence-service.js';
 import { AiProviderService } from './domains/evidence/ai-provider-service.js';
+import { EvidenceSourceService } from './domains/evidence/evidence-source-service.js';
 import type { Sealer } from './platform/crypto/sealed.js';
 import type { OutboundSettings } from './platform/net/outbound.js';
 import type { Clock } from './platform/clock.js';
@@ -65,6 +66,8 @@ export type Services = {
   logIntake: LogIntake;
   /** Settings → AI provider: the provider of change assessment. */
   aiProvider: AiProviderService;
+  /** Settings → Evidence: evidence sources, thresholds, RED templates, the AI switch. */
+  evidenceSources: EvidenceSourceService;
   /** Sends what the outbox holds; close it on shutdown (it pools SMTP connections). */
   mailer: Mailer;
   worker: JobWorker;
@@ -141,12 +144,13 @@ export function compose(o: ComposeOptions): Services {
     db: o.db, clock: o.clock, sealer: o.sealer, outbound: o.outbound.client, changes, mailConfigured: mailer.configured, link: (c) => changes.link(c), aiBudgetMs: o.aiBudgetMs,
   });
   changes.setReporter(evidence);
+  const evidenceSources = new EvidenceSourceService({ db: o.db, clock: o.clock, sealer: o.sealer, outbound: o.outbound.client });
   const aiProvider = new AiProviderService({ db: o.db, clock: o.clock, sealer: o.sealer, outbound: o.outbound.client, budgetMs: o.aiBudgetMs });
   const handlers: Record<string, JobHandler<unknown>> = { ...flagRequests.jobHandlers(), ...incidents.jobHandlers(), ...catalogue.jobHandlers(), ...changes.jobHandlers(), ...evidence.jobHandlers(), ...deliveries.jobHandlers(), ...holds.jobHandlers(), ...relay.jobHandlers(), ...mailJobHandlers(mailer), ...logRetentionJobHandlers({ clock: o.clock }), ...(o.extraHandlers ?? {}) };
   const worker = new JobWorker({ db: o.db, clock: o.clock, logger: o.logger, metrics, handlers, pollMs: o.workerPollMs ?? 1_000 });
   // OTLP logs intake (POST /v1/logs): counted in /metrics, not audited.
   const logIntake = new LogIntake({ db: o.db, clock: o.clock, registry: metrics.registry });
-  return { db: o.db, clock: o.clock, logger: o.logger, metrics, auth, members, flags, flagRequests, sdkKeys, incidents, catalogue, mappings, blast, changes, approvals, changeSettings, deliveries, holds, alerts, relay, alertSettings, evidence, logIntake, aiProvider, mailer, worker };
+  return { db: o.db, clock: o.clock, logger: o.logger, metrics, auth, members, flags, flagRequests, sdkKeys, incidents, catalogue, mappings, blast, changes, approvals, changeSettings, deliveries, holds, alerts, relay, alertSettings, evidence, logIntake, aiProvider, evidenceSources, mailer, worker };
 }
 
 /** Every notifier hears every event, in order, inside the same transaction. */

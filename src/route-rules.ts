@@ -157,6 +157,16 @@ export const ROUTE_RULES: readonly RouteRule[] = [
   person('DELETE', '/api/alert-destinations/:id', 'admin'),
   person('POST', '/api/alert-destinations/:id/test', 'admin'),
 
+  // Settings → Evidence: people only; members read, owners and admins write (aiEnabled: owners).
+  person('GET', '/api/evidence-sources'),
+  person('POST', '/api/evidence-sources', 'admin'),
+  person('GET', '/api/evidence-sources/:id'),
+  person('PUT', '/api/evidence-sources/:id', 'admin'),
+  person('DELETE', '/api/evidence-sources/:id', 'admin'),
+  person('POST', '/api/evidence-sources/:id/test', 'admin'),
+  person('GET', '/api/evidence-settings'),
+  person('PUT', '/api/evidence-settings', 'admin'),
+
   // Settings → AI provider (change assessment): people only; members read, owners and admins set, remove and test.
   person('GET', '/api/ai-provider'),
   person('PUT', '/api/ai-provider', 'admin'),
