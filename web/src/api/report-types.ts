@@ -3,6 +3,7 @@
 // server files (they type-check under other settings), so the parts the change page reads are
 // restated here, field for field. An old report (before evidence) has its old body instead, which
 // is why every reader checks `schema === 1` first (isEvidence).
+import type { ReportJson } from './types';
 
 export type Impact = 'outage' | 'significant' | 'minor' | 'none' | 'unknown';
 export const impacts = ['outage', 'significant', 'minor', 'none', 'unknown'] as const satisfies readonly Impact[];
@@ -77,20 +78,12 @@ export type AiAssessment =
   | { status: 'no_provider' }
   | { status: 'unavailable'; reason: string };
 
-/** GET /api/changes/{id}/report.json: one version of the report and its evidence. */
-export type ReportAnswer = {
-  version: number;
-  report: {
-    version: number;
-    impact: Impact;
-    aiImpact: Impact | null;
-    rule: string | null;
-    summary: string;
-    verdict: Verdict | null;
-    ai: AiAssessment | null;
-    createdAt: string;
-  };
-  evidence: unknown;
+/**
+ * GET /api/changes/{id}/report.json: one version of the report and its evidence. The route types
+ * the verdict, the AI assessment and the evidence as open objects; the page reads them as above.
+ */
+export type ReportAnswer = Omit<ReportJson, 'report'> & {
+  report: Omit<ReportJson['report'], 'verdict' | 'ai'> & { verdict: Verdict | null; ai: AiAssessment | null };
 };
 
 export function isEvidence(body: unknown): body is Evidence {

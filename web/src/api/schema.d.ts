@@ -1,6 +1,297 @@
 // Generated from the server's OpenAPI document by `npm run generate:types`: do not edit by hand.
 // Change a route's schema instead; test/http/api-types.test.ts fails while this file is stale.
 export interface paths {
+    "/api/ai-provider": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The AI provider of change assessment, or null while none is assigned (its key never answered) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            provider: components["schemas"]["AiProvider"] | null;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        /** Assign the AI provider {kind, url?, model, key?}; the key is sealed; owners and admins, audited ai_provider.set */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        key?: string | null;
+                        /**
+                         * Kind
+                         * @description openai: an OpenAI-compatible chat-completions endpoint; anthropic: the Anthropic Messages API
+                         * @enum {unknown}
+                         */
+                        kind: "openai" | "anthropic";
+                        /**
+                         * Model
+                         * @description The model’s name as the provider knows it
+                         */
+                        model: string;
+                        url?: string | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            provider: components["schemas"]["AiProvider"];
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        /** Remove the AI provider: reports say none is assigned (audited ai_provider.deleted) */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/ai-provider/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Ask the provider a small question now and answer {ok, model, durationMs, problem} in words (audited ai_provider.tested; not counted by the hourly cap) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            durationMs: number | null;
+                            model: string | null;
+                            ok: boolean;
+                            problem: string | null;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/alert-destinations": {
         parameters: {
             query?: never;
@@ -5037,14 +5328,14 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/changes/{id}/report.json": {
+    "/api/changes/{id}/report.csv": {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        /** A report version of the change (the latest by default) */
+        /** A report version's RED figures and alerts as CSV, downloaded as change-<CHG id>-v<n>.csv */
         get: {
             parameters: {
                 query?: {
@@ -5058,14 +5349,203 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description text/csv */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/csv": string;
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/csv": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/csv": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/csv": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/changes/{id}/report.html": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A report version as a standalone HTML page (inline CSS, inline SVG; served with CSP default-src 'none') */
+        get: {
+            parameters: {
+                query?: {
+                    version?: number;
+                };
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description text/html */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": string;
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/changes/{id}/report.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A report version of the change (the latest by default): the report, its verdict and AI assessment, and the evidence */
+        get: {
+            parameters: {
+                query?: {
+                    version?: number;
+                };
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description One report version: the change as it is now, the report, and its evidence */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
-                            [key: string]: unknown;
+                            change: components["schemas"]["Change"];
+                            /** @description The evidence the verdict rests on, as stored with the version */
+                            evidence: {
+                                [key: string]: unknown;
+                            };
+                            report: {
+                                /** @description The AI assessment beside the verdict; null on reports written before it */
+                                ai: {
+                                    [key: string]: unknown;
+                                } | null;
+                                aiImpact: ("outage" | "significant" | "minor" | "none" | "unknown") | null;
+                                createdAt: string;
+                                /** @enum {unknown} */
+                                impact: "outage" | "significant" | "minor" | "none" | "unknown";
+                                rule: string | null;
+                                summary: string;
+                                /** @description The rules' verdict {impact, rule, reason, matched, notCounted}; null on reports written before verdicts */
+                                verdict: {
+                                    [key: string]: unknown;
+                                } | null;
+                                version: number;
+                            };
+                            ticket: {
+                                [key: string]: unknown;
+                            } | null;
+                            version: number;
                         };
                     };
                 };
@@ -5104,6 +5584,88 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/changes/{id}/report.txt": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A report version as plain text */
+        get: {
+            parameters: {
+                query?: {
+                    version?: number;
+                };
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description text/plain */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/plain": string;
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/plain": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/plain": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/plain": {
                             error: string;
                             field?: string;
                         } & {
@@ -5303,7 +5865,7 @@ export interface paths {
                             statusReason: string | null;
                             suppression: components["schemas"]["Suppression"];
                             surveillance: {
-                                aiImpact: null;
+                                aiImpact: string | null;
                                 evaluateAt: string | null;
                                 impact: string | null;
                                 minutes: number;
@@ -6055,6 +6617,800 @@ export interface paths {
             };
         };
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/evidence-settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The verdict’s thresholds, the RED query templates and the AI switch (the defaults while none is saved) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            aiEnabled: boolean;
+                            defaultThresholds: {
+                                downMinutes: number;
+                                errorRatioFactor: number;
+                                errorRatioPoints: number;
+                                flappingEntries: number;
+                                latencyFloorMs: number;
+                                latencyIncrease: number;
+                                rateDrop: number;
+                                rateFloor: number;
+                            };
+                            presets: {
+                                classic: {
+                                    /** @enum {unknown} */
+                                    name: "otel" | "classic" | "custom";
+                                    queries: {
+                                        errorRatio: string;
+                                        p95: string;
+                                        rate: string;
+                                    };
+                                    serviceLabel: string;
+                                };
+                                otel: {
+                                    /** @enum {unknown} */
+                                    name: "otel" | "classic" | "custom";
+                                    queries: {
+                                        errorRatio: string;
+                                        p95: string;
+                                        rate: string;
+                                    };
+                                    serviceLabel: string;
+                                };
+                            };
+                            redTemplates: {
+                                /** @enum {unknown} */
+                                name: "otel" | "classic" | "custom";
+                                queries: {
+                                    errorRatio: string;
+                                    p95: string;
+                                    rate: string;
+                                };
+                                serviceLabel: string;
+                            };
+                            redTemplatesStored: ({
+                                /** @enum {unknown} */
+                                preset: "otel" | "classic";
+                            } | {
+                                errorRatio: string;
+                                p95: string;
+                                rate: string;
+                                serviceLabel: string;
+                            }) | null;
+                            thresholds: {
+                                downMinutes: number;
+                                errorRatioFactor: number;
+                                errorRatioPoints: number;
+                                flappingEntries: number;
+                                latencyFloorMs: number;
+                                latencyIncrease: number;
+                                rateDrop: number;
+                                rateFloor: number;
+                            };
+                            thresholdsAreDefault: boolean;
+                            updatedAt: string | null;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        /** Set thresholds, RED templates (null: the defaults) and, owners only, aiEnabled; audited settings.evidence_updated */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * AI assessment of change reports
+                         * @description Owners only
+                         */
+                        aiEnabled?: boolean;
+                        redTemplates?: unknown | null;
+                        thresholds?: unknown | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            aiEnabled: boolean;
+                            defaultThresholds: {
+                                downMinutes: number;
+                                errorRatioFactor: number;
+                                errorRatioPoints: number;
+                                flappingEntries: number;
+                                latencyFloorMs: number;
+                                latencyIncrease: number;
+                                rateDrop: number;
+                                rateFloor: number;
+                            };
+                            presets: {
+                                classic: {
+                                    /** @enum {unknown} */
+                                    name: "otel" | "classic" | "custom";
+                                    queries: {
+                                        errorRatio: string;
+                                        p95: string;
+                                        rate: string;
+                                    };
+                                    serviceLabel: string;
+                                };
+                                otel: {
+                                    /** @enum {unknown} */
+                                    name: "otel" | "classic" | "custom";
+                                    queries: {
+                                        errorRatio: string;
+                                        p95: string;
+                                        rate: string;
+                                    };
+                                    serviceLabel: string;
+                                };
+                            };
+                            redTemplates: {
+                                /** @enum {unknown} */
+                                name: "otel" | "classic" | "custom";
+                                queries: {
+                                    errorRatio: string;
+                                    p95: string;
+                                    rate: string;
+                                };
+                                serviceLabel: string;
+                            };
+                            redTemplatesStored: ({
+                                /** @enum {unknown} */
+                                preset: "otel" | "classic";
+                            } | {
+                                errorRatio: string;
+                                p95: string;
+                                rate: string;
+                                serviceLabel: string;
+                            }) | null;
+                            thresholds: {
+                                downMinutes: number;
+                                errorRatioFactor: number;
+                                errorRatioPoints: number;
+                                flappingEntries: number;
+                                latencyFloorMs: number;
+                                latencyIncrease: number;
+                                rateDrop: number;
+                                rateFloor: number;
+                            };
+                            thresholdsAreDefault: boolean;
+                            updatedAt: string | null;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/evidence-sources": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The organisation’s evidence sources (credentials never answered: hasSecret) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            sources: components["schemas"]["EvidenceSource"][];
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Add an evidence source {kind, name, url, auth?, config?}; credentials sealed (audited evidence_source.created) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** Auth */
+                        auth?: {
+                            /** @enum {string} */
+                            kind: "none";
+                        } | {
+                            /** @enum {string} */
+                            kind: "bearer";
+                            /**
+                             * Token
+                             * @description Left out on an update: the stored token is kept
+                             */
+                            token?: string;
+                        } | {
+                            /** @enum {string} */
+                            kind: "basic";
+                            /**
+                             * Password
+                             * @description Left out on an update: the stored password is kept
+                             */
+                            password?: string;
+                            /** User name */
+                            username: string;
+                        };
+                        /**
+                         * Settings
+                         * @description loki: {serviceLabel, selector, errorFilter}; elasticsearch: {index, timeField, serviceField, levelField, messageField, errorLevels}; none for prometheus and otlp
+                         */
+                        config?: unknown;
+                        /** Enabled */
+                        enabled?: boolean;
+                        /**
+                         * Kind
+                         * @description prometheus (metrics), loki or elasticsearch (Elasticsearch / OpenSearch logs), otlp (our own POST /v1/logs intake)
+                         * @enum {unknown}
+                         */
+                        kind: "prometheus" | "loki" | "elasticsearch" | "otlp";
+                        /** Name */
+                        name: string;
+                        url?: string | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            source: components["schemas"]["EvidenceSource"];
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/evidence-sources/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One evidence source */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            source: components["schemas"]["EvidenceSource"];
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        /** Change an evidence source; auth left out (or its token or password) keeps the stored credentials */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** Auth */
+                        auth?: {
+                            /** @enum {string} */
+                            kind: "none";
+                        } | {
+                            /** @enum {string} */
+                            kind: "bearer";
+                            /**
+                             * Token
+                             * @description Left out on an update: the stored token is kept
+                             */
+                            token?: string;
+                        } | {
+                            /** @enum {string} */
+                            kind: "basic";
+                            /**
+                             * Password
+                             * @description Left out on an update: the stored password is kept
+                             */
+                            password?: string;
+                            /** User name */
+                            username: string;
+                        };
+                        /**
+                         * Settings
+                         * @description loki: {serviceLabel, selector, errorFilter}; elasticsearch: {index, timeField, serviceField, levelField, messageField, errorLevels}; none for prometheus and otlp
+                         */
+                        config?: unknown;
+                        /** Enabled */
+                        enabled?: boolean;
+                        /**
+                         * Kind
+                         * @description prometheus (metrics), loki or elasticsearch (Elasticsearch / OpenSearch logs), otlp (our own POST /v1/logs intake)
+                         * @enum {unknown}
+                         */
+                        kind?: "prometheus" | "loki" | "elasticsearch" | "otlp";
+                        /** Name */
+                        name?: string;
+                        url?: string | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            source: components["schemas"]["EvidenceSource"];
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        /** Remove an evidence source (audited evidence_source.deleted); stored reports keep their evidence */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/evidence-sources/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Ask the source what it is and whether it answers (Prometheus: buildinfo and the request-rate query); {ok, version?, message} in words, audited */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            ok: boolean;
+                            version?: string;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
         delete?: never;
         options?: never;
         head?: never;
@@ -11430,7 +12786,7 @@ export interface paths {
                                     id: string;
                                 };
                                 revokedAt: string | null;
-                                scopes: ("changes:read" | "changes:write" | "catalogue:read" | "catalogue:write" | "flags:read" | "flags:write" | "audit:read" | "alerts:write" | "alerts:read")[];
+                                scopes: ("changes:read" | "changes:write" | "catalogue:read" | "catalogue:write" | "flags:read" | "flags:write" | "audit:read" | "alerts:write" | "alerts:read" | "logs:write")[];
                             }[];
                         };
                     };
@@ -11482,7 +12838,7 @@ export interface paths {
                         /** Name */
                         name: string;
                         /** Scopes */
-                        scopes: ("changes:read" | "changes:write" | "catalogue:read" | "catalogue:write" | "flags:read" | "flags:write" | "audit:read" | "alerts:write" | "alerts:read")[];
+                        scopes: ("changes:read" | "changes:write" | "catalogue:read" | "catalogue:write" | "flags:read" | "flags:write" | "audit:read" | "alerts:write" | "alerts:read" | "logs:write")[];
                     };
                 };
             };
@@ -11513,7 +12869,7 @@ export interface paths {
                                     id: string;
                                 };
                                 revokedAt: string | null;
-                                scopes: ("changes:read" | "changes:write" | "catalogue:read" | "catalogue:write" | "flags:read" | "flags:write" | "audit:read" | "alerts:write" | "alerts:read")[];
+                                scopes: ("changes:read" | "changes:write" | "catalogue:read" | "catalogue:write" | "flags:read" | "flags:write" | "audit:read" | "alerts:write" | "alerts:read" | "logs:write")[];
                             };
                         };
                     };
@@ -11614,7 +12970,7 @@ export interface paths {
                                     id: string;
                                 };
                                 revokedAt: string | null;
-                                scopes: ("changes:read" | "changes:write" | "catalogue:read" | "catalogue:write" | "flags:read" | "flags:write" | "audit:read" | "alerts:write" | "alerts:read")[];
+                                scopes: ("changes:read" | "changes:write" | "catalogue:read" | "catalogue:write" | "flags:read" | "flags:write" | "audit:read" | "alerts:write" | "alerts:read" | "logs:write")[];
                             };
                         };
                     };
@@ -11939,10 +13295,168 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/logs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * OTLP/HTTP logs (ExportLogsServiceRequest, protobuf or JSON, gzip or not): stored for the logs part of change reports
+         * @description Point an OpenTelemetry SDK's or collector's OTLP/HTTP logs exporter at the pipeline listener's /v1/logs with `Authorization: Bearer <token with logs:write>`. Bodies up to 4 MiB on the wire (gzip welcome). The service of a record is its resource's service.name; its time timeUnixNano, else observedTimeUnixNano, else when received. Records stamped more than 9 days ago or an hour ahead are refused in partialSuccess. Not audited: counted in /metrics (changeledger_logs_received_total, changeledger_logs_rejected_total).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            /** @description ExportLogsServiceRequest (opentelemetry-proto collector/logs/v1), protobuf or OTLP/JSON */
+            requestBody: {
+                content: {
+                    "application/json": unknown;
+                    "application/x-protobuf": unknown;
+                };
+            };
+            responses: {
+                /** @description ExportLogsServiceResponse: {} when every record was stored; partialSuccess when some were refused (too old to keep, or stamped too far ahead). A protobuf request gets it in protobuf. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            partialSuccess?: {
+                                /** @description Why, in words */
+                                errorMessage: string;
+                                /** @description How many records were refused (int64 as a decimal string, as OTLP/JSON writes it) */
+                                rejectedLogRecords: string;
+                            };
+                        };
+                    };
+                };
+                /** @description A JSON request's refusal: {error} as every route answers, with google.rpc.Status's code and message; a protobuf request gets the Status in protobuf. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description google.rpc.Code (3: INVALID_ARGUMENT) */
+                            code?: number;
+                            error: string;
+                            message?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description A JSON request's refusal: {error} as every route answers, with google.rpc.Status's code and message; a protobuf request gets the Status in protobuf. */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description google.rpc.Code (3: INVALID_ARGUMENT) */
+                            code?: number;
+                            error: string;
+                            message?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description A JSON request's refusal: {error} as every route answers, with google.rpc.Status's code and message; a protobuf request gets the Status in protobuf. */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description google.rpc.Code (3: INVALID_ARGUMENT) */
+                            code?: number;
+                            error: string;
+                            message?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        AiProvider: {
+            createdAt: string;
+            /** @description Where requests go */
+            endpoint: string;
+            /** @description A key is kept (never answered) */
+            hasKey: boolean;
+            /**
+             * Kind
+             * @description openai: an OpenAI-compatible chat-completions endpoint; anthropic: the Anthropic Messages API
+             * @enum {unknown}
+             */
+            kind: "openai" | "anthropic";
+            model: string;
+            updatedAt: string;
+            url: string;
+        };
         Alert: {
             alertname: string;
             annotations: {
@@ -12135,6 +13649,7 @@ export interface components {
         };
         Change: {
             aborted: boolean;
+            aiImpact: string | null;
             approvalExpiresAt: string | null;
             autoStart: boolean;
             blastVersion: number;
@@ -12220,6 +13735,8 @@ export interface components {
             windowStart: string;
         };
         ChangeReport: {
+            /** @description The AI assessment's tier, beside the verdict (null: none was made) */
+            aiImpact: ("outage" | "significant" | "minor" | "none" | "unknown") | null;
             /** @description The evidence the verdict rests on */
             body: {
                 [key: string]: unknown;
@@ -12228,6 +13745,8 @@ export interface components {
             /** @enum {unknown} */
             impact: "outage" | "significant" | "minor" | "none" | "unknown";
             outcome: ("success" | "partial" | "rolled_back" | "unknown") | null;
+            /** @description The verdict rule that matched (null on old reports) */
+            rule: string | null;
             summary: string;
             version: number;
         };
@@ -12237,6 +13756,27 @@ export interface components {
             field?: string;
         } & {
             [key: string]: unknown;
+        };
+        EvidenceSource: {
+            authHint: string | null;
+            /** @enum {unknown} */
+            authKind: "none" | "bearer" | "basic";
+            config: {
+                [key: string]: unknown;
+            };
+            createdAt: string;
+            enabled: boolean;
+            hasSecret: boolean;
+            id: string;
+            /**
+             * Kind
+             * @description prometheus (metrics), loki or elasticsearch (Elasticsearch / OpenSearch logs), otlp (our own POST /v1/logs intake)
+             * @enum {unknown}
+             */
+            kind: "prometheus" | "loki" | "elasticsearch" | "otlp";
+            name: string;
+            updatedAt: string;
+            url: string | null;
         };
         RegisteredApproval: {
             /** @description Approvers other than the requester */

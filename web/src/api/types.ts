@@ -250,3 +250,28 @@ export type AlertDestinationInput = Body<'/api/alert-destinations', 'post'>;
 export type CreatedDestination = Answer<'/api/alert-destinations', 'post', 201>;
 export type DestinationTest = Answer<'/api/alert-destinations/{id}/test', 'post'>;
 export type ReceiversSnippet = Answer<'/api/alert-settings/receivers', 'get'>;
+
+// ---------- Evidence (Settings → Evidence; a change's report, whose evidence is report-types.ts) ----------
+
+export type EvidenceSource = Schema<'EvidenceSource'>;
+export type EvidenceSourceKind = EvidenceSource['kind'];
+export const evidenceSourceKinds = ['prometheus', 'loki', 'elasticsearch', 'otlp'] as const satisfies readonly EvidenceSourceKind[];
+export type SourceAuthKind = EvidenceSource['authKind'];
+export const sourceAuthKinds = ['none', 'bearer', 'basic'] as const satisfies readonly SourceAuthKind[];
+export type EvidenceSourceInput = Body<'/api/evidence-sources', 'post'>;
+export type EvidenceSourcePatch = Body<'/api/evidence-sources/{id}', 'put'>;
+export type SourceTest = Answer<'/api/evidence-sources/{id}/test', 'post'>;
+export type EvidenceSettings = Answer<'/api/evidence-settings', 'get'>;
+export type EvidenceSettingsPatch = Body<'/api/evidence-settings', 'put'>;
+export type Thresholds = EvidenceSettings['thresholds'];
+export type RedTemplates = EvidenceSettings['redTemplates'];
+export type RedPreset = keyof EvidenceSettings['presets'];
+export type RedQueries = RedTemplates['queries'];
+export type StoredRedTemplates = NonNullable<EvidenceSettings['redTemplatesStored']>;
+export type AiProvider = Schema<'AiProvider'>;
+export type AiProviderKind = AiProvider['kind'];
+export const aiProviderKinds = ['openai', 'anthropic'] as const satisfies readonly AiProviderKind[];
+export type AiProviderInput = Body<'/api/ai-provider', 'put'>;
+export type AiProviderTest = Answer<'/api/ai-provider/test', 'post'>;
+export type ReportJson = Answer<'/api/changes/{id}/report.json', 'get'>;
+

@@ -1,5 +1,6 @@
 import { useEffect, useState, type SubmitEvent } from 'react';
-import { aiProviderKinds, evidenceApi, type AiProvider, type AiProviderKind, type AiProviderTest, type EvidenceSettings } from '../api/evidence-client';
+import { evidenceApi } from '../api/evidence-client';
+import { aiProviderKinds, type AiProvider, type AiProviderKind, type AiProviderTest, type EvidenceSettings } from '../api/types';
 import { errorField, errorMessage, fieldMatches } from '../lib/errors';
 import { AlertTestResult, type TestWords } from './alert-test-result';
 import { ErrorBanner } from './error-banner';

@@ -13,6 +13,8 @@ import { ReportVerdict, ReportWindowLine } from './report-verdict';
 import './change-report-card.css';
 
 type Props = { change: Change; reports: readonly ChangeReport[] };
+/** What the card shows of a version. */
+type Shown = Pick<ReportAnswer, 'version' | 'report' | 'evidence'>;
 
 // A report written before evidence existed: its body names the parts nobody could measure.
 function notConfigured(body: unknown): string[] {
@@ -21,7 +23,7 @@ function notConfigured(body: unknown): string[] {
 }
 
 // What the list of versions already says of one, until (or unless) report.json answers.
-function fromList(r: ChangeReport): ReportAnswer {
+function fromList(r: ChangeReport): Shown {
   return {
     version: r.version,
     report: { version: r.version, impact: r.impact, aiImpact: null, rule: null, summary: r.summary, verdict: null, ai: null, createdAt: r.createdAt },
@@ -65,7 +67,7 @@ export function ChangeReportCard({ change, reports }: Props) {
   }
 
   const listed = reports.find((r) => r.version === shown) ?? latest;
-  const view = answer !== null && answer.version === shown ? answer : fromList(listed);
+  const view: Shown = answer !== null && answer.version === shown ? answer : fromList(listed);
   const { report } = view;
   const evidence = isEvidence(view.evidence) ? view.evidence : null;
   const missing = evidence === null ? notConfigured(view.evidence) : [];

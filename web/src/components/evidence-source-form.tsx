@@ -1,5 +1,6 @@
 import { useState, type SubmitEvent } from 'react';
-import { evidenceApi, evidenceSourceKinds, sourceAuthKinds, type EvidenceSource, type EvidenceSourceKind, type SourceAuthKind } from '../api/evidence-client';
+import { evidenceApi } from '../api/evidence-client';
+import { evidenceSourceKinds, sourceAuthKinds, type EvidenceSource, type EvidenceSourceKind, type SourceAuthKind } from '../api/types';
 import { errorField, errorMessage, fieldMatches } from '../lib/errors';
 import { authLabels, configFields, draftOf, emptySourceDraft, sourceInput, sourceKindLabels, sourceKindSentences, takesUrl, type SourceDraft } from '../lib/evidence-sources';
 import { ErrorBanner } from './error-banner';
@@ -23,7 +24,7 @@ export function EvidenceSourceForm({ stored, onSaved, onCancel }: Props) {
     setError(null);
     try {
       const body = sourceInput(d, stored);
-      if (stored === null) await evidenceApi.createSource(body);
+      if (stored === null) await evidenceApi.createSource({ ...body, kind: d.kind });
       else await evidenceApi.updateSource(stored.id, body);
       onSaved();
     } catch (caught) {

@@ -1,5 +1,6 @@
 import { useState } from 'react';
-import { evidenceApi, type EvidenceSource } from '../api/evidence-client';
+import { evidenceApi } from '../api/evidence-client';
+import type { EvidenceSource } from '../api/types';
 import { errorMessage } from '../lib/errors';
 import { authLabels, sourceKindLabels, sourceTestWords } from '../lib/evidence-sources';
 import { AlertTestResult } from './alert-test-result';

@@ -1,5 +1,6 @@
 import { useState, type SubmitEvent } from 'react';
-import { evidenceApi, type EvidenceSettings, type RedPreset, type RedQueries, type StoredRedTemplates } from '../api/evidence-client';
+import { evidenceApi } from '../api/evidence-client';
+import type { EvidenceSettings, RedPreset, RedQueries, StoredRedTemplates } from '../api/types';
 import { errorField, errorMessage, fieldMatches } from '../lib/errors';
 import { ErrorBanner } from './error-banner';
 import { FieldError } from './field-error';

@@ -1,5 +1,6 @@
 import { useEffect, useState, type SubmitEvent } from 'react';
-import { evidenceApi, type EvidenceSettings, type Thresholds } from '../api/evidence-client';
+import { evidenceApi } from '../api/evidence-client';
+import type { EvidenceSettings, Thresholds } from '../api/types';
 import { errorField, errorMessage, fieldMatches } from '../lib/errors';
 import { ErrorBanner } from './error-banner';
 import { FieldError } from './field-error';

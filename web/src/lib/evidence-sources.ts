@@ -1,4 +1,4 @@
-import type { EvidenceSource, EvidenceSourceInput, EvidenceSourceKind, SourceAuthKind, SourceTest } from '../api/evidence-client';
+import type { EvidenceSource, EvidenceSourceKind, EvidenceSourcePatch, SourceAuthKind, SourceTest } from '../api/types';
 import type { TestWords } from '../components/alert-test-result';
 
 // The Settings → Evidence source form as a draft, and what it sends. Config fields left blank are
@@ -67,14 +67,13 @@ export const takesUrl = (kind: EvidenceSourceKind): boolean => kind !== 'otlp';
  * What the form sends. On an edit, credentials are sent only when the kind of auth changed or a
  * secret was typed: the stored secret is write-only and is kept otherwise.
  */
-export function sourceInput(d: SourceDraft, stored: EvidenceSource | null): EvidenceSourceInput {
+export function sourceInput(d: SourceDraft, stored: EvidenceSource | null): EvidenceSourcePatch & { name: string } {
   const config: Record<string, string> = {};
   for (const f of configFields[d.kind]) {
     const v = (d.config[f.key] ?? '').trim();
     if (v !== '') config[f.key] = v;
   }
-  const body: EvidenceSourceInput = { name: d.name.trim(), config };
-  if (stored === null) body.kind = d.kind;
+  const body: EvidenceSourcePatch & { name: string } = { name: d.name.trim(), config };
   if (!takesUrl(d.kind)) return body;
   body.url = d.url.trim();
   const typed = d.token !== '' || d.password !== '' || d.username !== '';

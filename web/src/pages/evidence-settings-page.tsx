@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
-import { evidenceApi, type AiProvider, type EvidenceSettings, type EvidenceSource } from '../api/evidence-client';
+import { evidenceApi } from '../api/evidence-client';
+import type { AiProvider, EvidenceSettings, EvidenceSource } from '../api/types';
 import { AiProviderCard } from '../components/ai-provider-card';
 import { ErrorBanner } from '../components/error-banner';
 import { EvidenceSourceList } from '../components/evidence-source-list';
