@@ -17,7 +17,7 @@ import { findTokenName } from '../auth/index.js';
 import { readChangeScope, type Change, type ChangeReporter, type ChangeService, type ReportRecord } from '../changes/index.js';
 import type { AuditContext } from '../ledger/index.js';
 import { assess, AI_BUDGET_MS } from './ai-assessment.js';
-import { asPrometheus, listEvidenceSources, readEvidenceSettings, type ReadySource } from './evidence-settings-store.js';
+import { asPrometheus, listEvidenceSources, readEvidenceSettings, withServiceOverrides, type ReadySource } from './evidence-settings-store.js';
 import type { AiAssessment, AlertsPart, Evidence, EvidenceWindow, LogsPart, MetricsPart, RegisteredBy, ServiceRef, SourceRef } from './evidence-types.js';
 import { evidenceWindow } from './evidence-window.js';
 import { collectLogs } from './log-evidence.js';
@@ -110,9 +110,11 @@ export class EvidenceService implements ChangeReporter {
     const components = new Set(c.components.map((x) => x.key));
     const services: ServiceRef[] = (scope?.services ?? []).map((s) => ({ key: s.key, name: s.name, role: components.has(s.key) ? 'component' : 'neighbour' }));
     const sources = await listEvidenceSources(db, c.orgId, { enabledOnly: true, sealer: this.deps.sealer });
+    // A service of the catalogue may carry its own label value or queries (attrs.prometheus).
+    const templates = await withServiceOverrides(db, c.orgId, settings.redTemplates, services);
     const [alerts, metrics, logs, registeredBy] = await Promise.all([
       this.alerts(c, window, components),
-      Promise.all(sources.filter((s) => s.kind === 'prometheus').map((s) => this.metrics(s, services, window, settings.redTemplates))),
+      Promise.all(sources.filter((s) => s.kind === 'prometheus').map((s) => this.metrics(s, services, window, templates))),
       Promise.all(sources.filter((s) => s.kind !== 'prometheus').map((s) => this.logs(c.orgId, s, services, window))),
       this.registeredBy(c),
     ]);
