@@ -237,4 +237,28 @@ describeEachEngine('change e-mails through a real SMTP server', (engine) => {
     expect(reported[0]!.mail.text).toContain(`View the report: ${PUBLIC_URL}/?view=changes&change=${c.id}`);
     expect(smtp.recipients).not.toContain('board@example.net');
   });
+  // Last in the file: it plugs its own reporter into the shared app's change service.
+  it('mails a report written with its forms as itself: the HTML body, the text alternative, the CSV attached', async () => {
+    const html = '<!doctype html><html><head><style>h1{color:#123}</style></head><body><h1>Report of Forms</h1><p>Rules significant · AI minor</p></body></html>\n';
+    const csv = 'section,subject,subject_label\r\nred,service:svc:web,web\r\n';
+    t.services.changes.setReporter({
+      horizonReached: async (tx, ctx, ch) => {
+        await t.services.changes.recordReport(tx, ctx, ch.id, ch.evaluateAt!, {
+          impact: 'significant', aiImpact: 'minor', rule: 'component_moved', summary: 'Impact significant: web moved.', body: { schema: 1 },
+          verdict: { impact: 'significant' }, ai: { status: 'done', tier: 'minor' }, html, textBody: 'Report of Forms\nRules significant · AI minor\n', csv,
+        });
+      },
+    });
+    const c = await register({ title: 'Forms', components: [{ query: 'web' }], startNow: true, evidenceMinutes: 15, recipients: [at('release')] });
+    expect((await pipe(`/api/changes/${c.id}/complete`)).statusCode).toBe(200);
+    clock.advance(15 * 60_000);
+    await drain();
+    const reported = mails(`Reported: ${c.title} — impact significant, AI minor`);
+    expect(to(reported)).toEqual([at('cab'), at('mia'), at('release')]);
+    for (const m of reported) {
+      expect(m.mail.html).toContain('<h1>Report of Forms</h1>');
+      expect(m.mail.text).toBe('Report of Forms\nRules significant · AI minor\n');
+      expect(m.mail.attachments.map((a) => [a.filename, a.contentType, a.content.toString('utf8')])).toEqual([[`change-${c.displayId}-v1.csv`, 'text/csv', csv]]);
+    }
+  });
 });

@@ -1,15 +1,23 @@
 import type { Clock } from '../../platform/clock.js';
 import type { Queryable, Row, Tx } from '../../platform/db/database.js';
 import { scheduleMail } from '../../platform/mail/mail-outbox.js';
+import type { MailAttachment } from '../../platform/mail/mailer.js';
 import { renderMail, type MailContent } from '../../platform/mail/render.js';
 import { unknownTier, type ChangeEvent, type ChangeNotifier } from './change-service.js';
 import { readApprovers, readSettings } from './change-settings.js';
-import { listDecisions, listReports, type Change, type Decision } from './change-store.js';
+import { reportCsvFilename } from './report-csp.js';
+import { listDecisions, listReports, type Change, type Decision, type Report } from './change-store.js';
 
 /** Who a message goes to; `critical` marks a critical approver. */
 export type Recipient = { email: string; name?: string; critical?: boolean };
-/** One occasion's mail: the same subject to each recipient, the body written for each. */
-export type Letter = { to: Recipient[]; subject: string; content: (r: Recipient) => MailContent };
+/**
+ * One occasion's mail: the same subject to each recipient, the body written for each — or, for a
+ * report, the stored forms themselves (`stored`), the same for everyone and what report.html shows.
+ */
+export type Letter = {
+  to: Recipient[]; subject: string; content: (r: Recipient) => MailContent;
+  stored?: { html: string; text: string; attachments: MailAttachment[] };
+};
 export type Links = { approve: string; view: string };
 
 /** Long component lists are cut in a message; the change page has them all. */
@@ -149,16 +157,31 @@ export function expired(c: Change, decisions: Decision[], to: Recipient[], links
   };
 }
 
-export function reported(c: Change, report: { version: number; summary: string } | null, to: Recipient[], links: Links): Letter {
+/**
+ * The Reported e-mail. A report written with its forms is mailed as itself: its HTML as the body,
+ * its text as the alternative, its CSV attached (change-<CHG id>-v<n>.csv), so the mail is exactly
+ * what report.html and report.csv serve. A report without forms (written before them) gets the
+ * short summary mail.
+ */
+export function reported(c: Change, report: Pick<Report, 'version' | 'summary'> & Partial<Pick<Report, 'html' | 'textBody' | 'csv'>> | null, to: Recipient[], links: Links): Letter {
+  const ai = c.aiImpact ? `, AI ${c.aiImpact}` : '';
+  const version = report?.version ?? c.reportVersion;
+  const stored = report?.html && report.textBody
+    ? {
+      html: report.html, text: report.textBody,
+      attachments: report.csv ? [{ filename: reportCsvFilename(c.displayId, version ?? 1), contentType: 'text/csv', content: report.csv }] : [],
+    }
+    : undefined;
   return {
     to,
-    subject: `Reported: ${c.title} — impact ${c.impact ?? 'unknown'}`,
+    subject: `Reported: ${c.title} — impact ${c.impact ?? 'unknown'}${ai}`,
+    ...(stored ? { stored } : {}),
     content: () => ({
       heading: `Reported: ${c.title}`,
       lines: [report?.summary ?? 'The report has no summary.'],
       facts: [
-        ...about(c), ['Impact', c.impact ?? 'unknown'], ['Outcome', c.outcome ?? 'unknown'],
-        ['Ran', `${when(c.startedAt)} – ${when(c.finishedAt)}${c.aborted ? ' (aborted)' : ''}`], ['Report', `version ${report?.version ?? c.reportVersion}`],
+        ...about(c), ['Impact', c.impact ?? 'unknown'], ...(c.aiImpact ? [['AI assessment', c.aiImpact] as [string, string]] : []), ['Outcome', c.outcome ?? 'unknown'],
+        ['Ran', `${when(c.startedAt)} – ${when(c.finishedAt)}${c.aborted ? ' (aborted)' : ''}`], ['Report', `version ${version}`],
       ],
       actions: [{ label: 'View the report', url: links.view }],
       note: 'You get this as the requester, a recipient of the change or on the organisation’s completion list.',
@@ -229,8 +252,8 @@ export class ChangeMail implements ChangeNotifier {
       const key = address.toLowerCase();
       if (!address || seen.has(key)) continue;
       seen.add(key);
-      const { text, html } = renderMail(letter.content(r));
-      await scheduleMail(tx, this.deps.clock, { orgId: c.orgId, to: address, subject: letter.subject, text, html, dedupeKey: `mail:${c.id}:${event}:${occurrence}:${key}` });
+      const { text, html, attachments } = letter.stored ?? { ...renderMail(letter.content(r)), attachments: [] };
+      await scheduleMail(tx, this.deps.clock, { orgId: c.orgId, to: address, subject: letter.subject, text, html, attachments, dedupeKey: `mail:${c.id}:${event}:${occurrence}:${key}` });
     }
   }
 }

@@ -413,6 +413,28 @@ describeEachEngine('deliveries: signed callbacks and ticket steps through one ou
     }
   });
 
+  // Plugs its own reporter into the app's change service; the next test starts a new app.
+  it('puts the AI tier beside the impact in the ticket update of a report, and in its close', async () => {
+    t.services.changes.setReporter({
+      horizonReached: async (tx, ctx, ch) => {
+        await t.services.changes.recordReport(tx, ctx, ch.id, ch.evaluateAt!, {
+          impact: 'significant', aiImpact: 'minor', rule: 'component_moved', summary: 'Impact significant.', body: {}, verdict: null, ai: null, html: null, textBody: null, csv: null,
+        });
+      },
+    });
+    await setTicketing({ kind: 'webhook', url: `${tickets.url}/t`, secret: 'whsec-tickets-0123456789' });
+    const { change } = await register({ autoStart: true });
+    tickets.answers.push({ status: 201, body: JSON.stringify({ ticket: { id: '10077', key: 'OPS-77', url: 'https://tickets.acme.dev/OPS-77' } }) });
+    await approve(change.id);
+    await drain();
+    expect((await pipe('POST', `/api/changes/${change.id}/complete`, { outcome: 'success' })).statusCode).toBe(200);
+    clock.advance(16 * MINUTE);
+    await drain();
+    const update = forChange(tickets, change.id).map((r) => r.json.update).filter((u: Json | undefined) => u?.event === 'change.reported')[0] as Json;
+    expect(update.text).toBe(`Surveillance report: impact significant, AI minor, outcome success. ${PUBLIC_URL}/?view=changes&change=${change.id}`);
+    expect(update.close).toEqual({ reason: 'reported', outcome: 'success', impact: 'significant', aiImpact: 'minor' });
+  });
+
   it('sends a delivery once when two workers race for it, and after a restart', async () => {
     const { change } = await register({ callbackUrl: `${hook.url}/race` });
     await approve(change.id);

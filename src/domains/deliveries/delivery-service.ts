@@ -105,7 +105,7 @@ export class DeliveryService implements ChangeNotifier {
       case 'completed':
         return hasTicket ? { kind, action: 'update', event: c.aborted ? 'change.aborted' : 'change.completed', close: null } : null;
       case 'reported':
-        return hasTicket ? { kind, action: 'update', event: 'change.reported', close: { reason: 'reported', outcome: c.outcome, impact: c.impact } } : null;
+        return hasTicket ? { kind, action: 'update', event: 'change.reported', close: { reason: 'reported', outcome: c.outcome, impact: c.impact, ...(c.aiImpact ? { aiImpact: c.aiImpact } : {}) } } : null;
       case 'cancelled':
       case 'expired':
         // Only an approved change that never started has a ticket to close this way.
@@ -348,7 +348,8 @@ function updateText(c: Change, s: TicketChange & { approval?: { approvals?: numb
     case 'change.aborted':
       return `Aborted ${when(c.finishedAt)}: outcome ${c.outcome ?? 'unknown'}. Watched until ${when(c.evaluateAt)}.`;
     case 'change.reported':
-      return `Surveillance report: impact ${c.impact ?? 'unknown'}, outcome ${c.outcome ?? 'unknown'}. ${s.links.change}`;
+      // The AI's tier sits beside the rules' impact, never instead of it (the close code follows the rules).
+      return `Surveillance report: impact ${c.impact ?? 'unknown'}${c.aiImpact ? `, AI ${c.aiImpact}` : ''}, outcome ${c.outcome ?? 'unknown'}. ${s.links.change}`;
     case 'change.cancelled':
       return `Cancelled before it started: ${c.endReason ?? 'no reason given'}.`;
     case 'change.expired':

@@ -157,7 +157,7 @@ export function renderHtml({ version, createdAt, evidence: e, verdict, ai }: Rep
     '<h2>Alerts and transitions</h2>', alertsBlock(e.alerts),
     '<h2>Logs</h2>', logsBlock(e.logs),
     '<h2>Not counted by the verdict</h2>', notCountedBlock(verdict),
-    `<p class="muted small">Evidence collected ${esc(at(e.collectedAt))}. ${link(c.link, 'Open the change in changeledger')}.</p>`,
+    `<p class="muted small">Evidence collected ${esc(at(e.collectedAt))}. ${link(c.link, 'View the report in changeledger')}.</p>`,
   ].join('\n');
   return `<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">`
     + `<title>${esc(`${c.displayId} · ${c.title} · report v${version}`)}</title><style>${STYLE}</style></head>`

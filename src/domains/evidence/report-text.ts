@@ -85,7 +85,7 @@ export function renderText({ version, createdAt, evidence: e, verdict, ai }: Rep
     ...heading('Logs'), ...logsLines(e.logs),
     ...heading('Not counted by the verdict'),
     ...(verdict.notCounted.length ? verdict.notCounted.map((n) => `  - ${NOT_COUNTED_TITLES[n.kind]}: ${one(n.text)}`) : ['Nothing: no flapping, pre-existing or rule-defect subject.']),
-    '', `Evidence collected ${at(e.collectedAt)}. The change: ${one(c.link)}`,
+    '', `Evidence collected ${at(e.collectedAt)}.`, `View the report: ${one(c.link)}`,
   ];
   return `${lines.join('\n')}\n`;
 }

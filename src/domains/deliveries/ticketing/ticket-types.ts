@@ -11,7 +11,8 @@ export type TicketEvent =
 
 /** How a ticket ends, when the step ends it. */
 export type TicketClose =
-  | { reason: 'reported'; outcome: string | null; impact: string | null }
+  /** impact is the rules' verdict; aiImpact, when an AI assessed the report, its tier beside it. */
+  | { reason: 'reported'; outcome: string | null; impact: string | null; aiImpact?: string }
   | { reason: 'cancelled' | 'expired' };
 
 /**
