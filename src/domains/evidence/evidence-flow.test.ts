@@ -2,6 +2,7 @@ import { createServer } from 'node:net';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeEachEngine } from '../../../test/support/engines.js';
 import { createToken, signedInOwner, testApp, type SignedIn, type TestApp } from '../../../test/support/test-app.js';
+import { AI_PEER_KEY, GOOD_ANSWER, startOpenAiPeer, type AiPeer } from '../../../test/support/ai-peers.js';
 import { insertSource } from './evidence-sources-store.js';
 import { COLLECT_JOB } from './evidence-service.js';
 
@@ -59,7 +60,11 @@ describeEachEngine('evidence: a change from its finish through the horizon to a 
     token = (await createToken(t, owner, ['changes:read', 'changes:write'], 'deploy-bot')).secret;
     alertToken = (await createToken(t, owner, ['alerts:write'], 'alertmanager')).secret;
   });
-  afterAll(async () => t.close());
+  afterAll(async () => {
+    await t.close();
+    await ai?.close();
+  });
+  let ai: AiPeer | undefined;
 
   it('with no source at all: the horizon schedules one collection, and the report is unknown with the reason of each part', async () => {
     const id = await finished('No sources');
@@ -157,5 +162,22 @@ describeEachEngine('evidence: a change from its finish through the horizon to a 
     const third = (await pipe.get(`/api/changes/${id}/report.json`)).json();
     expect([third.version, third.evidence.window.start, third.evidence.window.evidenceMinutes]).toEqual([3, first.evidence.window.start, 120]);
     expect((await pipe.get(`/api/changes/${id}/report.json?version=1`)).json().version).toBe(1);
+  });
+
+  it('carries the AI assessment\'s tier beside the verdict: on the report, the change, /status and the report list', async () => {
+    ai = await startOpenAiPeer(AI_PEER_KEY, JSON.stringify(GOOD_ANSWER));
+    const put = await t.main.inject({ method: 'PUT', url: '/api/ai-provider', headers: owner.headers, payload: { kind: 'openai', url: ai.baseUrl, model: 'gpt-4o-mini', key: AI_PEER_KEY } });
+    expect(put.statusCode, put.body).toBe(200);
+    const id = await finished('With AI');
+    t.clock.advance(30 * 60_000);
+    await runJobs();
+    const r = (await pipe.get(`/api/changes/${id}/report.json`)).json();
+    expect(r.report).toMatchObject({ aiImpact: 'significant', ai: { status: 'done', tier: 'significant', provider: { kind: 'openai', model: 'gpt-4o-mini' } } });
+    // The AI never changes the verdict: the rules' impact stands.
+    expect(r.report.impact).toBe(r.report.verdict.impact);
+    expect(r.change.aiImpact).toBe('significant');
+    expect((await pipe.get(`/api/changes/${id}/status`)).json().surveillance).toMatchObject({ impact: r.report.impact, aiImpact: 'significant' });
+    const listed = (await pipe.get(`/api/changes/${id}?include=reports`)).json();
+    expect(listed.reports).toEqual([expect.objectContaining({ version: 1, impact: r.report.impact, aiImpact: 'significant', rule: r.report.rule })]);
   });
 });
