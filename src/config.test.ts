@@ -23,6 +23,16 @@ describe('--trust-proxy', () => {
   });
 });
 
+describe('CHANGELEDGER_TEST_ONLY_AI_BUDGET_MS', () => {
+  it('is the product’s two minutes unless set, and a shorter budget when set', () => {
+    expect(serveConfig({}, {}).testOnlyAiBudgetMs).toBeNull();
+    expect(serveConfig({}, { CHANGELEDGER_TEST_ONLY_AI_BUDGET_MS: '500' }).testOnlyAiBudgetMs).toBe(500);
+  });
+  it.each(['0', '-1', '1.5', 'soon', '120001'])('refuses %s in words', (raw) => {
+    expect(() => serveConfig({}, { CHANGELEDGER_TEST_ONLY_AI_BUDGET_MS: raw })).toThrow(`CHANGELEDGER_TEST_ONLY_AI_BUDGET_MS (test only) must be a whole number of milliseconds from 1 to 120000, got "${raw}"`);
+  });
+});
+
 describe('CHANGELEDGER_TEST_ONLY_HOLD_RELEASE_DELAY_MS', () => {
   it('leaves the product’s five minutes unless a test sets it', () => {
     expect(serveConfig({}, {}).testOnlyHoldReleaseDelayMs).toBeNull();

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { join, resolve } from 'node:path';
+import { AI_BUDGET_MS } from './domains/evidence/ai-limits.js';
 import type { MailConfig } from './platform/mail/mailer.js';
 import { packageRoot } from './platform/paths.js';
 
@@ -32,6 +33,11 @@ export type ServeConfig = StoreConfig & {
    * product's five minutes. Never set it in production.
    */
   testOnlyHoldReleaseDelayMs: number | null;
+  /**
+   * TEST ONLY (CHANGELEDGER_TEST_ONLY_AI_BUDGET_MS): a shorter budget than the AI assessment's two
+   * minutes, so a test of a model that never answers need not wait. Null: the product's budget.
+   */
+  testOnlyAiBudgetMs: number | null;
 };
 
 export const version: string = (JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')) as { version: string }).version;
@@ -116,7 +122,15 @@ export function serveConfig(o: Record<string, string | undefined>, env = process
     mail: mailConfig(o, env),
     trustProxy: trustProxyConfig(o.trustProxy ?? env.CHANGELEDGER_TRUST_PROXY),
     testOnlyHoldReleaseDelayMs: testOnlyReleaseDelay(env.CHANGELEDGER_TEST_ONLY_HOLD_RELEASE_DELAY_MS),
+    testOnlyAiBudgetMs: testOnlyAiBudget(env.CHANGELEDGER_TEST_ONLY_AI_BUDGET_MS),
   });
+}
+
+function testOnlyAiBudget(raw: string | undefined): number | null {
+  if (raw === undefined || raw === '') return null;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1 || n > AI_BUDGET_MS) throw new Error(`CHANGELEDGER_TEST_ONLY_AI_BUDGET_MS (test only) must be a whole number of milliseconds from 1 to ${AI_BUDGET_MS}, got "${raw}"`);
+  return n;
 }
 
 function testOnlyReleaseDelay(raw: string | undefined): number | null {

@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { openAdminSocket, type AdminSocket } from './platform/admin/admin-socket.js';
 import { adminHandler } from './cli/operations.js';
 import { startupBlock } from './cli/startup-block.js';
+import { scheduleLogSweep } from './domains/evidence/log-retention.js';
 
 export type RunningServer = {
   url: string;
@@ -37,7 +38,7 @@ export async function startServer(cfg: ServeConfig, opts: { clock?: Clock; say?:
   let listening: string | null = null;
   const publicUrl = () => cfg.publicUrl ?? listening ?? `http://localhost:${cfg.port}`;
   const services = compose({ db, clock: opts.clock ?? systemClock, logger, sealer, outbound: { client: createOutboundClient(), allowPrivate: cfg.outboundAllowPrivate }, workerPollMs: cfg.workerPollMs, publicUrl, mail: cfg.mail,
-    holdReleaseDelayMs: cfg.testOnlyHoldReleaseDelayMs ?? undefined });
+    holdReleaseDelayMs: cfg.testOnlyHoldReleaseDelayMs ?? undefined, aiBudgetMs: cfg.testOnlyAiBudgetMs ?? undefined });
   let main: FastifyInstance | null = null;
   let pipeline: FastifyInstance | null = null;
   let admin: AdminSocket | null = null;
@@ -47,6 +48,8 @@ export async function startServer(cfg: ServeConfig, opts: { clock?: Clock; say?:
     const reissued = first ? null : await services.auth.reissueFirstOwnerLink(startCtx);
     // The hourly catalogue sweep keeps itself going once scheduled; every start makes sure it is.
     await db.transaction((tx) => services.catalogue.scheduleSweep(tx));
+    // So does the hourly sweep of OTLP log records older than their 9 days.
+    await db.transaction((tx) => scheduleLogSweep(tx, services.clock));
     let pipelineListening: string | null = null;
     const deps = { ...services, secureCookies: cfg.secureCookies, version, trustProxy: cfg.trustProxy, pipelineUrl: () => pipelineListening };
     main = await buildApp(deps, 'main');
