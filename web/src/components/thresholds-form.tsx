@@ -88,7 +88,7 @@ export function ThresholdsForm({ settings, canEdit, onSaved }: Props) {
               data-testid={`threshold-${m.key}`}
             />
             <span className="muted small">
-              {m.meaning} Default {settings.defaultThresholds[m.key]}.
+              {m.meaning} <span className="nowrap">(default {settings.defaultThresholds[m.key]})</span>
             </span>
             {at(m.key) && <FieldError field={field} name={field ?? ''} message={error?.message ?? null} />}
           </div>
