@@ -37,6 +37,7 @@ export const tokenScopes = [
   'audit:read',
   'alerts:write',
   'alerts:read',
+  'logs:write',
 ] as const satisfies readonly TokenScope[];
 
 // ---------- Feature flags ----------

@@ -23,6 +23,7 @@ const scopeHelp: Record<string, string> = {
   'audit:read': 'read and export the audit log',
   'alerts:write': 'send alerts (Alertmanager webhook, Prometheus)',
   'alerts:read': 'read alerts and a change\'s alert evidence',
+  'logs:write': 'send OTLP logs (an OpenTelemetry SDK or collector posting to /v1/logs)',
 };
 
 export function TokenCreateForm({ onCreated }: { onCreated: (created: CreatedToken) => void }) {
