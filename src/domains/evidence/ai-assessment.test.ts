@@ -150,6 +150,22 @@ describeEachEngine('AI assessment of a report (loopback OpenAI and Anthropic pee
     expect((await assess(deps, who.org.id, change, evidence, verdict)).status).toBe('done');
   });
 
+  it('lets only one of two reports assessed at once take the last place under the cap', async () => {
+    const { who, change } = await orgWithChange('AI cap race');
+    await useProvider(who, { kind: 'openai', url: openai.baseUrl, model: 'gpt-4o-mini', key: AI_PEER_KEY });
+    const at = t.clock.now().toISOString();
+    for (let i = 0; i < AI_HOURLY_CAP - 1; i += 1) {
+      await engine.db().query(
+        `INSERT INTO ai_assessments (id, org_id, change_id, report_version, status, reason, asked_at) VALUES ($1, $2, $3, 1, 'done', NULL, $4)`,
+        [`aia_race_${who.org.id}_${i}`, who.org.id, change.id, at],
+      );
+    }
+    const both = await Promise.all([assess(deps, who.org.id, change, evidence, verdict), assess(deps, who.org.id, change, evidence, verdict)]);
+    expect(both.map((a) => a.status).sort()).toEqual(['done', 'unavailable']);
+    expect(both.find((a) => a.status === 'unavailable')).toEqual({ status: 'unavailable', reason: CAP_REASON });
+    expect((await asked(who.org.id)).length).toBe(AI_HOURLY_CAP);
+  });
+
   it('sends nothing and says so when no provider is assigned, or when the organisation switched the assessment off', async () => {
     const { who, change } = await orgWithChange('AI none');
     const calls = openai.requests.length + anthropic.requests.length;
