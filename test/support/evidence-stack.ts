@@ -22,9 +22,10 @@ import { createToken, PASSWORD, signIn, testApp, testCtx, type SignedIn, type Te
  * minutes after the finish. So the app runs on the wall clock while the change runs, and jumps the
  * horizon in one step once every change of the test has finished (`reachHorizon`): the collection
  * then reads Prometheus at finish + horizon, a quarter of an hour in Prometheus' future. Error
- * ratio and p95 are ratios of the same range and do not mind samples missing from the window's
- * tail; the request rate does (the window's mean rate reads low), so the tests that compare rates
- * say so and set the organisation's rate-drop threshold out of the way.
+ * ratio and p95 are ratios over one range and do not mind samples missing from the window's tail;
+ * the request rate does (the window's mean rate reads low: 0.6 req/s against 10), so the tests set
+ * the organisation's rateDrop threshold to 1, where only a fall to zero counts, and judge no change
+ * on its rate.
  */
 
 /** The wall clock plus an offset the test moves forward: the horizon in one jump, the peers on real time until then. */
