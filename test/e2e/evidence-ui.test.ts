@@ -130,6 +130,8 @@ describeEachEngine('Settings → Evidence and the report card in the web UI', (e
       expect(await urlError.textContent()).toMatch(/url|address/i);
       expect((await call(owner, 'GET', '/api/evidence-sources')).json['sources']).toEqual([]);
       await shoot(page, `evidence-source-field-error-${suffix}.png`);
+      // The refusal above is the one failed request the browser reports; nothing else may fail.
+      consoleErrors.length = 0;
 
       await page.getByTestId('evidence-source-url').fill(prom!.url);
       await page.getByTestId('evidence-source-save').click();
@@ -214,7 +216,7 @@ describeEachEngine('Settings → Evidence and the report card in the web UI', (e
       expect(rule).not.toContain('svc:');
       const notCounted = card.getByTestId('report-not-counted-item').filter({ hasText: 'payments' });
       expect(await notCounted.getAttribute('data-kind')).toBe('pre_existing');
-      expect(await card.getByTestId('report-registered-by').textContent()).toBe(`Registered by the token “deploy-pipeline”, owned by ${owner.user.email}`);
+      expect(await card.getByTestId('report-registered-by').textContent()).toBe(`Registered by the token “deploy-pipeline”, owned by olivia.${suffix} (${owner.user.email})`);
       expect(await card.getByTestId('report-ai-summary').textContent()).toContain('checkout errors rose');
       expect(await card.getByTestId('report-ai-finding').count()).toBe(2);
       // RED per service: checkout's three signals drawn by uPlot (a canvas each); payments too.
