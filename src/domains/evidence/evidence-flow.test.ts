@@ -164,6 +164,25 @@ describeEachEngine('evidence: a change from its finish through the horizon to a 
     expect((await pipe.get(`/api/changes/${id}/report.json?version=1`)).json().version).toBe(1);
   });
 
+  it('writes nothing for a collection the change has moved on from: another horizon, or already reported', async () => {
+    const id = await finished('Moved on', 30);
+    t.clock.advance(30 * 60_000);
+    await runJobs();
+    const first = (await pipe.get(`/api/changes/${id}/report.json`)).json();
+    const stale = first.change.evaluateAt as string;
+    const reports = async () => (await engine.db().query<{ n: number }>('SELECT count(*)::int AS n FROM change_reports WHERE change_id = $1', [id])).rows[0]!.n;
+    const record = { impact: 'outage' as const, aiImpact: null, rule: 'component_down', summary: 'stale', body: {}, verdict: null, ai: null, html: null, textBody: null, csv: null };
+    const ctx = { actor: { kind: 'system' as const, id: null, name: 'test' }, source: 'scheduler' as const };
+    // Reported already: the stale collection is dropped.
+    expect(await engine.db().transaction((tx) => t.services.changes.recordReport(tx, ctx, id, stale, record))).toBeNull();
+    // Evaluated again with another horizon, still ahead: a collection of the old horizon is dropped too.
+    expect((await pipe.post(`/api/changes/${id}/evaluate`, { evidenceMinutes: 240 })).statusCode).toBe(200);
+    expect(await engine.db().transaction((tx) => t.services.changes.recordReport(tx, ctx, id, stale, record))).toBeNull();
+    expect(await t.services.evidence.collect(owner.org.id, { changeId: id, evaluateAt: stale, version: 2 })).toBeNull();
+    expect(await reports()).toBe(1);
+    expect((await pipe.get(`/api/changes/${id}/status`)).json()).toMatchObject({ status: 'evaluating', surveillance: { impact: first.report.impact } });
+  });
+
   it('carries the AI assessment\'s tier beside the verdict: on the report, the change, /status and the report list', async () => {
     ai = await startOpenAiPeer(AI_PEER_KEY, JSON.stringify(GOOD_ANSWER));
     const put = await t.main.inject({ method: 'PUT', url: '/api/ai-provider', headers: owner.headers, payload: { kind: 'openai', url: ai.baseUrl, model: 'gpt-4o-mini', key: AI_PEER_KEY } });
