@@ -52,6 +52,11 @@ export class ApiClient {
     return this.request<T>('GET', path, query, undefined);
   }
 
+  /** A document as the server wrote it (a report's HTML, text or CSV), not JSON; refusals as for get. */
+  getText(path: string, query: Query = {}): Promise<ApiAnswer<string>> {
+    return this.request<string>('GET', path, query, undefined, true);
+  }
+
   post<T>(path: string, body: unknown): Promise<ApiAnswer<T>> {
     return this.request<T>('POST', path, {}, body);
   }
@@ -60,7 +65,7 @@ export class ApiClient {
     return this.request<T>('PUT', path, {}, body);
   }
 
-  private async request<T>(method: string, path: string, query: Query, body: unknown): Promise<ApiAnswer<T>> {
+  private async request<T>(method: string, path: string, query: Query, body: unknown, asText = false): Promise<ApiAnswer<T>> {
     const url = new URL(`${this.baseUrl}${path}`);
     for (const [k, v] of Object.entries(query)) if (v !== undefined && v !== '') url.searchParams.set(k, String(v));
     let res: Response;
@@ -68,7 +73,7 @@ export class ApiClient {
       res = await fetch(url, {
         method,
         // The client header labels what this token writes as coming from the command line (source cli).
-        headers: { authorization: `Bearer ${this.#token}`, accept: 'application/json', [CLIENT_HEADER]: 'cli', ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        headers: { authorization: `Bearer ${this.#token}`, accept: asText ? '*/*' : 'application/json', [CLIENT_HEADER]: 'cli', ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
         body: body === undefined ? undefined : JSON.stringify(body),
         signal: AbortSignal.timeout(TIMEOUT_MS),
         // Following a redirect could carry the token somewhere the user did not name.
@@ -85,6 +90,7 @@ export class ApiClient {
       parsed = undefined;
     }
     if (res.status >= 200 && res.status < 300) {
+      if (asText) return { status: res.status, body: text as T };
       if (parsed === undefined) throw new ClientFailure(`${this.baseUrl} answered ${method} ${path} with something other than JSON; is it a changeledger pipeline listener?`, EXIT.failed);
       return { status: res.status, body: parsed as T };
     }

@@ -17,6 +17,13 @@ export type Status = ReturnType<typeof statusOf>;
 type One = { change: Registered['change'] };
 type AuditEvent = { action: string; data?: { reason?: unknown } };
 
+/** The forms of a report `changes report` prints, and the route each comes from. */
+export const REPORT_FORMATS = ['text', 'html', 'csv', 'json'] as const;
+type ReportFormat = (typeof REPORT_FORMATS)[number];
+const REPORT_EXTENSION: Record<ReportFormat, string> = { text: 'txt', html: 'html', csv: 'csv', json: 'json' };
+/** The evidence horizon POST …/evaluate accepts (the spec's 15–1440). */
+const EVIDENCE_MINUTES = { min: 15, max: 1440 } as const;
+
 /** Waiting gave up while the change still waited: neither a go nor a no, so its own code. */
 export const EXIT_TIMEOUT = 4;
 const DEFAULT_TIMEOUT = '4h';
@@ -109,6 +116,13 @@ export function durationOf(text: string, option: string): number {
 function wholeNumber(text: string | undefined, option: string): number | undefined {
   if (text === undefined) return undefined;
   if (!/^\d{1,6}$/.test(text.trim())) throw badRequest(`--${option} must be a whole number`, option);
+  return Number(text);
+}
+
+/** A whole number option of 1 or more, refused as a usage error (exit 2) naming the option. */
+function positive(text: string | undefined, option: string): number | undefined {
+  if (text === undefined) return undefined;
+  if (!/^\d{1,6}$/.test(text.trim()) || Number(text) < 1) throw new ClientFailure(`--${option} must be a whole number`, EXIT.usage, option);
   return Number(text);
 }
 
@@ -378,6 +392,37 @@ export function changeCommands(program: Command, io: Io, done: (code: number) =>
       io.out(`completed ${c.displayId} (outcome ${c.outcome ?? 'unknown'}): under surveillance until ${c.evaluateAt ?? '?'}\n`);
     }));
 
+  withServerOptions(changes.command('report').description('print a report version of a change: the stored HTML, text or CSV, or the JSON with its evidence').argument('<id>', 'chg_… or CHG-…'))
+    .option('--version <n>', 'the report version (default: the latest)')
+    .addOption(new Option('--format <format>', 'which form to print').choices(REPORT_FORMATS).default('text'))
+    .action(run(async (given: string, o: ServerOpts & { version?: string; format: ReportFormat }) => {
+      const version = positive(o.version, 'version');
+      const api = connectTo(o, env);
+      const path = `${statusPath(await resolveId(api, given))}/report.${REPORT_EXTENSION[o.format]}`;
+      const query = { version };
+      if (o.format === 'json') return void io.out(json((await api.get<unknown>(path, query)).body));
+      const text = (await api.getText(path, query)).body;
+      io.out(text.endsWith('\n') ? text : `${text}\n`);
+    }));
+
+  withServerOptions(changes.command('evaluate').description('re-evaluate a reported change: a new report version over the same window (at once when its horizon has passed)').argument('<id>', 'chg_… or CHG-…'))
+    .option('--evidence-minutes <n>', `a new evidence horizon after finish, ${EVIDENCE_MINUTES.min}–${EVIDENCE_MINUTES.max} minutes (default: the change's own)`)
+    .action(run(async (given: string, o: ServerOpts & { evidenceMinutes?: string }) => {
+      const minutes = positive(o.evidenceMinutes, 'evidence-minutes');
+      if (minutes !== undefined && (minutes < EVIDENCE_MINUTES.min || minutes > EVIDENCE_MINUTES.max)) {
+        throw new ClientFailure(`--evidence-minutes must be from ${EVIDENCE_MINUTES.min} to ${EVIDENCE_MINUTES.max}`, EXIT.usage, 'evidence-minutes');
+      }
+      const api = connectTo(o, env);
+      const id = await resolveId(api, given);
+      let c: One['change'];
+      try {
+        c = (await api.post<One>(`${statusPath(id)}/evaluate`, minutes === undefined ? {} : { evidenceMinutes: minutes })).body.change;
+      } catch (err) {
+        throw err instanceof ClientFailure && err.field === 'evidenceMinutes' ? new ClientFailure(`${err.message} (option --evidence-minutes)`, err.exitCode, err.field) : err;
+      }
+      io.out(`re-evaluating ${c.displayId} (${c.status}): the next report version is due ${c.evaluateAt ?? 'now'}\n`);
+    }));
+
   withServerOptions(changes.command('status').description('where a change stands: approval, deployment, surveillance').argument('<id>', 'chg_… or CHG-…'))
     .option('--json', 'print the status as JSON (the shape callbacks carry)')
     .action(run(async (given: string, o: ServerOpts & { json?: boolean }) => {
@@ -395,7 +440,7 @@ export function changeCommands(program: Command, io: Io, done: (code: number) =>
         ['criticality', s.criticality ? `${s.criticality} (${s.criticalitySource ?? '?'})` : '-'],
         ['window', `${d.windowStart} → ${d.windowEnd}${d.autoStart ? ' (auto-start)' : ''}`],
         ['deployment', `started ${d.startedAt ?? '-'}, finished ${d.finishedAt ?? '-'}, outcome ${d.outcome ?? '-'}`],
-        ['surveillance', `${s.surveillance.minutes} min, evaluate at ${s.surveillance.evaluateAt ?? '-'}, impact ${s.surveillance.impact ?? '-'}`],
+        ['surveillance', `${s.surveillance.minutes} min, evaluate at ${s.surveillance.evaluateAt ?? '-'}, impact ${s.surveillance.impact ?? '-'}${s.surveillance.aiImpact ? `, AI ${s.surveillance.aiImpact}` : ''}`],
         ['pipeline', pipeline || '-'],
         ['callback', deliveryLine(s.callback)],
         ['ticket', ticketLine(s.ticket)],
