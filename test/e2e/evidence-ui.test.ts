@@ -236,6 +236,19 @@ describeEachEngine('Settings → Evidence and the report card in the web UI', (e
       expect(await listRow.getByTestId('change-impact').getAttribute('data-impact')).toBe('significant');
       expect(await listRow.getByTestId('change-ai-impact').textContent()).toBe('AI minor');
       await shoot(page, `evidence-changes-chips-${suffix}.png`);
+
+      // Re-evaluate: its horizon has passed, so v2 is collected at once; the picker reads v1 again.
+      await pipe(`/api/changes/${changeId}/evaluate`, {});
+      await pollUntil('report v2', async () => ((await call(owner, 'GET', `/api/changes/${changeId}/report.json?version=2`)).status === 200 ? true : undefined), { deadlineMs: 180_000 });
+      await page.goto(new URL(`/changes/${changeId}`, base).toString());
+      const picker = page.getByTestId('report-version');
+      await picker.waitFor();
+      expect(await page.getByTestId('change-report').getAttribute('data-version')).toBe('2');
+      expect(await picker.locator('option').allTextContents()).toEqual(['v2 (latest)', 'v1']);
+      await picker.selectOption('1');
+      await page.locator('[data-testid="change-report"][data-version="1"]').waitFor();
+      expect(await page.getByTestId('report-html').getAttribute('href')).toBe(`/api/changes/${changeId}/report.html?version=1`);
+      expect(await page.getByTestId('report-impact').getAttribute('data-impact')).toBe('significant');
       expect(consoleErrors, consoleErrors.join('\n')).toEqual([]);
     } finally {
       await context.close();

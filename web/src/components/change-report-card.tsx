@@ -122,7 +122,7 @@ export function ChangeReportCard({ change, reports }: Props) {
       {(report.verdict !== null || report.ai !== null) && (
         <div className="report-judgements">
           {report.verdict !== null && <ReportVerdict verdict={report.verdict} />}
-          <ReportAi ai={report.ai} rules={report.impact} />
+          <ReportAi ai={report.ai} />
         </div>
       )}
       {evidence !== null && (

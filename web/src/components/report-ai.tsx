@@ -1,10 +1,10 @@
-import type { AiAssessment, Impact } from '../api/report-types';
-import { disagreementLine } from '../lib/report-format';
+import type { AiAssessment } from '../api/report-types';
 import { ImpactChip } from './change-badges';
 
 // The AI assessment beside the verdict: its tier, confidence, summary, tagged findings and
-// recommendations, or why there is none. It never changes the verdict, so it is said apart.
-export function ReportAi({ ai, rules }: { ai: AiAssessment | null; rules: Impact }) {
+// recommendations, or why there is none. It never changes the verdict, so it is said apart (the
+// card above says "Rules … · AI …" when the two disagree).
+export function ReportAi({ ai }: { ai: AiAssessment | null }) {
   if (ai === null || ai.status === 'off') {
     return (
       <div className="report-ai" data-testid="report-ai" data-status="off">
@@ -29,18 +29,12 @@ export function ReportAi({ ai, rules }: { ai: AiAssessment | null; rules: Impact
       </div>
     );
   }
-  const line = disagreementLine(rules, ai.tier);
   return (
     <div className="report-ai" data-testid="report-ai" data-status="done">
       <h3>
         AI assessment <ImpactChip impact={ai.tier} testId="report-ai-tier" />
         <span className="muted small"> confidence {Math.round(ai.confidence * 100)} % · {ai.provider.model}</span>
       </h3>
-      {line !== null && (
-        <p className="report-disagree small" data-testid="report-disagree">
-          {line}
-        </p>
-      )}
       <p className="small" data-testid="report-ai-summary">{ai.summary}</p>
       {ai.findings.length > 0 && (
         <ul className="report-findings small" data-testid="report-ai-findings">

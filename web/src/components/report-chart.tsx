@@ -2,14 +2,15 @@ import { useEffect, useRef } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import type { ComparedSeries, RedSignal } from '../api/report-types';
-import { chartData, formatFigure, hasSamples, signalLabels } from '../lib/report-format';
+import { axisTick, chartData, hasSamples } from '../lib/report-format';
 import './report-chart.css';
 
-const WIDTH = 250;
 const HEIGHT = 110;
+const FALLBACK_WIDTH = 240;
 
 // One RED signal of one service, drawn by uPlot: the window (solid), the same span a week earlier
-// (dashed, aligned to the window) and the hour before (grey, leading into the window's start).
+// (dashed, aligned to the window) and the hour before (grey, leading into the window's start). It
+// takes the width of its box, and follows it when the page is resized.
 export function ReportChart({ signal, series }: { signal: RedSignal; series: ComparedSeries }) {
   const box = useRef<HTMLDivElement>(null);
   const measured = hasSamples(series);
@@ -17,17 +18,17 @@ export function ReportChart({ signal, series }: { signal: RedSignal; series: Com
   useEffect(() => {
     const target = box.current;
     if (target === null || !measured) return;
-    const value = (v: number | null): string => formatFigure(signal, v);
+    const width = (): number => Math.max(160, target.clientWidth || FALLBACK_WIDTH);
     const plot = new uPlot(
       {
-        width: WIDTH,
+        width: width(),
         height: HEIGHT,
         legend: { show: false },
         cursor: { show: false },
         scales: { x: { time: true }, y: { range: (_u, min, max) => [Math.min(0, min), max === min ? max + 1 : max * 1.1] } },
         axes: [
           { size: 22, font: '10px sans-serif', grid: { show: false } },
-          { size: 52, font: '10px sans-serif', values: (_u, splits) => splits.map((s) => value(s)) },
+          { size: 44, font: '10px sans-serif', values: (_u, splits) => splits.map((s) => axisTick(signal, s)) },
         ],
         series: [
           {},
@@ -39,14 +40,18 @@ export function ReportChart({ signal, series }: { signal: RedSignal; series: Com
       chartData(series),
       target,
     );
-    return () => { plot.destroy(); };
+    const resized = new ResizeObserver(() => { plot.setSize({ width: width(), height: HEIGHT }); });
+    resized.observe(target);
+    return () => {
+      resized.disconnect();
+      plot.destroy();
+    };
   }, [signal, series, measured]);
 
   return (
-    <figure className="report-chart" data-testid="report-chart" data-signal={signal} data-measured={String(measured)}>
-      <figcaption className="small">{signalLabels[signal]}</figcaption>
-      {measured ? <div ref={box} /> : <p className="muted small report-chart-empty">— not measured</p>}
-    </figure>
+    <div className="report-chart" data-testid="report-chart" data-signal={signal} data-measured={String(measured)}>
+      {measured ? <div ref={box} className="report-chart-box" /> : <p className="muted small report-chart-empty">— not measured</p>}
+    </div>
   );
 }
 

@@ -1,5 +1,6 @@
-import type { AlertsPart, Compared, LogsPart, MetricsPart, RedSignal, ServiceRed } from '../api/report-types';
+import type { AlertsPart, Compared, ComparedSeries, LogsPart, MetricsPart, RedSignal, ServiceRed, SubjectHealth } from '../api/report-types';
 import { redSignals } from '../api/report-types';
+import { pluralize } from '../lib/format';
 import { comparedParts, formatCount, formatFigure, signalLabels } from '../lib/report-format';
 import { ChartLegend, ReportChart } from './report-chart';
 
@@ -15,45 +16,41 @@ function NotMeasured({ what, reason, testId }: { what: string; reason: string; t
   );
 }
 
-function Figures({ signal, c }: { signal: RedSignal; c: Compared }) {
+/** One signal of one service: its figures in the window and both baselines, and its chart. */
+function Signal({ signal, c, series }: { signal: RedSignal; c: Compared; series: ComparedSeries | null }) {
   return (
-    <td className="mono small nowrap" data-testid={`red-${signal}`}>
-      {comparedParts.map(([k, label]) => (
-        <span key={k} className={k === 'window' ? 'red-figure red-window' : 'red-figure'} title={label}>
-          {formatFigure(signal, c[k])}
+    <div className="report-signal" data-testid={`red-${signal}`}>
+      <div className="report-signal-head small">
+        <span className="muted">{signalLabels[signal]}</span>
+        <span className="mono">
+          {comparedParts.map(([k, label]) => (
+            <span key={k} className={k === 'window' ? 'red-figure red-window' : 'red-figure'} title={label}>
+              {formatFigure(signal, c[k])}
+            </span>
+          ))}
         </span>
-      ))}
-    </td>
+      </div>
+      {series === null ? <p className="muted small report-chart-empty">— no series</p> : <ReportChart signal={signal} series={series} />}
+    </div>
   );
 }
 
-function ServiceRow({ s }: { s: ServiceRed }) {
+function ServiceBlock({ s }: { s: ServiceRed }) {
   return (
-    <>
-      <tr data-testid="report-service" data-service={s.name}>
-        <th scope="row">
-          {s.name} <span className="muted small">{s.role}</span>
-        </th>
+    <div className="report-service" data-testid="report-service" data-service={s.name}>
+      <h4>
+        {s.name} <span className="muted small">{s.role}</span>
+      </h4>
+      <div className="report-signals">
         {redSignals.map((sig) => (
-          <Figures key={sig} signal={sig} c={s[sig]} />
+          <Signal key={sig} signal={sig} c={s[sig]} series={s.series === null ? null : s.series[sig]} />
         ))}
-      </tr>
-      <tr className="report-chart-row">
-        <td colSpan={4}>
-          {s.series === null ? (
-            <p className="muted small">— no series</p>
-          ) : (
-            <div className="report-charts">
-              {redSignals.map((sig) => (
-                <ReportChart key={sig} signal={sig} series={s.series![sig]} />
-              ))}
-            </div>
-          )}
-        </td>
-      </tr>
-    </>
+      </div>
+    </div>
   );
 }
+
+const templateWords: Record<string, string> = { otel: 'OpenTelemetry HTTP queries', classic: 'classic queries', custom: 'the organisation’s own queries' };
 
 export function ReportMetrics({ parts }: { parts: MetricsPart[] }) {
   if (parts.length === 0) return <p className="muted small" data-testid="report-metrics-none">Metrics: not measured (no Prometheus source is configured)</p>;
@@ -65,24 +62,13 @@ export function ReportMetrics({ parts }: { parts: MetricsPart[] }) {
         ) : (
           <div key={p.source.id} className="report-part" data-testid="report-metrics">
             <p className="muted small">
-              RED from {p.source.name} ({p.value.templates} queries, {p.value.queries} PromQL queries): window · hour before · week earlier
+              RED from {p.source.name} ({templateWords[p.value.templates] ?? p.value.templates}, {pluralize(p.value.queries, 'PromQL query', 'PromQL queries')}). Figures: window ·
+              hour before · week earlier.
             </p>
             <ChartLegend />
-            <table className="data-table report-red">
-              <thead>
-                <tr>
-                  <th scope="col">Service</th>
-                  {redSignals.map((sig) => (
-                    <th key={sig} scope="col">{signalLabels[sig]}</th>
-                  ))}
-                </tr>
-              </thead>
-              <tbody>
-                {p.value.services.map((s) => (
-                  <ServiceRow key={s.key} s={s} />
-                ))}
-              </tbody>
-            </table>
+            {p.value.services.map((s) => (
+              <ServiceBlock key={s.key} s={s} />
+            ))}
           </div>
         ),
       )}
@@ -90,21 +76,29 @@ export function ReportMetrics({ parts }: { parts: MetricsPart[] }) {
   );
 }
 
+/** What happened to a subject, in words: only what did. */
+function healthWords(s: SubjectHealth): string {
+  const words: string[] = [];
+  if (s.preExisting) words.push('already in error when the window started');
+  if (s.enteredError > 0) words.push(`entered error ${pluralize(s.enteredError, 'time')}`);
+  if (s.firedAndRecovered) words.push('fired and recovered');
+  if (s.openAtEnd) words.push('still in error at the end');
+  return words.join(', ');
+}
+
 export function ReportAlerts({ part }: { part: AlertsPart }) {
   if (part.status === 'not_measured') return <NotMeasured what="Alerts" reason={part.reason} testId="report-alerts-not-measured" />;
   const moved = part.value.subjects.filter((s) => s.enteredError > 0 || s.preExisting || s.openAtEnd);
   return (
     <div className="report-part" data-testid="report-alerts">
-      <p className="muted small">Health from the alert history ({part.value.subjects.length} subjects watched)</p>
+      <p className="muted small">Health from the alert history ({pluralize(part.value.subjects.length, 'subject')} watched)</p>
       {moved.length === 0 ? (
         <p className="small">No subject of the blast radius was in error.</p>
       ) : (
         <ul className="small">
           {moved.map((s) => (
             <li key={`${s.kind}-${s.key}`} data-testid="report-subject">
-              <strong>{s.label}</strong> ({s.role}): entered error {s.enteredError}×{s.openAtEnd ? ', still open at the end' : ''}
-              {s.firedAndRecovered ? ', fired and recovered' : ''}
-              {s.preExisting ? ', already in error at the start' : ''}
+              <strong>{s.label}</strong> ({s.role}): {healthWords(s)}
             </li>
           ))}
         </ul>

@@ -4,15 +4,17 @@ import { notCountedLabels } from '../lib/report-format';
 // The rules' answer in words: which rule matched and what made it match (by name), what the
 // verdict did not count and why, and who registered the change.
 export function ReportVerdict({ verdict }: { verdict: Verdict }) {
+  // The reason already says the first thing that matched: list only what it does not say.
+  const more = verdict.matched.filter((m) => !verdict.reason.includes(m.text));
   return (
     <div className="report-verdict" data-testid="report-verdict" data-rule={verdict.rule}>
       <h3>Verdict</h3>
       <p className="small" data-testid="report-rule">{verdict.reason}</p>
-      {verdict.matched.length > 0 && (
+      {more.length > 0 && (
         <ul className="small" data-testid="report-matched">
-          {verdict.matched.map((m, i) => (
+          {more.map((m, i) => (
             <li key={`${String(i)}-${m.subject}`} data-testid="report-matched-item">
-              <strong>{m.subject}</strong>: {m.text}
+              {m.text}
             </li>
           ))}
         </ul>

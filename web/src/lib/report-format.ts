@@ -11,6 +11,13 @@ export function formatFigure(signal: RedSignal, v: Figure): string {
   return v < 1 ? `${String(Math.round(v * 1000))} ms` : `${v.toFixed(2)} s`;
 }
 
+/** A chart's axis tick: the unit is in the signal's heading, so the tick stays short. */
+export function axisTick(signal: RedSignal, v: number): string {
+  if (signal === 'rate') return v < 10 ? v.toFixed(1) : v.toFixed(0);
+  if (signal === 'errorRatio') return `${(v * 100).toFixed(v < 0.1 ? 1 : 0)}%`;
+  return v < 1 ? `${String(Math.round(v * 1000))}ms` : `${v.toFixed(1)}s`;
+}
+
 export function formatCount(v: Figure): string {
   return v === null ? '—' : v.toLocaleString('en-US');
 }
