@@ -50,7 +50,7 @@ describe('report.html', () => {
   it('draws a sparkline per signal of each service with series, and prints "—" where nothing was measured', () => {
     const h = html(measured());
     expect(h.match(/<svg /g)).toHaveLength(3);
-    expect(h).toContain('aria-label="error ratio: the window against the hour before and a week earlier, 0 to 4.33 %"');
+    expect(h).toContain('<title>error ratio: the window against the hour before and a week earlier, 0 to 4.33 %</title>');
     const payments = h.slice(h.indexOf('<strong>Payments</strong>'));
     expect(text(payments.slice(0, payments.indexOf('</tr>', payments.indexOf('p95 latency'))))).toMatch(/p95 latency — 200 ms 200 ms —/);
     expect(h).toContain('class="num worse">4 %');
