@@ -1,4 +1,5 @@
 import { createServer, type Server } from 'node:http';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeEachEngine } from '../../../test/support/engines.js';
 import { missingPeers, PEER_TEST_TIMEOUT_MS } from '../../../test/support/peer-process.js';
@@ -232,4 +233,20 @@ describeEachEngine('Settings → Evidence API', (engine) => {
       expect((await api('PUT', '/api/evidence-settings', { thresholds: { rateDrop: 0.3 } }, member)).statusCode).toBe(403);
     });
   });
+
+  it('answers any body with 200, 400 or 403, never a 5xx, and writes nothing (row and audit) unless it answers 200', async () => {
+    const anything = fc.oneof(fc.constant(undefined), fc.constant(null), fc.integer(), fc.double(), fc.string(), fc.boolean(),
+      fc.dictionary(fc.constantFrom('errorRatioPoints', 'downMinutes', 'rateDrop', 'preset', 'rate', 'p95', 'errorRatio', 'serviceLabel', 'x'), fc.oneof(fc.double(), fc.string(), fc.constant('$range $offset $by'))));
+    const body = fc.record({ thresholds: anything, redTemplates: anything, aiEnabled: fc.oneof(fc.boolean(), fc.string()), kind: fc.constantFrom('prometheus', 'loki', 'elasticsearch', 'otlp', 'x'), name: fc.string(), url: fc.oneof(fc.webUrl(), fc.string()), config: anything }, { requiredKeys: [] });
+    await fc.assert(fc.asyncProperty(body, fc.constantFrom<[string, string]>(['PUT', '/api/evidence-settings'], ['POST', '/api/evidence-sources']), async (b, [method, url]) => {
+      const before = { rows: await rows(), audit: (await listAuditEvents(engine.db(), owner.org.id, {}, 1)).items[0]?.id };
+      const res = await api(method as 'PUT' | 'POST', url, b, admin);
+      expect([200, 201, 400, 403]).toContain(res.statusCode);
+      if (res.statusCode >= 400) {
+        expect(res.json().error).toEqual(expect.any(String));
+        expect(await rows()).toBe(before.rows);
+        expect((await listAuditEvents(engine.db(), owner.org.id, {}, 1)).items[0]?.id).toBe(before.audit);
+      }
+    }), { numRuns: 40 });
+  }, 120_000);
 });
