@@ -9,7 +9,7 @@ import { LoggerProvider, SimpleLogRecordProcessor, type LogRecordExporter } from
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeEachEngine } from '../../../test/support/engines.js';
 import { createToken, signedInOwner, testApp, type SignedIn, type TestApp } from '../../../test/support/test-app.js';
-import { LOGS_BODY_LIMIT } from './log-intake.js';
+import { LOGS_BODY_LIMIT, LOGS_MAX_INFLATED_BYTES, LOGS_MAX_RECORDS } from './log-intake.js';
 import { decodeProtobufResponse, encodeProtobufRequest } from './otlp-logs.js';
 
 type Row = { service: string; at: Date; severity_number: number | null; severity_text: string | null; body: string; fingerprint: string; attributes: Record<string, unknown>; trace_id: string | null };
@@ -148,11 +148,20 @@ describeEachEngine('POST /v1/logs (OTLP/HTTP logs intake)', (engine) => {
     expect(await total()).toBe(before);
   });
 
-  it(`refuses a body over ${LOGS_BODY_LIMIT / 1024 / 1024} MiB on the wire with 413, and a token without logs:write with 403; the main listener does not serve it`, async () => {
+  it(`refuses a body over ${LOGS_BODY_LIMIT / 1024 / 1024} MiB on the wire with 413 (also when it inflates past the cap or holds too many records), and a token without logs:write with 403; the main listener does not serve it`, async () => {
     const before = await total();
     const big = JSON.stringify(request('big', [{ body: { stringValue: 'x'.repeat(LOGS_BODY_LIMIT) } }]));
     const tooBig = await post(big, { 'content-type': 'application/json' });
     expect(tooBig.statusCode).toBe(413);
+    // A small gzip body that inflates past the cap is refused, not unpacked.
+    const bomb = gzipSync(Buffer.alloc(LOGS_MAX_INFLATED_BYTES + 1024, 0x20));
+    expect(bomb.length).toBeLessThan(LOGS_BODY_LIMIT);
+    const inflated = await post(bomb, { 'content-type': 'application/json', 'content-encoding': 'gzip' });
+    expect(inflated.statusCode).toBe(413);
+    expect(inflated.json().error).toBe(`the body inflates to more than ${LOGS_MAX_INFLATED_BYTES / 1024 / 1024} MiB`);
+    const many = await json(request('many', Array.from({ length: LOGS_MAX_RECORDS + 1 }, () => ({ body: { stringValue: 'x' } }))));
+    expect(many.statusCode).toBe(413);
+    expect(many.json().error).toBe(`more than ${LOGS_MAX_RECORDS} log records in one request: send smaller batches`);
     const forbidden = await json(request('x', [{ body: { stringValue: 'y' } }]), { authorization: `Bearer ${alertsOnly}` });
     expect(forbidden.statusCode).toBe(403);
     expect(forbidden.json().error).toMatch(/logs:write/);
