@@ -42,7 +42,11 @@ function answers(initial: string) {
   };
 }
 
-export async function startOpenAiPeer(key: string = AI_PEER_KEY, initial = '{}'): Promise<AiPeer> {
+/**
+ * `refuseJsonMode`: answer as a server that knows no `response_format: json_object` does (LM Studio:
+ * 400 "'response_format.type' must be 'json_schema' or 'text'").
+ */
+export async function startOpenAiPeer(key: string = AI_PEER_KEY, initial = '{}', o: { refuseJsonMode?: boolean } = {}): Promise<AiPeer> {
   const a = answers(initial);
   let n = 0;
   const err = (status: number, message: string, type: string, code: string | null): Reply => json(status, { error: { message, type, param: null, code } });
@@ -54,6 +58,9 @@ export async function startOpenAiPeer(key: string = AI_PEER_KEY, initial = '{}')
     const b = r.body;
     if (!isObject(b) || typeof b.model !== 'string' || !Array.isArray(b.messages) || b.messages.length === 0) {
       return err(400, "'messages' is a required property", 'invalid_request_error', null);
+    }
+    if (o.refuseJsonMode && isObject(b.response_format) && b.response_format.type === 'json_object') {
+      return json(400, { error: "'response_format.type' must be 'json_schema' or 'text'" });
     }
     n += 1;
     return json(200, {

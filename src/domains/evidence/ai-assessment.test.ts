@@ -90,6 +90,19 @@ describeEachEngine('AI assessment of a report (loopback OpenAI and Anthropic pee
     expect((await asked(who.org.id)).map((x) => x.status)).toEqual(['done']);
   });
 
+  it('asks a server that refuses JSON mode once more without it, within the same budget', async () => {
+    const { who, change } = await orgWithChange('AI no JSON mode');
+    const strict = await startOpenAiPeer(AI_PEER_KEY, JSON.stringify(GOOD_ANSWER), { refuseJsonMode: true });
+    try {
+      await useProvider(who, { kind: 'openai', url: strict.baseUrl, model: 'qwen2.5-7b-instruct', key: AI_PEER_KEY });
+      expect(await assess(deps, who.org.id, change, evidence, verdict)).toMatchObject({ status: 'done', tier: GOOD_ANSWER.tier });
+      expect(strict.requests.map((r) => (r.body as Json).response_format ?? null)).toEqual([{ type: 'json_object' }, null]);
+      expect((await asked(who.org.id)).map((x) => x.status)).toEqual(['done']);
+    } finally {
+      await strict.close();
+    }
+  });
+
   it('is unavailable, in words, when the model answers something that is not the assessment, and records the ask', async () => {
     const { who, change } = await orgWithChange('AI malformed');
     await useProvider(who, { kind: 'openai', url: openai.baseUrl, model: 'gpt-4o-mini', key: AI_PEER_KEY });

@@ -72,7 +72,7 @@ function failureOf(err: unknown, budgetMs: number): AiCallError {
   return new AiCallError(err instanceof Error ? err.message : String(err), 'unreachable');
 }
 
-function requestFor(t: AiTarget, prompt: AiPrompt): { headers: Record<string, string>; body: unknown } {
+function requestFor(t: AiTarget, prompt: AiPrompt, jsonMode = true): { headers: Record<string, string>; body: unknown } {
   const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
   if (t.kind === 'openai') {
     // A self-hosted endpoint may need no key at all.
@@ -82,7 +82,7 @@ function requestFor(t: AiTarget, prompt: AiPrompt): { headers: Record<string, st
       body: {
         model: t.model,
         messages: [{ role: 'system', content: prompt.system }, { role: 'user', content: prompt.user }],
-        response_format: { type: 'json_object' },
+        ...(jsonMode ? { response_format: { type: 'json_object' } } : {}),
       },
     };
   }
@@ -119,15 +119,27 @@ function textOf(t: AiTarget, res: OutboundResponse): { text: string; model: stri
   return { text, model: m.model ?? t.model };
 }
 
-/** One ask: the prompt to the provider, its text back, within timeoutMs. Throws AiCallError. */
+/**
+ * Some OpenAI-compatible servers refuse `response_format: {type: 'json_object'}` with a 400 that
+ * names it (LM Studio wants json_schema, older ones know none): asked again without it, the prompt
+ * still asks for JSON and the answer is checked all the same.
+ */
+const refusesJsonMode = (t: AiTarget, res: OutboundResponse) => t.kind === 'openai' && res.status === 400 && /response_format/.test(res.body);
+
+/** One ask: the prompt to the provider, its text back, within timeoutMs (a second ask included). Throws AiCallError. */
 export async function askProvider(outbound: OutboundClient, t: AiTarget, prompt: AiPrompt, timeoutMs: number): Promise<AiReply> {
-  const { headers, body } = requestFor(t, prompt);
-  let res: OutboundResponse;
-  try {
-    res = await outbound.request({ method: 'POST', url: endpointUrl(t.kind, t.url), headers, body: JSON.stringify(body), allowPrivate: t.allowPrivate, timeoutMs });
-  } catch (err) {
-    throw failureOf(err, timeoutMs);
-  }
+  const started = performance.now();
+  const send = async (jsonMode: boolean) => {
+    const { headers, body } = requestFor(t, prompt, jsonMode);
+    const left = Math.max(1, Math.round(timeoutMs - (performance.now() - started)));
+    try {
+      return await outbound.request({ method: 'POST', url: endpointUrl(t.kind, t.url), headers, body: JSON.stringify(body), allowPrivate: t.allowPrivate, timeoutMs: left });
+    } catch (err) {
+      throw failureOf(err, timeoutMs);
+    }
+  };
+  let res = await send(true);
+  if (refusesJsonMode(t, res)) res = await send(false);
   if (res.status < 200 || res.status >= 300) throw new AiCallError(answeredReason(res.status, res.body, t.key), 'answered');
   if (res.truncated) throw new AiCallError('the provider’s answer was too long', 'answered');
   return { ...textOf(t, res), durationMs: res.durationMs };
