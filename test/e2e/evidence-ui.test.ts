@@ -221,7 +221,10 @@ describeEachEngine('Settings → Evidence and the report card in the web UI', (e
       expect(await card.getByTestId('report-ai-finding').count()).toBe(2);
       // RED per service: checkout's three signals drawn by uPlot (a canvas each); payments too.
       const checkout = card.getByTestId('report-service').filter({ hasText: 'checkout' });
-      expect(await checkout.getByTestId('red-errorRatio').textContent()).toContain('25.00 %');
+      // The window's figure as stored (the live exporter's 25 % mixed with the scrapes before it), printed as a percentage.
+      const stored = ((report['evidence'].metrics[0].value.services as Json[]).find((x) => x.name === 'checkout')!).errorRatio.window as number;
+      expect(stored).toBeGreaterThan(0.15);
+      expect(await checkout.getByTestId('red-errorRatio').textContent()).toContain(`${(stored * 100).toFixed(2)} %`);
       await card.locator('[data-testid="report-chart"][data-measured="true"] canvas').first().waitFor();
       expect(await card.locator('[data-testid="report-chart"][data-measured="true"] canvas').count()).toBeGreaterThanOrEqual(3);
       expect(await card.getByTestId('report-csv').getAttribute('href')).toBe(`/api/changes/${changeId}/report.csv?version=1`);
@@ -237,10 +240,19 @@ describeEachEngine('Settings → Evidence and the report card in the web UI', (e
       expect(await listRow.getByTestId('change-ai-impact').textContent()).toBe('AI minor');
       await shoot(page, `evidence-changes-chips-${suffix}.png`);
 
-      // Re-evaluate: its horizon has passed, so v2 is collected at once; the picker reads v1 again.
-      await pipe(`/api/changes/${changeId}/evaluate`, {});
-      await pollUntil('report v2', async () => ((await call(owner, 'GET', `/api/changes/${changeId}/report.json?version=2`)).status === 200 ? true : undefined), { deadlineMs: 180_000 });
+      // Re-evaluate from the page, with a new horizon: it has passed already, so v2 is collected at
+      // once; the picker then reads v1 again.
       await page.goto(new URL(`/changes/${changeId}`, base).toString());
+      await page.getByTestId('action-evaluate').click();
+      await page.getByTestId('action-minutes').fill('20');
+      await page.getByTestId('action-confirm').click();
+      await page.getByTestId('change-notice').waitFor();
+      const v2 = await pollUntil('report v2', async () => {
+        const r = await call(owner, 'GET', `/api/changes/${changeId}/report.json?version=2`);
+        return r.status === 200 ? r.json : undefined;
+      }, { deadlineMs: 180_000 });
+      expect(v2['evidence'].window.evidenceMinutes).toBe(20);
+      await page.reload();
       const picker = page.getByTestId('report-version');
       await picker.waitFor();
       expect(await page.getByTestId('change-report').getAttribute('data-version')).toBe('2');

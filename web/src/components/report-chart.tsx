@@ -27,8 +27,9 @@ export function ReportChart({ signal, series }: { signal: RedSignal; series: Com
         cursor: { show: false },
         scales: { x: { time: true }, y: { range: (_u, min, max) => [Math.min(0, min), max === min ? max + 1 : max * 1.1] } },
         axes: [
-          { size: 22, font: '10px sans-serif', grid: { show: false } },
-          { size: 44, font: '10px sans-serif', values: (_u, splits) => splits.map((s) => axisTick(signal, s)) },
+          // Times in UTC, as everywhere on the page (never the browser's zone).
+          { size: 22, font: '10px sans-serif', grid: { show: false }, values: (_u, splits) => splits.map((s) => `${new Date(s * 1000).toISOString().slice(11, 16)}Z`) },
+          { size: 50, font: '10px sans-serif', values: (_u, splits) => splits.map((s) => axisTick(signal, s)) },
         ],
         series: [
           {},
