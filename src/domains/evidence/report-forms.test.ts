@@ -7,7 +7,7 @@ import type { AiAssessment, Evidence } from './evidence-types.js';
 import { CSV_HEADER, csvCell, renderCsv } from './report-csv.js';
 import { renderHtml } from './report-html.js';
 import { renderText } from './report-text.js';
-import { disagreement, summaryLine } from './report-words.js';
+import { disagreement, registeredByLine, summaryLine } from './report-words.js';
 import { judge } from './verdict.js';
 
 const measured = (): Evidence => evidence({
@@ -90,6 +90,11 @@ describe('report.csv', () => {
 
 describe('report words', () => {
   const v = judge(measured());
+  it('says who registered the change: the token and its owner, or the person', () => {
+    expect(registeredByLine({ user: { email: 'rita@acme.dev', name: 'Rita Owner' }, token: { id: 'tok_1', name: 'github-deploy' } })).toBe('Registered by token “github-deploy” of Rita Owner <rita@acme.dev>');
+    expect(registeredByLine({ user: { email: 'sam@acme.dev', name: null }, token: null })).toBe('Registered by sam@acme.dev');
+  });
+
   it('says "Rules … · AI …" only when the AI gave another tier', () => {
     const ai = (tier: 'minor' | 'significant'): AiAssessment => ({ status: 'done', provider: { kind: 'openai', model: 'gpt-4o' }, tier, confidence: 0.5, summary: 's', findings: [], recommendations: [] });
     expect(disagreement(v, ai('minor'))).toBe('Rules significant · AI minor');
