@@ -1,7 +1,7 @@
 import type { OutboundClient, OutboundResponse } from '../../platform/net/outbound.js';
 import { LOG_MAX_RESPONSE_BYTES } from './log-span.js';
 import type { LogSource, LogSourceTest } from './log-source-config.js';
-import { answered, authHeader, outboundReason } from './loki-client.js';
+import { answered, authHeader, outboundReason } from './log-http.js';
 
 /**
  * Elasticsearch and OpenSearch, which answer the same for what we ask, through the one outbound

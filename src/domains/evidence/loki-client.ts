@@ -1,5 +1,6 @@
-import { OutboundFailed, OutboundRefused, type OutboundClient, type OutboundResponse } from '../../platform/net/outbound.js';
-import type { LogAuth, LogSource, LogSourceTest } from './log-source-config.js';
+import type { OutboundClient, OutboundResponse } from '../../platform/net/outbound.js';
+import { answered, authHeader, outboundReason } from './log-http.js';
+import type { LogSource, LogSourceTest } from './log-source-config.js';
 import { LOG_MAX_RESPONSE_BYTES } from './log-span.js';
 
 /**
@@ -19,44 +20,6 @@ export type LokiSample = { labels: Record<string, string>; value: number };
 export type LokiLine = { labels: Record<string, string>; atNs: string; line: string };
 
 export class LokiError extends Error {}
-
-const MAX_REASON = 300;
-
-export function authHeader(auth: LogAuth): Record<string, string> {
-  if (auth.kind === 'bearer') return { authorization: `Bearer ${auth.token}` };
-  if (auth.kind === 'basic') return { authorization: `Basic ${Buffer.from(`${auth.user}:${auth.password}`, 'utf8').toString('base64')}` };
-  return {};
-}
-
-/** What a failed request means, in words; the outbound guard's refusal is kept as it is. */
-export function outboundReason(err: unknown): string {
-  if (err instanceof OutboundRefused) return err.message;
-  if (err instanceof OutboundFailed) {
-    if (err.kind === 'timeout') return `timed out after ${Math.max(1, Math.round(err.durationMs / 1000))} s`;
-    if (/ECONNREFUSED/.test(err.message)) return 'connection refused';
-    return err.message;
-  }
-  return err instanceof Error ? err.message : String(err);
-}
-
-/** The peer's own words of a non-2xx answer: plain text, {message}, {error} or Elasticsearch's {error: {reason}}. */
-export function answered(who: string, res: OutboundResponse): string {
-  let said = res.body.trim();
-  try {
-    const o = JSON.parse(said) as Record<string, unknown>;
-    const m = o.message ?? o.error;
-    if (typeof m === 'string') said = m;
-    else if (o.error && typeof o.error === 'object') {
-      const e = o.error as Record<string, unknown>;
-      if (typeof e.reason === 'string') said = e.reason;
-    }
-  } catch {
-    // plain text: as it came
-  }
-  said = said.replace(/\s+/g, ' ').trim();
-  if (said.length > MAX_REASON) said = `${said.slice(0, MAX_REASON)}…`;
-  return said ? `${who} answered ${res.status}: ${said}` : `${who} answered ${res.status}`;
-}
 
 export type LokiClient = {
   buildinfo(t: LokiTarget): Promise<{ version: string | null }>;
