@@ -17,7 +17,7 @@ import { findTokenName } from '../auth/index.js';
 import { readChangeScope, type Change, type ChangeReporter, type ChangeService, type ReportRecord } from '../changes/index.js';
 import type { AuditContext } from '../ledger/index.js';
 import { assess, AI_BUDGET_MS } from './ai-assessment.js';
-import { asPrometheus, listEvidenceSources, readEvidenceSettings, withServiceOverrides, type ReadySource } from './evidence-settings-store.js';
+import { asPrometheus, listEvidenceSources, readEvidenceSettings, withServiceOverrides, type EvidenceSettings, type ReadySource } from './evidence-settings-store.js';
 import type { AiAssessment, AlertsPart, Evidence, EvidenceWindow, LogsPart, MetricsPart, RegisteredBy, ServiceRef, SourceRef } from './evidence-types.js';
 import { evidenceWindow } from './evidence-window.js';
 import { collectLogs } from './log-evidence.js';
@@ -86,9 +86,10 @@ export class EvidenceService implements ChangeReporter {
   async collect(orgId: string, p: Payload): Promise<ReportRecord | null> {
     const c = await this.deps.changes.read(orgId, p.changeId);
     if (!c || c.status !== 'evaluating' || c.evaluateAt !== p.evaluateAt || c.reportVersion + 1 !== p.version) return null;
-    const evidence = await this.gather(c);
+    const settings = await readEvidenceSettings(this.deps.db, orgId);
+    const evidence = await this.gather(c, settings);
     const verdict = judge(evidence);
-    const ai: AiAssessment = (await readEvidenceSettings(this.deps.db, orgId)).aiEnabled
+    const ai: AiAssessment = settings.aiEnabled
       ? await assess(this.deps, orgId, { id: c.id, version: p.version }, evidence, verdict, this.deps.aiBudgetMs ?? AI_BUDGET_MS)
       : { status: 'off' };
     const createdAt = this.deps.clock.now().toISOString();
@@ -102,10 +103,9 @@ export class EvidenceService implements ChangeReporter {
   }
 
   /** Everything the verdict and the report read, frozen now. */
-  async gather(c: Change): Promise<Evidence> {
+  async gather(c: Change, settings: EvidenceSettings): Promise<Evidence> {
     const { db } = this.deps;
     const window = evidenceWindow(c);
-    const settings = await readEvidenceSettings(db, c.orgId);
     const scope = await readChangeScope(db, c.id);
     const components = new Set(c.components.map((x) => x.key));
     const services: ServiceRef[] = (scope?.services ?? []).map((s) => ({ key: s.key, name: s.name, role: components.has(s.key) ? 'component' : 'neighbour' }));
