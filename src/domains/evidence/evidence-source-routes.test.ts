@@ -239,13 +239,14 @@ describeEachEngine('Settings → Evidence API', (engine) => {
       fc.dictionary(fc.constantFrom('errorRatioPoints', 'downMinutes', 'rateDrop', 'preset', 'rate', 'p95', 'errorRatio', 'serviceLabel', 'x'), fc.oneof(fc.double(), fc.string(), fc.constant('$range $offset $by'))));
     const body = fc.record({ thresholds: anything, redTemplates: anything, aiEnabled: fc.oneof(fc.boolean(), fc.string()), kind: fc.constantFrom('prometheus', 'loki', 'elasticsearch', 'otlp', 'x'), name: fc.string(), url: fc.oneof(fc.webUrl(), fc.string()), config: anything }, { requiredKeys: [] });
     await fc.assert(fc.asyncProperty(body, fc.constantFrom<[string, string]>(['PUT', '/api/evidence-settings'], ['POST', '/api/evidence-sources']), async (b, [method, url]) => {
-      const before = { rows: await rows(), audit: (await listAuditEvents(engine.db(), owner.org.id, {}, 1)).items[0]?.id };
+      const before = { rows: await rows(), audit: (await listAuditEvents(engine.db(), owner.org.id, {}, 1)).items[0]?.seq };
+      expect(before.audit).toEqual(expect.any(Number));
       const res = await api(method as 'PUT' | 'POST', url, b, admin);
       expect([200, 201, 400, 403]).toContain(res.statusCode);
       if (res.statusCode >= 400) {
         expect(res.json().error).toEqual(expect.any(String));
         expect(await rows()).toBe(before.rows);
-        expect((await listAuditEvents(engine.db(), owner.org.id, {}, 1)).items[0]?.id).toBe(before.audit);
+        expect((await listAuditEvents(engine.db(), owner.org.id, {}, 1)).items[0]?.seq).toBe(before.audit);
       }
     }), { numRuns: 40 });
   }, 120_000);
