@@ -6,7 +6,7 @@ import { signedInOwner, testApp, type SignedIn, type TestApp } from '../../../te
 import { createOutboundClient } from '../../platform/net/outbound.js';
 import { evidenceWindow } from './evidence-window.js';
 import type { LogsPart, ServiceRef } from './evidence-types.js';
-import { collectLogs, combine, MAX_FINGERPRINTS, type SpanLogs } from './log-evidence.js';
+import { collectLogs, combine, MAX_FINGERPRINTS, NO_RECORDS, type SpanLogs } from './log-evidence.js';
 import { maskMessage } from './log-fingerprint.js';
 import { checkLogSourceConfig, type ElasticsearchConfig, type LogSource, type LokiConfig } from './log-source-config.js';
 import { insertLogRecords, type LogRecordRow } from './log-store.js';
@@ -48,6 +48,11 @@ describe('combine: the logs part from three spans', () => {
     const v = measured(combine(src, ok(span(50, 3, {})), down, ok(span(40, 1, {}))));
     expect(v.volume).toEqual({ window: 50, hourBefore: null, weekEarlier: 40 });
     expect(v.errors).toEqual({ window: 3, hourBefore: null, weekEarlier: 1 });
+  });
+
+  it('is "not measured (reason)" when no span holds a single record of the services: a source without their logs, not a quiet change', () => {
+    expect(combine(src, ok(span(0, 0, {})), ok(span(0, 0, {})), down)).toEqual({ source: src, status: 'not_measured', reason: NO_RECORDS });
+    expect(measured(combine(src, ok(span(0, 0, {})), ok(span(12, 0, {})), down)).volume).toEqual({ window: 0, hourBefore: 12, weekEarlier: null });
   });
 
   it('is "not measured (reason)" when the window could not be read', () => {

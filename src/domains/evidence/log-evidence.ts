@@ -63,12 +63,18 @@ function baselineCount(a: Attempt, template: string): number | null {
   return a.logs.complete ? 0 : null;
 }
 
+export const NO_RECORDS = 'no log record of these services in the window or its baselines: check that their logs name them as the catalogue does';
+
 /** The window's span: from start to the horizon. */
 const windowSpan = (w: EvidenceWindow): Span => ({ start: w.start, end: w.end });
 
 /** Builds the part from the three spans a reader answered: pure, so the rules are tested apart from any store. */
 export function combine(source: LogsPart['source'], win: Attempt, hourBefore: Attempt, weekEarlier: Attempt): LogsPart {
   if (!win.ok) return { source, status: 'not_measured', reason: win.reason };
+  // Not one record in any span says the source holds no logs of these services (often a service
+  // name the logs spell otherwise), not that they were quiet: 0 would be a made-up value.
+  const seen = [win, hourBefore, weekEarlier].reduce((n, a) => n + (a.ok ? a.logs.volume : 0), 0);
+  if (seen === 0) return { source, status: 'not_measured', reason: NO_RECORDS };
   const figure = (a: Attempt, k: 'volume' | 'errors') => (a.ok ? a.logs[k] : null);
   const compared = (k: 'volume' | 'errors'): Compared => ({ window: win.logs[k], hourBefore: figure(hourBefore, k), weekEarlier: figure(weekEarlier, k) });
   const ranked = [...win.logs.fingerprints.entries()].sort((a, b) => b[1].count - a[1].count || a[0].localeCompare(b[0])).slice(0, MAX_FINGERPRINTS);
