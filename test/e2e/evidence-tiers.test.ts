@@ -6,6 +6,7 @@ import { hasChromium, launchChromium, openPage } from '../support/browser.js';
 import { describeEachEngine } from '../support/engines.js';
 import { startEvidencePeers, startEvidenceStack, type EvidencePeers, type EvidenceStack, type OtherOrg } from '../support/evidence-stack.js';
 import { missingPeers, pollUntil, PEER_TEST_TIMEOUT_MS } from '../support/peer-process.js';
+import { AI_PEER_KEY, startOpenAiPeer, type AiPeer } from '../support/ai-peers.js';
 import { HEALTHY } from '../support/prometheus-history.js';
 import { artifactsDir } from '../support/ui-suite.js';
 
@@ -56,6 +57,7 @@ describeEachEngine('one real change per verdict tier, judged at the horizon', (e
   let other: OtherOrg;
   let peers: EvidencePeers;
   let browser: Browser | undefined;
+  let ai: AiPeer | undefined;
   const changes: Partial<Record<Tier, Json>> = {};
   const reports: Partial<Record<Tier, Json>> = {};
   const title = (tier: Tier) => `Deploy (${tier}) ${engine.name}`;
@@ -117,6 +119,7 @@ describeEachEngine('one real change per verdict tier, judged at the horizon', (e
   }, PEER_TEST_TIMEOUT_MS * 2);
   afterAll(async () => {
     await browser?.close();
+    await ai?.close();
     await peers?.stop();
     await stack?.close();
   }, PEER_TEST_TIMEOUT_MS);
@@ -240,14 +243,28 @@ describeEachEngine('one real change per verdict tier, judged at the horizon', (e
     }, PEER_TEST_TIMEOUT_MS);
   });
 
-  it.skipIf(skip)('re-evaluates over the same window: its horizon has passed, so version 2 comes at once; version 1 stays as it was', async () => {
+  it.skipIf(skip)('re-evaluates over the same window with an AI provider now assigned: version 2 comes at once, the AI beside the rules and the disagreement shown; version 1 stays as it was', async () => {
     const c = changes.significant!;
     const v1 = reports.significant!;
     const html1 = await stack.session('GET', `/api/changes/${c.id}/report.html?version=1`);
+    // An OpenAI-compatible provider (a loopback replay of the documented chat-completions API) that rates it minor.
+    ai = await startOpenAiPeer(AI_PEER_KEY, JSON.stringify({
+      tier: 'minor', confidence: 0.6, summary: 'payments errored for a minute; no customer impact seen',
+      findings: [{ tag: 'impact', text: 'payments error ratio rose to about 20 %' }], recommendations: ['watch payments for an hour'],
+    }));
+    const provider = await stack.session('PUT', '/api/ai-provider', { kind: 'openai', url: ai.baseUrl, model: 'gpt-loopback', key: AI_PEER_KEY });
+    expect(provider.status, provider.body).toBe(200);
     const again = await stack.session('POST', `/api/changes/${c.id}/evaluate`, { evidenceMinutes: EVIDENCE_MINUTES });
     expect(again.status, again.body).toBe(200);
     const v2 = await stack.waitForReport(c.id as string, 2);
-    expect(v2.report).toMatchObject({ version: 2, impact: 'significant', rule: 'component_moved' });
+    expect(v2.report).toMatchObject({ version: 2, impact: 'significant', rule: 'component_moved', aiImpact: 'minor' });
+    expect(v2.report.ai).toMatchObject({ status: 'done', tier: 'minor', provider: { kind: 'openai', model: 'gpt-loopback' } });
+    // The AI saw the evidence, never the key.
+    expect(ai.promptOf(0)).toContain('payments');
+    expect(ai.promptOf(0)).not.toContain(AI_PEER_KEY);
+    const html2 = await stack.session('GET', `/api/changes/${c.id}/report.html?version=2`);
+    expect(html2.body).toContain('Rules significant · AI minor');
+    expect(v1.report.ai).toMatchObject({ status: 'no_provider' });
     expect(v2.evidence.window).toEqual(v1.evidence.window);
     const still = (await stack.session('GET', `/api/changes/${c.id}/report.json?version=1`)).json;
     expect({ report: still.report, evidence: still.evidence }).toEqual({ report: v1.report, evidence: v1.evidence });
