@@ -58,7 +58,7 @@ describeEachEngine('changes report and changes evaluate against the pipeline lis
     const text = await cli(['report', c.displayId]);
     expect(text.code, text.err).toBe(0);
     expect(text.out).toBe((await pipe(`GET /api/changes/${c.id}/report.txt`)).body);
-    expect(text.out).toContain('Impact unknown: Unknown: nothing was measured');
+    expect(text.out).toContain('Impact unknown: Nothing was measured');
     const html = await cli(['report', c.id, '--format', 'html']);
     expect(html.out).toMatch(/^<!doctype html>/);
     expect(html.out).toContain('<h2>Not counted by the verdict</h2>');

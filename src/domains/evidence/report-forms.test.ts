@@ -39,7 +39,7 @@ function parseCsv(s: string): string[][] {
 describe('report.txt', () => {
   it('has the report’s sections in plain text, by name, with "—" for what nobody measured', () => {
     const t = renderText(input(measured(), { status: 'unavailable', reason: 'timeout after 120 s' }));
-    expect(t).toContain('Impact significant: Significant: Checkout API (component): an alert fired in the window and recovered.');
+    expect(t).toContain('Impact significant: Checkout API (component): an alert fired in the window and recovered.');
     expect(t).toContain('Registered by token “github-deploy” of Rita Owner <ci-owner@acme.dev>');
     expect(t).toContain('AI assessment unavailable (timeout after 120 s).');
     expect(t).toMatch(/Checkout API \(component\) · error ratio\s+4 %\s+0\.3 %\s+—/);

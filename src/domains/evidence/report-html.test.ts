@@ -35,7 +35,7 @@ describe('report.html', () => {
     const t = text(h);
     expect(t).toContain('Deploy checkout 2.4');
     expect(t).toContain('CHG-01234567 · deploy · outcome success');
-    expect(t).toContain('significant Significant: Checkout API (component): error ratio 4 % against 0.3 % the hour before and 0.4 % a week earlier (prom-main). (and 1 more)');
+    expect(t).toContain('significant Checkout API (component): error ratio 4 % against 0.3 % the hour before and 0.4 % a week earlier (prom-main). (and 1 more)');
     expect(t).toContain('Rule: a component moved against every baseline.');
     expect(t).toContain('Checkout API (component): an alert fired in the window and recovered.');
     expect(t).toContain('The window 2026-03-01 10:00 UTC – 2026-03-01 11:00 UTC finished 2026-03-01 10:30 UTC, then a horizon of 30 min');
@@ -87,7 +87,7 @@ describe('report.html', () => {
     const e = { ...emptyEvidence(), mailConfigured: false, metrics: [{ source: { id: 's', kind: 'prometheus' as const, name: 'prom-main' }, status: 'not_measured' as const, reason: 'connect ECONNREFUSED' }] };
     const t = text(html(e));
     expect(t).toContain('This server has no SMTP configured: this report was not mailed.');
-    expect(t).toContain('unknown Unknown: nothing was measured');
+    expect(t).toContain('unknown Nothing was measured');
     expect(t).toContain('Alerts: not measured (no alert source is configured).');
     expect(t).toContain('RED metrics: not measured (connect ECONNREFUSED).');
     expect(t).toContain('Logs: not measured (no log source).');

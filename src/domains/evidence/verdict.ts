@@ -140,11 +140,13 @@ function measuredParts(e: Evidence): { measured: string[]; missing: string[] } {
 
 const list = (xs: string[]) => xs.join('; ');
 
-function reasonOf(impact: Impact, matched: Matched[]): string {
-  const first = matched[0]!.text;
+/** The first thing that matched, and how many more: the impact itself is said beside it (a chip, "Impact …:"). */
+function reasonOf(matched: Matched[]): string {
   const more = matched.length - 1;
-  return `${impact[0]!.toUpperCase()}${impact.slice(1)}: ${first}${more ? ` (and ${more} more)` : ''}`;
+  return `${matched[0]!.text}${more ? ` (and ${more} more)` : ''}`;
 }
+
+const capital = (s: string) => `${s[0]!.toUpperCase()}${s.slice(1)}`;
 
 export function judge(evidence: Evidence): Verdict {
   const t = evidence.thresholds;
@@ -164,12 +166,12 @@ export function judge(evidence: Evidence): Verdict {
     const mine = matched.filter((m) => tier.rules.includes(m.rule));
     if (mine.length === 0) continue;
     mine.sort((a, b) => tier.rules.indexOf(a.rule) - tier.rules.indexOf(b.rule));
-    return { impact: tier.impact, rule: mine[0]!.rule, reason: reasonOf(tier.impact, mine), matched: mine, notCounted };
+    return { impact: tier.impact, rule: mine[0]!.rule, reason: reasonOf(mine), matched: mine, notCounted };
   }
   const { measured, missing } = measuredParts(evidence);
   if (measured.length > 0) {
-    const reason = `None: ${list(measured)} measured, and nothing moved against both baselines${missing.length ? ` (not measured: ${list(missing)})` : ''}.`;
+    const reason = `${capital(list(measured))} measured, and nothing moved against both baselines${missing.length ? ` (not measured: ${list(missing)})` : ''}.`;
     return { impact: 'none', rule: 'nothing_moved', reason, matched: [], notCounted };
   }
-  return { impact: 'unknown', rule: 'nothing_measured', reason: `Unknown: nothing was measured (${list(missing)}).`, matched: [], notCounted };
+  return { impact: 'unknown', rule: 'nothing_measured', reason: `Nothing was measured (${list(missing)}).`, matched: [], notCounted };
 }
