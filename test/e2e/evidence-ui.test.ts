@@ -177,7 +177,7 @@ describeEachEngine('Settings → Evidence and the report card in the web UI', (e
     }
   });
 
-  it.skipIf(skip)('a reported change: impact and AI chips, the rule, Not counted, Registered by the token, the Rules · AI line, RED charts; the changes list shows both chips', async () => {
+  it.skipIf(skip)('a reported change: impact and AI chips, the rule, Not counted, Registered by the token, the Rules · AI line, RED charts; the changes list shows both chips; Evaluate again with a longer horizon gives v2, and the picker reads v1', async () => {
     // The rate reads low in a window whose tail the clock jumps over: not what this test is about.
     expect((await call(owner, 'PUT', '/api/evidence-settings', { thresholds: { rateDrop: 1 } })).status).toBe(200);
     // payments, the neighbour, is in error before the change starts: pre-existing, not counted.
@@ -240,13 +240,14 @@ describeEachEngine('Settings → Evidence and the report card in the web UI', (e
       expect(await listRow.getByTestId('change-ai-impact').textContent()).toBe('AI minor');
       await shoot(page, `evidence-changes-chips-${suffix}.png`);
 
-      // Re-evaluate from the page, with a new horizon: it has passed already, so v2 is collected at
-      // once; the picker then reads v1 again.
+      // Re-evaluate from the page with a longer horizon (20 minutes, 5 past where the clock stands):
+      // v2 is collected once the clock reaches it; the picker then reads v1 again.
       await page.goto(new URL(`/changes/${changeId}`, base).toString());
       await page.getByTestId('action-evaluate').click();
       await page.getByTestId('action-minutes').fill('20');
       await page.getByTestId('action-confirm').click();
       await page.getByTestId('change-notice').waitFor();
+      clock.advance(5 * 60_000);
       const v2 = await pollUntil('report v2', async () => {
         const r = await call(owner, 'GET', `/api/changes/${changeId}/report.json?version=2`);
         return r.status === 200 ? r.json : undefined;

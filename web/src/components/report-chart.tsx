@@ -27,8 +27,8 @@ export function ReportChart({ signal, series }: { signal: RedSignal; series: Com
         cursor: { show: false },
         scales: { x: { time: true }, y: { range: (_u, min, max) => [Math.min(0, min), max === min ? max + 1 : max * 1.1] } },
         axes: [
-          // Times in UTC, as everywhere on the page (never the browser's zone).
-          { size: 22, font: '10px sans-serif', grid: { show: false }, values: (_u, splits) => splits.map((s) => `${new Date(s * 1000).toISOString().slice(11, 16)}Z`) },
+          // Times in UTC, as everywhere on the page (never the browser's zone); the legend says so.
+          { size: 22, font: '10px sans-serif', grid: { show: false }, values: (_u, splits) => splits.map((s) => new Date(s * 1000).toISOString().slice(11, 16)) },
           { size: 50, font: '10px sans-serif', values: (_u, splits) => splits.map((s) => axisTick(signal, s)) },
         ],
         series: [
@@ -60,7 +60,7 @@ export function ChartLegend() {
   return (
     <p className="report-chart-legend muted small">
       <span className="swatch swatch-window" /> window <span className="swatch swatch-week" /> week earlier{' '}
-      <span className="swatch swatch-hour" /> hour before
+      <span className="swatch swatch-hour" /> hour before · times UTC
     </p>
   );
 }
