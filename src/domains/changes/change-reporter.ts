@@ -36,3 +36,16 @@ export function unknownReport(c: Change): ReportRecord {
   };
   return { impact: 'unknown', aiImpact: null, rule: 'nothing_measured', summary, body, verdict: null, ai: null, html: null, textBody: null, csv: null };
 }
+
+/**
+ * The report of a collection that failed on every attempt (a bug, or a store that stayed down): the
+ * change must not stay evaluating for ever. It says what went wrong and that re-evaluating tries again.
+ */
+export function collectionFailedReport(c: Change, reason: string): ReportRecord {
+  const summary = `Impact unknown: the evidence could not be collected or judged (${reason}). Re-evaluate the change to try again. Outcome: ${c.outcome ?? 'unknown'}.`;
+  const body = {
+    window: { start: c.windowStart, end: c.windowEnd, startedAt: c.startedAt, finishedAt: c.finishedAt, evidenceMinutes: c.evidenceMinutes },
+    verdict: { impact: 'unknown', rule: 'collection failed' }, failure: reason, outcome: c.outcome, blastVersion: c.blastVersion,
+  };
+  return { impact: 'unknown', aiImpact: null, rule: 'collection_failed', summary, body, verdict: null, ai: null, html: null, textBody: null, csv: null };
+}

@@ -4,7 +4,7 @@ export { ApprovalService } from './approval-service.js';
 export { ChangeSettingsService, readApprovers, readSettings, readTicketing, type ChangeSettings } from './change-settings.js';
 export type { Change, ChangeKind, Outcome, Impact, Report } from './change-store.js';
 export { displayId, findReport, listReports, IMPACTS } from './change-store.js';
-export { unknownReport, NOT_CONFIGURED, type ChangeReporter, type ReportRecord } from './change-reporter.js';
+export { unknownReport, collectionFailedReport, NOT_CONFIGURED, type ChangeReporter, type ReportRecord } from './change-reporter.js';
 export { CHANGE_STATUSES, FINAL_STATUSES, type ChangeStatus } from './change-lifecycle.js';
 export { statusOf } from './change-view.js';
 export { readChangeScope, type ChangeScope, type ScopeEntity } from './change-scope.js';

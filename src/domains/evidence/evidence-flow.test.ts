@@ -183,6 +183,23 @@ describeEachEngine('evidence: a change from its finish through the horizon to a 
     expect((await pipe.get(`/api/changes/${id}/status`)).json()).toMatchObject({ status: 'evaluating', surveillance: { impact: first.report.impact } });
   });
 
+  it('ends surveillance with an unknown report that says why when every attempt to collect failed, rather than leaving the change evaluating', async () => {
+    const id = await finished('Broken snapshot', 30);
+    // A blast snapshot nobody can read: collecting throws on each attempt.
+    await engine.db().query(`UPDATE change_blasts SET stored = '{}'::jsonb WHERE change_id = $1`, [id]);
+    t.clock.advance(30 * 60_000);
+    for (let attempt = 0; attempt < 8; attempt += 1) {
+      await runJobs();
+      t.clock.advance(15 * 60_000);
+    }
+    const status = (await pipe.get(`/api/changes/${id}/status`)).json();
+    expect(status).toMatchObject({ status: 'reported', surveillance: { impact: 'unknown' } });
+    const r = (await pipe.get(`/api/changes/${id}/report.json`)).json();
+    expect(r.report).toMatchObject({ version: 1, impact: 'unknown', rule: 'collection_failed', summary: expect.stringMatching(/could not be collected or judged \(.+\)\. Re-evaluate/) });
+    const jobs = await engine.db().query<{ status: string; attempts: number }>(`SELECT status, attempts FROM jobs WHERE kind = $1 AND payload->>'changeId' = $2`, [COLLECT_JOB, id]);
+    expect(jobs.rows).toEqual([{ status: 'done', attempts: 5 }]);
+  });
+
   it('carries the AI assessment\'s tier beside the verdict: on the report, the change, /status and the report list', async () => {
     ai = await startOpenAiPeer(AI_PEER_KEY, JSON.stringify(GOOD_ANSWER));
     const put = await t.main.inject({ method: 'PUT', url: '/api/ai-provider', headers: owner.headers, payload: { kind: 'openai', url: ai.baseUrl, model: 'gpt-4o-mini', key: AI_PEER_KEY } });

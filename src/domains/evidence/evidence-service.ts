@@ -14,7 +14,7 @@ import { scheduleJob } from '../../platform/jobs/job-queue.js';
 import type { OutboundClient } from '../../platform/net/outbound.js';
 import { alertEvidence, hasAlertSource } from '../alerts/index.js';
 import { findTokenName } from '../auth/index.js';
-import { readChangeScope, type Change, type ChangeReporter, type ChangeService, type ReportRecord } from '../changes/index.js';
+import { collectionFailedReport, readChangeScope, type Change, type ChangeReporter, type ChangeService, type ReportRecord } from '../changes/index.js';
 import type { AuditContext } from '../ledger/index.js';
 import { assess, AI_BUDGET_MS } from './ai-assessment.js';
 import { asPrometheus, listEvidenceSources, readEvidenceSettings, withServiceOverrides, type EvidenceSettings, type ReadySource } from './evidence-settings-store.js';
@@ -72,7 +72,15 @@ export class EvidenceService implements ChangeReporter {
   jobHandlers(): Record<string, JobHandler<unknown>> {
     const handler: JobHandler<ReportRecord | null> = {
       leaseMs: COLLECT_LEASE_MS,
-      perform: async (job: Job) => this.collect(job.orgId!, job.payload as Payload),
+      perform: async (job: Job) => {
+        try {
+          return await this.collect(job.orgId!, job.payload as Payload);
+        } catch (err) {
+          // Retried like any job; the last attempt still ends the change's surveillance, saying why.
+          if (job.attempts < COLLECT_ATTEMPTS) throw err;
+          return this.failed(job.orgId!, job.payload as Payload, why(err));
+        }
+      },
       commit: async (tx: Tx, job: Job, record: ReportRecord | null | undefined) => {
         if (!record) return;
         const p = job.payload as Payload;
@@ -100,6 +108,12 @@ export class EvidenceService implements ChangeReporter {
       verdict: verdict as unknown as Record<string, unknown>, ai: ai as unknown as Record<string, unknown>,
       html: renderHtml(input), textBody: renderText(input), csv: renderCsv(input),
     };
+  }
+
+  private async failed(orgId: string, p: Payload, reason: string): Promise<ReportRecord | null> {
+    const c = await this.deps.changes.read(orgId, p.changeId);
+    if (!c || c.status !== 'evaluating' || c.evaluateAt !== p.evaluateAt) return null;
+    return { ...collectionFailedReport(c, reason), version: p.version, createdAt: this.deps.clock.now().toISOString() };
   }
 
   /** Everything the verdict and the report read, frozen now. */
