@@ -14,11 +14,11 @@ import { scheduleJob } from '../../platform/jobs/job-queue.js';
 import type { OutboundClient } from '../../platform/net/outbound.js';
 import { alertEvidence, hasAlertSource } from '../alerts/index.js';
 import { findTokenName } from '../auth/index.js';
-import { collectionFailedReport, readChangeScope, type Change, type ChangeReporter, type ChangeService, type ReportRecord } from '../changes/index.js';
+import { collectionFailedReport, readChangeScope, type Change, type Impact, type ChangeReporter, type ChangeService, type ReportRecord } from '../changes/index.js';
 import type { AuditContext } from '../ledger/index.js';
 import { assess, AI_BUDGET_MS } from './ai-assessment.js';
 import { asPrometheus, listEvidenceSources, readEvidenceSettings, withServiceOverrides, type EvidenceSettings, type ReadySource } from './evidence-settings-store.js';
-import type { AiAssessment, AlertsPart, Evidence, EvidenceWindow, LogsPart, MetricsPart, RegisteredBy, ServiceRef, SourceRef } from './evidence-types.js';
+import type { Impact as EvidenceImpact, AiAssessment, AlertsPart, Evidence, EvidenceWindow, LogsPart, MetricsPart, RegisteredBy, ServiceRef, SourceRef } from './evidence-types.js';
 import { evidenceWindow } from './evidence-window.js';
 import { collectLogs } from './log-evidence.js';
 import { checkLogSourceConfig, type LogSource } from './log-source-config.js';
@@ -53,6 +53,11 @@ export type EvidenceDeps = {
   /** TEST ONLY: a shorter AI budget than the product's two minutes. */
   aiBudgetMs?: number;
 };
+
+// The verdict's tiers are exactly changes' impacts: this fails to compile when either side changes alone.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const sameImpact: Same<EvidenceImpact, Impact> = true;
+void sameImpact;
 
 const why = (err: unknown) => (err instanceof Error ? err.message : String(err)).slice(0, 300);
 

@@ -3,10 +3,13 @@
  * the AI assessment answers. The evidence is stored with its report version (change_reports.body),
  * so every form of the report (HTML, text, CSV, JSON, the change page) is a pure function of it and
  * a re-render reproduces it exactly. A value nobody measured is `null` (printed "—"), never 0.
+ *
+ * This file imports nothing, so that the web UI reads the same words (web/src/api/report-types.ts)
+ * instead of a copy. Impact is changes' own; evidence-service.ts checks that the two stay equal.
  */
-import type { Impact } from '../changes/index.js';
 
-export type { Impact };
+/** The verdict's tiers: changes' Impact, restated here so this file stays free of imports. */
+export type Impact = 'outage' | 'significant' | 'minor' | 'none' | 'unknown';
 
 /** A half-open span of time, ISO instants. */
 export type Span = { start: string; end: string };
