@@ -35,7 +35,7 @@ describe('report.html', () => {
     const t = text(h);
     expect(t).toContain('Deploy checkout 2.4');
     expect(t).toContain('CHG-01234567 · deploy · outcome success');
-    expect(t).toContain('significant Checkout API (component): error ratio 4 % against 0.3 % the hour before and 0.4 % a week earlier (prom-main). (and 1 more)');
+    expect(t).toContain('significant Checkout API (component): error ratio 4 % against 0.3 % the hour before and 0.4 % a week earlier (prom-main) (and 1 more).');
     expect(t).toContain('Rule: a component moved against every baseline.');
     expect(t).toContain('Checkout API (component): an alert fired in the window and recovered.');
     expect(t).toContain('The window 2026-03-01 10:00 UTC – 2026-03-01 11:00 UTC finished 2026-03-01 10:30 UTC, then a horizon of 30 min');

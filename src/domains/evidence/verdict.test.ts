@@ -34,7 +34,7 @@ const cases: Case[] = [
   {
     name: 'the first rule of the tier names the verdict; the rest are listed too',
     e: withAlerts({ downMinutes: 9, enteredError: 1, openAtEnd: true, transitions: [fired('fp-1', T0)] }),
-    impact: 'outage', rule: 'component_error_open', reason: /still in error at the end of the window\. \(and 1 more\)$/,
+    impact: 'outage', rule: 'component_error_open', reason: /still in error at the end of the window \(and 1 more\)\.$/,
   },
   {
     name: 'significant: a component moved against both baselines (error ratio)',

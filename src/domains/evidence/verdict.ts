@@ -143,7 +143,10 @@ const list = (xs: string[]) => xs.join('; ');
 /** The first thing that matched, and how many more: the impact itself is said beside it (a chip, "Impact …:"). */
 function reasonOf(matched: Matched[]): string {
   const more = matched.length - 1;
-  return `${matched[0]!.text}${more ? ` (and ${more} more)` : ''}`;
+  if (!more) return matched[0]!.text;
+  // "… at the end of the window (and 1 more)." — the count inside the sentence, before its stop.
+  const text = matched[0]!.text.replace(/\.$/, '');
+  return `${text} (and ${more} more).`;
 }
 
 const capital = (s: string) => `${s[0]!.toUpperCase()}${s.slice(1)}`;
