@@ -193,6 +193,16 @@ describeEachEngine('Settings → Evidence API', (engine) => {
       expect(ev.data).toMatchObject({ changed: ['thresholds', 'redTemplates'] });
     });
 
+    it('writes and audits nothing for a PUT that changes nothing: an empty body, or the values already stored', async () => {
+      const before = (await audit('settings.evidence_updated')).length;
+      const stored = (await api('GET', '/api/evidence-settings', undefined, admin)).json();
+      const empty = await api('PUT', '/api/evidence-settings', {}, admin);
+      expect([empty.statusCode, empty.json().thresholds]).toEqual([200, stored.thresholds]);
+      const same = await api('PUT', '/api/evidence-settings', { aiEnabled: stored.aiEnabled }, admin);
+      expect(same.statusCode, same.body).toBe(200);
+      expect((await audit('settings.evidence_updated')).length).toBe(before);
+    });
+
     it('saves the organisation\'s own templates and refuses one without $offset or $by, naming the field', async () => {
       const own = { serviceLabel: 'service', rate: 'sum by ($by) (rate(reqs[$range] $offset))', errorRatio: 'sum by ($by) (rate(errs[$range] $offset)) / sum by ($by) (rate(reqs[$range] $offset))', p95: 'histogram_quantile(0.95, sum by ($by, le) (rate(lat_bucket[$range] $offset)))' };
       const ok = await api('PUT', '/api/evidence-settings', { redTemplates: own });

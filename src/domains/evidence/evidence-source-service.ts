@@ -245,6 +245,8 @@ export class EvidenceSourceService {
       if (JSON.stringify(next.thresholds) !== JSON.stringify(before.stored.thresholds)) changed.push('thresholds');
       if (JSON.stringify(next.redTemplates) !== JSON.stringify(before.stored.redTemplates)) changed.push('redTemplates');
       if (next.aiEnabled !== before.aiEnabled) changed.push('aiEnabled');
+      // A PUT that changes nothing (an empty body, the values already stored) writes and audits nothing.
+      if (changed.length === 0) return this.settingsView(before);
       await writeEvidenceSettings(tx, p.org.id, next, this.deps.clock.now().toISOString());
       await appendAuditEvent(tx, this.deps.clock, ctx, {
         orgId: p.org.id, action: 'settings.evidence_updated', target: { type: 'organization', id: p.org.id },
