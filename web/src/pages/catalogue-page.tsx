@@ -34,6 +34,8 @@ export function CataloguePage() {
   const view = useMemo(() => viewFrom(new URLSearchParams(href.split('?')[1] ?? '')), [href]);
 
   const [page, setPage] = useState<InventoryPage | null>(null);
+  // Where the page on screen starts: the range reads from it, not from the URL, which moves first.
+  const [pageAt, setPageAt] = useState(0);
   const [loading, setLoading] = useState(true);
   const [failure, setFailure] = useState<Failure | null>(null);
   const [reloads, setReloads] = useState(0);
@@ -60,6 +62,7 @@ export function CataloguePage() {
         }
         lastSnapshot.current = { listing, snapshotAt: answer.snapshotAt };
         setPage(answer);
+        setPageAt(view.offset);
         setFailure(null);
         setLoading(false);
         // An empty catalogue: the one useful thing to do is to import (offered once, so
@@ -93,8 +96,8 @@ export function CataloguePage() {
 
   const total = page?.total ?? 0;
   const shown = page?.entities.length ?? 0;
-  const first = shown === 0 ? 0 : view.offset + 1;
-  const last = view.offset + shown;
+  const first = shown === 0 ? 0 : pageAt + 1;
+  const last = pageAt + shown;
   const hasFilters = view.kinds.length > 0 || view.q !== '';
 
   const actions = (
