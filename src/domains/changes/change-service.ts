@@ -1,3 +1,4 @@
+import type { ChangeFeed } from './change-feed.js';
 import { randomBytes } from 'node:crypto';
 import type { RegisteredApproval } from './change-answers.js';
 import { timeBound, type Clock } from '../../platform/clock.js';
@@ -76,6 +77,18 @@ export class ChangeService {
   }) {}
 
   private reporter: ChangeReporter | null = null;
+
+  private feed: ChangeFeed | null = null;
+
+  /** Plugs in the rest of the one change list (flag writes, observed changes): the observed domain. */
+  setFeed(f: ChangeFeed): void {
+    this.feed = f;
+  }
+
+  /** The plugged-in feed, or null: the list then holds planned changes only. */
+  get changeFeed(): ChangeFeed | null {
+    return this.feed;
+  }
 
   /** Plugs in the reporter of the horizon (the evidence domain); without one, the report is "unknown". */
   setReporter(r: ChangeReporter): void {
