@@ -28,6 +28,8 @@ export type ObservedEvent = {
   /** What was written: `deployments/checkout` (with namespace in location), an ARN, an Azure resource id. */
   resource: string | null;
   location: Location;
+  /** A cloud resource that links itself to a service of its own name: an EC2 instance (its Name tag, else its id), an EBS volume, an SQS queue, an SNS topic. */
+  resourceName?: string | null;
   /** The event's own service: a K8s label (app.kubernetes.io/name …), an Argo CD app, a CDEvents subject. */
   serviceHint: string | null;
   /** `owner/name` (GitHub) or `group/project` (GitLab) when the event belongs to a repository. */
