@@ -70,6 +70,13 @@ export const AUDIT_ACTIONS = {
     label: 'the AI provider of change assessment',
     actions: ['ai_provider.set', 'ai_provider.deleted', 'ai_provider.tested'],
   },
+  changeSources: {
+    label: 'change sources (the connections of observed changes), their pulls and the observed-change settings',
+    actions: [
+      'change_source.created', 'change_source.updated', 'change_source.deleted', 'change_source.secret_rotated',
+      'change_source.tested', 'change_source.pulled', 'observed_settings.updated', 'observed.relinked',
+    ],
+  },
 } as const satisfies Record<string, { label: string; actions: readonly string[] }>;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[keyof typeof AUDIT_ACTIONS]['actions'][number];
