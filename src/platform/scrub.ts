@@ -1,6 +1,7 @@
 /**
- * Secrets out of log text before it is stored in a report or shown to an AI provider. A log line
- * is written by someone else's program, so we cannot know its format: each rule below matches a
+ * Secrets out of text written by someone else's program before we store or show it: log lines in
+ * a report or an AI prompt, the diffs and request parameters of observed changes. We cannot know
+ * the text's format, so each rule below matches a
  * shape a credential takes in the wild and keeps what tells a reader what happened (the key's
  * name, the URL's host, the scheme) while the value becomes REDACTED. Pure; no I/O.
  */
@@ -86,5 +87,30 @@ const RULES: Rule[] = [
 export function scrubSecrets(text: string): string {
   let out = text;
   for (const r of RULES) out = out.replace(r.pattern, r.replace as (m: string, ...g: unknown[]) => string);
+  return out;
+}
+
+/** What ends a text that was cut to its limit. */
+export const CUT_MARK = '…(cut)';
+
+/** The text as is when it fits in max characters, else its start and CUT_MARK, max in all. */
+export function cutText(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, Math.max(0, max - CUT_MARK.length))}${CUT_MARK}`;
+}
+
+const SECRET_KEY = new RegExp(`^${SECRET_NAMES}$`, 'i');
+
+/**
+ * A JSON value (request parameters) with every string scrubbed, and the string or number under a
+ * secret-named key replaced whole: `{"password": "x"}` has no `password=` shape for the text rules.
+ */
+export function scrubJson(value: unknown): unknown {
+  if (typeof value === 'string') return scrubSecrets(value);
+  if (Array.isArray(value)) return value.map(scrubJson);
+  if (value === null || typeof value !== 'object') return value;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) {
+    out[k] = SECRET_KEY.test(k) && (typeof v === 'string' || typeof v === 'number') && v !== '' ? REDACTED : scrubJson(v);
+  }
   return out;
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { generateApiToken } from '../../platform/crypto/tokens.js';
-import { scrubSecrets } from './scrub.js';
+import { generateApiToken } from './crypto/tokens.js';
+import { CUT_MARK, cutText, REDACTED, scrubJson, scrubSecrets } from './scrub.js';
 
 const ourToken = generateApiToken().value;
 
@@ -38,5 +38,23 @@ describe('scrubSecrets', () => {
     const line = `user=bob password=hunter2 url=https://u:s3cr3t@x.example key=AKIAIOSFODNN7EXAMPLE auth=${ourToken}`;
     const out = scrubSecrets(line);
     for (const s of secrets) expect(out).not.toContain(s);
+  });
+});
+
+describe('cutting a scrubbed text to its limit', () => {
+  it('keeps a text that fits and ends a longer one with the cut mark, the limit long in all', () => {
+    expect(cutText('x'.repeat(2048), 2048)).toBe('x'.repeat(2048));
+    const cut = cutText('y'.repeat(5000), 2048);
+    expect(cut).toHaveLength(2048);
+    expect(cut.endsWith(CUT_MARK)).toBe(true);
+  });
+});
+
+describe('scrubbing request parameters (JSON)', () => {
+  it('redacts a secret-named key\'s value whole and scrubs every nested string, keeping the keys', () => {
+    const params = { name: 'db-url', password: 'hunter2', nested: { apiKey: 12345, note: 'url=https://u:s3cr3t@db.example' }, list: ['Bearer abcdef123456'], tokenName: 'ci' };
+    expect(scrubJson(params)).toEqual({
+      name: 'db-url', password: REDACTED, nested: { apiKey: REDACTED, note: `url=https://u:${REDACTED}@db.example` }, list: [`Bearer ${REDACTED}`], tokenName: 'ci',
+    });
   });
 });
