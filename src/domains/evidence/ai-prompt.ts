@@ -1,6 +1,6 @@
 import { AI_MAX_FINGERPRINTS, AI_MAX_SAMPLE_CHARS } from './ai-limits.js';
 import type { Compared, Evidence, LogsPart, MetricsPart, AlertsPart, Verdict } from './evidence-types.js';
-import { scrubSecrets } from './scrub.js';
+import { scrubSecrets } from '../../platform/scrub.js';
 
 /**
  * What the model is shown: the evidence of one report version, compacted, and the rules' verdict —

@@ -7,7 +7,7 @@ import type { LogSource } from './log-source-config.js';
 import { countLogs, errorFingerprints } from './log-store.js';
 import { lokiSpanReader } from './loki-logs.js';
 import { createLokiClient } from './loki-client.js';
-import { scrubSecrets } from './scrub.js';
+import { scrubSecrets } from '../../platform/scrub.js';
 import { serviceNames, type SpanLogs, type SpanReader } from './log-span.js';
 
 export { MAX_LOG_LINES, LOG_MAX_RESPONSE_BYTES, serviceNames, type SpanFingerprint, type SpanLogs, type SpanReader } from './log-span.js';

@@ -1,4 +1,4 @@
-import { scrubSecrets } from './scrub.js';
+import { scrubSecrets } from '../../platform/scrub.js';
 
 /**
  * A log message's template: the message with what changes from one occurrence to the next

@@ -1,6 +1,6 @@
 import { OutboundFailed, OutboundRefused, type OutboundResponse } from '../../platform/net/outbound.js';
 import type { LogAuth } from './log-source-config.js';
-import { scrubSecrets } from './scrub.js';
+import { scrubSecrets } from '../../platform/scrub.js';
 
 /** What the Loki and Elasticsearch clients share: credentials on the wire, and failures in words. */
 
