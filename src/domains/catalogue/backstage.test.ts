@@ -97,6 +97,12 @@ describe('Backstage rules', () => {
     }
   });
 
+  it('keeps the GitHub and GitLab project-slug annotations, so an observed push finds its service', () => {
+    const r = ok(fromBackstage([component('a', {}, { annotations: { 'github.com/project-slug': 'acme/checkout', 'gitlab.com/project-slug': 'shop/checkout' } }), component('b')]));
+    expect(entity(r, 'svc:a')?.attrs).toMatchObject({ githubSlug: 'acme/checkout', gitlabSlug: 'shop/checkout' });
+    expect(entity(r, 'svc:b')?.attrs).not.toHaveProperty('githubSlug');
+  });
+
   it('resolves dependsOn with component as the default kind and the referring namespace as the default namespace', () => {
     const docs = [
       component('api', { dependsOn: ['worker', 'resource:cache', 'resource:default/orders-db'] }, { namespace: 'team-a' }),

@@ -11,6 +11,11 @@ export type BackstageText = { ok: true; docs: unknown[] } | { ok: false; error: 
 export const TIER_ANNOTATION = 'changeledger.io/tier';
 export const ENVIRONMENT_ANNOTATION = 'changeledger.io/environment';
 export const ENGINE_ANNOTATION = 'changeledger.io/engine';
+/**
+ * Backstage's repository annotations (`owner/name`, `group/project`): kept in the entity's attrs as
+ * githubSlug / gitlabSlug, so an observed push or merge of that repository finds its service.
+ */
+export const SLUG_ANNOTATIONS = { githubSlug: 'github.com/project-slug', gitlabSlug: 'gitlab.com/project-slug' } as const;
 
 /**
  * The documents of one or more catalog-info.yaml files, as parsed values. An empty document (a
@@ -263,6 +268,11 @@ function entityOf(d: Decl, meta: Obj, warnings: string[]): Entity | null | Fail 
 
   const attrs: Record<string, unknown> = { backstageRef: `${d.kind}:${d.namespace}/${name}` };
   if (typeof meta.title === 'string') attrs.title = meta.title;
+  for (const [attr, key] of Object.entries(SLUG_ANNOTATIONS)) {
+    const slug = annotation(key);
+    if (isFail(slug)) return slug;
+    if (slug !== null) attrs[attr] = slug;
+  }
   const common = { name, owner, tier, environment };
   if (d.kind === 'system') {
     if (typeof spec.domain === 'string') attrs.domain = spec.domain;
