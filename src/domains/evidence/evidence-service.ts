@@ -21,7 +21,7 @@ import { asPrometheus, listEvidenceSources, readEvidenceSettings, withServiceOve
 import type { Impact as EvidenceImpact, AiAssessment, AlertsPart, Evidence, EvidenceWindow, LogsPart, MetricsPart, RegisteredBy, ServiceRef, SourceRef } from './evidence-types.js';
 import { evidenceWindow } from './evidence-window.js';
 import { collectLogs } from './log-evidence.js';
-import { checkLogSourceConfig, type LogSource } from './log-source-config.js';
+import { asLogSource } from './log-source-config.js';
 import { collectMetrics } from './prometheus-evidence.js';
 import { renderCsv } from './report-csv.js';
 import { renderHtml } from './report-html.js';
@@ -186,8 +186,3 @@ export class EvidenceService implements ChangeReporter {
 }
 
 /** A stored log source as collectLogs takes it; its config was checked when saved, and is read through the same check. */
-function asLogSource(s: ReadySource): LogSource {
-  if (s.kind === 'otlp') return { id: s.id, name: s.name, kind: 'otlp' };
-  if (s.kind === 'loki') return { id: s.id, name: s.name, kind: 'loki', url: s.url ?? '', auth: s.auth, allowPrivate: s.allowPrivate, config: checkLogSourceConfig('loki', s.config) as Extract<LogSource, { kind: 'loki' }>['config'] };
-  return { id: s.id, name: s.name, kind: 'elasticsearch', url: s.url ?? '', auth: s.auth, allowPrivate: s.allowPrivate, config: checkLogSourceConfig('elasticsearch', s.config) as Extract<LogSource, { kind: 'elasticsearch' }>['config'] };
-}

@@ -12,7 +12,7 @@ import {
   type EvidenceSourceKind, type EvidenceSourceRecord, type ReadySource, type SourceAuthKind,
 } from './evidence-sources-store.js';
 import { readStoredEvidenceSettings, writeEvidenceSettings, type StoredEvidenceSettings } from './evidence-settings-store.js';
-import { checkLogSourceConfig, testLogSource, type LogSource, type LokiConfig, type ElasticsearchConfig } from './log-source-config.js';
+import { asLogSource, checkLogSourceConfig, testLogSource } from './log-source-config.js';
 import { createPrometheusClient } from './prometheus-client.js';
 import { checkRedTemplates, fillTemplate, RED_PRESETS, type RedTemplates, type StoredRedTemplates } from './red-templates.js';
 import { checkThresholds, DEFAULT_THRESHOLDS } from './thresholds.js';
@@ -257,9 +257,3 @@ export class EvidenceSourceService {
   }
 }
 
-/** A log source as the logs helper's adapters take it. */
-export function asLogSource(s: ReadySource): LogSource {
-  if (s.kind === 'otlp') return { id: s.id, name: s.name, kind: 'otlp' };
-  if (s.kind === 'loki') return { id: s.id, name: s.name, kind: 'loki', url: s.url ?? '', auth: s.auth, allowPrivate: s.allowPrivate, config: s.config as LokiConfig };
-  return { id: s.id, name: s.name, kind: 'elasticsearch', url: s.url ?? '', auth: s.auth, allowPrivate: s.allowPrivate, config: s.config as ElasticsearchConfig };
-}

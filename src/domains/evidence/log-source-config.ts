@@ -135,6 +135,20 @@ function checkElasticsearch(o: Record<string, unknown>): ElasticsearchConfig {
   };
 }
 
+/** A stored log source, its credentials opened (evidence-sources-store's ReadySource has this shape). */
+export type StoredLogSource = { id: string; name: string; kind: string; url: string | null; auth: LogAuth; allowPrivate: boolean; config: Record<string, unknown> };
+
+/**
+ * A stored source as collection and the Test button ask it. Its config is checked again, so a
+ * source saved before a field had a default gets that default rather than an undefined.
+ */
+export function asLogSource(s: StoredLogSource): LogSource {
+  if (s.kind === 'otlp') return { id: s.id, name: s.name, kind: 'otlp' };
+  const base = { id: s.id, name: s.name, url: s.url ?? '', auth: s.auth, allowPrivate: s.allowPrivate };
+  if (s.kind === 'loki') return { ...base, kind: 'loki', config: checkLogSourceConfig('loki', s.config) as LokiConfig };
+  return { ...base, kind: 'elasticsearch', config: checkLogSourceConfig('elasticsearch', s.config) as ElasticsearchConfig };
+}
+
 /**
  * The config of a log source of this kind, with the defaults filled in: what is stored in
  * evidence_sources.config. Throws a `config.<field>` 400 naming what is wrong.
