@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { unauthorized } from '../../platform/errors.js';
 import { requestAuditContext } from '../../platform/http/access.js';
-import { errors } from '../../platform/http/schemas.js';
+import { errors, PeerAuthInput } from '../../platform/http/schemas.js';
 import type { AlertSettingsService } from './alert-settings.js';
 import { MAX_EMAIL_RECIPIENTS } from './destinations/destination-input.js';
 
@@ -23,18 +23,10 @@ const SettingsInput = Type.Object({
   labelMapping: Type.Optional(Nullable(Type.Array(Type.Unknown(), { title: 'Label mapping', maxItems: 50, description: 'Rules tried in order ({labels, as, kinds?}); null: the documented defaults' }))),
 }, { additionalProperties: false });
 
-const AuthInput = Type.Union([
-  Type.Object({ kind: Type.Literal('none') }, { additionalProperties: false }),
-  Type.Object({ kind: Type.Literal('bearer'), token: Type.Optional(Type.String({ minLength: 1, maxLength: 4000, title: 'Token', description: 'Left out on an update: the stored token is kept' })) }, { additionalProperties: false }),
-  Type.Object({
-    kind: Type.Literal('basic'), username: Type.String({ minLength: 1, maxLength: 200, title: 'User name' }),
-    password: Type.Optional(Type.String({ minLength: 1, maxLength: 4000, title: 'Password', description: 'Left out on an update: the stored password is kept' })),
-  }, { additionalProperties: false }),
-], { title: 'Auth' });
 const AmName = Type.String({ minLength: 1, maxLength: 200, title: 'Name' });
 const AmUrl = Type.String({ minLength: 1, maxLength: 2000, title: 'URL', description: 'Alertmanager’s base URL (http://alertmanager:9093); private addresses are allowed' });
-const AlertmanagerCreate = Type.Object({ name: AmName, url: AmUrl, auth: Type.Optional(AuthInput) }, { additionalProperties: false });
-const AlertmanagerUpdate = Type.Object({ name: Type.Optional(AmName), url: Type.Optional(AmUrl), auth: Type.Optional(AuthInput) }, { additionalProperties: false });
+const AlertmanagerCreate = Type.Object({ name: AmName, url: AmUrl, auth: Type.Optional(PeerAuthInput) }, { additionalProperties: false });
+const AlertmanagerUpdate = Type.Object({ name: Type.Optional(AmName), url: Type.Optional(AmUrl), auth: Type.Optional(PeerAuthInput) }, { additionalProperties: false });
 const Alertmanager = Type.Object({
   id: Str, name: Str, url: Str, authKind: Type.Enum(['none', 'bearer', 'basic']), hasAuth: Type.Boolean(),
   authHint: Nullable(Str), createdAt: Str, updatedAt: Str,

@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { PeerAuthInput } from '../../platform/http/schemas.js';
 
 /** Settings → Evidence: request and response schemas, one per direction. */
 
@@ -11,19 +12,11 @@ const Kind = Type.Enum(['prometheus', 'loki', 'elasticsearch', 'otlp'], {
   title: 'Kind', description: 'prometheus (metrics), loki or elasticsearch (Elasticsearch / OpenSearch logs), otlp (our own POST /v1/logs intake)',
 });
 
-const AuthInput = Type.Union([
-  Type.Object({ kind: Type.Literal('none') }, { additionalProperties: false }),
-  Type.Object({ kind: Type.Literal('bearer'), token: Type.Optional(Type.String({ minLength: 1, maxLength: 4000, title: 'Token', description: 'Left out on an update: the stored token is kept' })) }, { additionalProperties: false }),
-  Type.Object({
-    kind: Type.Literal('basic'), username: Type.String({ minLength: 1, maxLength: 200, title: 'User name' }),
-    password: Type.Optional(Type.String({ minLength: 1, maxLength: 4000, title: 'Password', description: 'Left out on an update: the stored password is kept' })),
-  }, { additionalProperties: false }),
-], { title: 'Auth' });
 
 const fields = {
   name: Type.String({ minLength: 1, maxLength: 200, title: 'Name' }),
   url: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 2000, title: 'URL', description: 'The base URL (http://prometheus:9090); private addresses are allowed; none for otlp' }))),
-  auth: Type.Optional(AuthInput),
+  auth: Type.Optional(PeerAuthInput),
   config: Type.Optional(Type.Unknown({ title: 'Settings', description: 'loki: {serviceLabel, selector, errorFilter}; elasticsearch: {index, timeField, serviceField, levelField, messageField, errorLevels}; none for prometheus and otlp' })),
   enabled: Type.Optional(Type.Boolean({ title: 'Enabled' })),
 };

@@ -14,6 +14,19 @@ export function errors(...codes: number[]): Record<number, typeof ErrorBody> {
   return Object.fromEntries(codes.map((c) => [c, ErrorBody]));
 }
 
+/**
+ * How changeledger signs in to a peer it calls (an Alertmanager, a Prometheus, a log store): none,
+ * a bearer token, or basic auth. A secret left out on an update keeps the stored one.
+ */
+export const PeerAuthInput = Type.Union([
+  Type.Object({ kind: Type.Literal('none') }, { additionalProperties: false }),
+  Type.Object({ kind: Type.Literal('bearer'), token: Type.Optional(Type.String({ minLength: 1, maxLength: 4000, title: 'Token', description: 'Left out on an update: the stored token is kept' })) }, { additionalProperties: false }),
+  Type.Object({
+    kind: Type.Literal('basic'), username: Type.String({ minLength: 1, maxLength: 200, title: 'User name' }),
+    password: Type.Optional(Type.String({ minLength: 1, maxLength: 4000, title: 'Password', description: 'Left out on an update: the stored password is kept' })),
+  }, { additionalProperties: false }),
+], { title: 'Auth' });
+
 export const IsoTime = Type.String({ format: 'date-time', description: 'UTC, ISO-8601 with Z' });
 
 /**
