@@ -11,6 +11,7 @@ import './styles/tables.css';
 import './styles/badges.css';
 import './styles/filters.css';
 import './styles/timeline.css';
+import './styles/settings.css';
 import { App } from './app';
 
 const container = document.getElementById('root');

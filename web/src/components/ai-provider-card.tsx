@@ -78,7 +78,7 @@ export function AiProviderCard({ provider, settings, canEdit, isOwner, onChanged
   const placed = ['kind', 'url', 'model', 'key', 'aiEnabled'].some((n) => fieldMatches(field, n));
 
   return (
-    <section className="card evidence-card" data-testid="ai-provider-card" aria-labelledby="ai-provider-title">
+    <section className="card settings-card" data-testid="ai-provider-card" aria-labelledby="ai-provider-title">
       <div className="section-head">
         <h2 id="ai-provider-title">AI assessment</h2>
         <span className="muted small" data-testid="ai-provider-stored">{provider === null ? 'no provider' : `${kindLabels[provider.kind]} · ${provider.model}`}</span>

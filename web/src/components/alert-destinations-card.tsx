@@ -9,7 +9,6 @@ import { ErrorBanner } from './error-banner';
 import { FieldError } from './field-error';
 import { SecretBox } from './secret-box';
 import { useRowTests } from './use-row-tests';
-import './alert-managers-card.css';
 
 type Props = { destinations: AlertDestination[]; canEdit: boolean; onChanged: () => void };
 
@@ -101,7 +100,7 @@ export function AlertDestinationsCard({ destinations, canEdit, onChanged }: Prop
   const known = ['name', 'url', 'to', 'routingKey', 'eventsUrl'];
 
   return (
-    <section className="card alert-settings-card" data-testid="alert-destinations-card" aria-labelledby="alert-destinations-title">
+    <section className="card settings-card" data-testid="alert-destinations-card" aria-labelledby="alert-destinations-title">
       <div className="section-head">
         <h2 id="alert-destinations-title">Relay destinations</h2>
         {canEdit && draft === null && (
@@ -129,12 +128,12 @@ export function AlertDestinationsCard({ destinations, canEdit, onChanged }: Prop
       {destinations.length === 0 && draft === null && (
         <p className="muted small" data-testid="destinations-empty">None yet.</p>
       )}
-      <ul className="alert-source-list">
+      <ul className="item-list">
         {destinations.map((d) => {
           const result = tests[d.id];
           return (
-            <li key={d.id} className="alert-source-row" data-testid="destination-row" data-id={d.id}>
-              <div className="alert-source-main">
+            <li key={d.id} className="item-row" data-testid="destination-row" data-id={d.id}>
+              <div className="item-main">
                 <strong>{d.name}</strong> <span className="pill">{destinationKindLabels[d.kind]}</span>{' '}
                 <span className="mono small muted">{d.secretHint ?? describe(d)}</span>
                 {!d.enabled && <span className="muted small"> · disabled</span>}
@@ -142,7 +141,7 @@ export function AlertDestinationsCard({ destinations, canEdit, onChanged }: Prop
                 {result === 'testing' && <p className="muted small">Sending a test…</p>}
                 {result !== undefined && result !== 'testing' && <AlertTestResult result={result} testId="destination-test-result" />}
               </div>
-              <div className="alert-source-actions">
+              <div className="item-actions">
                 {canEdit && (
                   <button type="button" className="btn btn-small" onClick={() => void test(d.id)} disabled={result === 'testing'} data-testid="destination-test">
                     Test
@@ -164,7 +163,7 @@ export function AlertDestinationsCard({ destinations, canEdit, onChanged }: Prop
         })}
       </ul>
       {draft !== null && (
-        <form className="alert-source-form" onSubmit={(e) => void submit(e)} data-testid="destination-form">
+        <form className="item-form" onSubmit={(e) => void submit(e)} data-testid="destination-form">
           <h3>New destination</h3>
           <div className="field">
             <label htmlFor="dest-kind">Kind</label>

@@ -32,13 +32,13 @@ export function AlertHoldMode({ settings, canEdit, onSaved }: Props) {
   };
 
   return (
-    <section className="card alert-settings-card" data-testid="alert-hold-mode" aria-labelledby="alert-hold-mode-title">
+    <section className="card settings-card" data-testid="alert-hold-mode" aria-labelledby="alert-hold-mode-title">
       <h2 id="alert-hold-mode-title">How alerts are held</h2>
       <p className="muted small">While a change runs, the alerts of its blast radius are recorded with it and not notified.</p>
-      <fieldset className="hold-mode-choices" disabled={!canEdit || saving}>
+      <fieldset className="choice-list" disabled={!canEdit || saving}>
         <legend className="visually-hidden">Hold mode</legend>
         {holdModes.map((m) => (
-          <label key={m} className={mode === m ? 'hold-mode-choice selected' : 'hold-mode-choice'}>
+          <label key={m} className={mode === m ? 'choice selected' : 'choice'}>
             <input type="radio" name="hold-mode" value={m} checked={mode === m} onChange={() => { setMode(m); setSaved(false); }} data-testid={`hold-mode-${m}`} />
             <span>
               <strong>{holdModeLabels[m]}</strong>

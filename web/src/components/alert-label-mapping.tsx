@@ -75,7 +75,7 @@ export function AlertLabelMapping({ settings, canEdit, onSaved }: Props) {
   const isDefault = settings.labelMappingIsDefault;
 
   return (
-    <section className="card alert-settings-card" data-testid="label-mapping" aria-labelledby="label-mapping-title">
+    <section className="card settings-card" data-testid="label-mapping" aria-labelledby="label-mapping-title">
       <div className="section-head">
         <h2 id="label-mapping-title">Label mapping</h2>
         {isDefault && <span className="pill" data-testid="label-mapping-default">the defaults</span>}

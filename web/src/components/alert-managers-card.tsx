@@ -6,7 +6,6 @@ import { AlertTestResult, type TestWords } from './alert-test-result';
 import { useRowTests } from './use-row-tests';
 import { ErrorBanner } from './error-banner';
 import { FieldError } from './field-error';
-import './alert-managers-card.css';
 
 type Props = { alertmanagers: Alertmanager[]; canEdit: boolean; onChanged: () => void };
 
@@ -85,7 +84,7 @@ export function AlertmanagersCard({ alertmanagers, canEdit, onChanged }: Props) 
   const d = editing?.draft;
 
   return (
-    <section className="card alert-settings-card" data-testid="alertmanagers-card" aria-labelledby="alertmanagers-title">
+    <section className="card settings-card" data-testid="alertmanagers-card" aria-labelledby="alertmanagers-title">
       <div className="section-head">
         <h2 id="alertmanagers-title">Alertmanagers</h2>
         {canEdit && editing === null && (
@@ -100,12 +99,12 @@ export function AlertmanagersCard({ alertmanagers, canEdit, onChanged }: Props) 
           None yet. Silence mode needs at least one: its API v2 URL (for example <code>http://alertmanager:9093</code>).
         </p>
       )}
-      <ul className="alert-source-list">
+      <ul className="item-list">
         {alertmanagers.map((am) => {
           const result = tests[am.id];
           return (
-            <li key={am.id} className="alert-source-row" data-testid="alertmanager-row" data-id={am.id}>
-              <div className="alert-source-main">
+            <li key={am.id} className="item-row" data-testid="alertmanager-row" data-id={am.id}>
+              <div className="item-main">
                 <strong data-testid="alertmanager-name">{am.name}</strong> <code className="mono small">{am.url}</code>
                 <div className="muted small">
                   Auth: {authLabels[am.authKind]}
@@ -114,7 +113,7 @@ export function AlertmanagersCard({ alertmanagers, canEdit, onChanged }: Props) 
                 {result === 'testing' && <p className="muted small">Asking it…</p>}
                 {result !== undefined && result !== 'testing' && <AlertTestResult result={result} testId="alertmanager-test-result" />}
               </div>
-              <div className="alert-source-actions">
+              <div className="item-actions">
                 {canEdit && (
                   <>
                     <button type="button" className="btn btn-small" onClick={() => void test(am.id)} disabled={result === 'testing'} data-testid="alertmanager-test">
@@ -140,7 +139,7 @@ export function AlertmanagersCard({ alertmanagers, canEdit, onChanged }: Props) 
         })}
       </ul>
       {editing !== null && d !== undefined && (
-        <form className="alert-source-form" onSubmit={(e) => void submit(e)} data-testid="alertmanager-form">
+        <form className="item-form" onSubmit={(e) => void submit(e)} data-testid="alertmanager-form">
           <h3>{editing.id === null ? 'New Alertmanager' : 'Edit the Alertmanager'}</h3>
           <div className="field">
             <label htmlFor="am-name">Name</label>
@@ -169,7 +168,7 @@ export function AlertmanagersCard({ alertmanagers, canEdit, onChanged }: Props) 
             </div>
           )}
           {d.authKind === 'basic' && (
-            <div className="alert-source-pair">
+            <div className="field-pair">
               <div className="field">
                 <label htmlFor="am-user">User</label>
                 <input id="am-user" type="text" autoComplete="off" value={d.username} onChange={(e) => { set({ username: e.target.value }); }} aria-invalid={named('auth')} data-testid="alertmanager-username-input" />

@@ -27,7 +27,7 @@ export function AlertSnippets() {
   }, [reloads]);
 
   return (
-    <section className="card alert-settings-card" data-testid="alert-snippets" aria-labelledby="alert-snippets-title">
+    <section className="card settings-card" data-testid="alert-snippets" aria-labelledby="alert-snippets-title">
       <h2 id="alert-snippets-title">Send alerts to changeledger</h2>
       <p className="muted small">
         Alertmanager and Prometheus send with a token of the <code>alerts:write</code> scope: <Link to="/tokens" data-testid="snippets-token">create one</Link> and put it where

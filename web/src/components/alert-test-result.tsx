@@ -7,13 +7,13 @@ export type TestWords = { ok: boolean; message: string };
 export function AlertTestResult({ result, testId }: { result: TestWords | { error: string }; testId: string }) {
   if ('error' in result) {
     return (
-      <p className="alert-test-result field-error small" role="status" data-testid={testId} data-ok="false">
+      <p className="item-test-result field-error small" role="status" data-testid={testId} data-ok="false">
         {sentence(result.error)}
       </p>
     );
   }
   return (
-    <p className={result.ok ? 'alert-test-result ok-text small' : 'alert-test-result field-error small'} role="status" data-testid={testId} data-ok={String(result.ok)}>
+    <p className={result.ok ? 'item-test-result ok-text small' : 'item-test-result field-error small'} role="status" data-testid={testId} data-ok={String(result.ok)}>
       {sentence(result.message)}
     </p>
   );

@@ -42,7 +42,7 @@ export function EvidenceSourceForm({ stored, onSaved, onCancel }: Props) {
   const secretHint = secretSet ? 'set — type to replace' : '';
 
   return (
-    <form className="evidence-source-form" onSubmit={(e) => void submit(e)} noValidate data-testid="evidence-source-form">
+    <form className="item-form" onSubmit={(e) => void submit(e)} noValidate data-testid="evidence-source-form">
       <h3>{stored === null ? 'New evidence source' : `Edit ${stored.name}`}</h3>
       <div className="field">
         <label htmlFor="es-kind">Kind</label>
@@ -82,7 +82,7 @@ export function EvidenceSourceForm({ stored, onSaved, onCancel }: Props) {
             </div>
           )}
           {d.authKind === 'basic' && (
-            <div className="evidence-source-pair">
+            <div className="field-pair">
               <div className="field">
                 <label htmlFor="es-user">User</label>
                 <input id="es-user" type="text" autoComplete="off" placeholder={secretHint} value={d.username} onChange={(e) => { set({ username: e.target.value }); }} aria-invalid={fieldMatches(field, 'auth')} data-testid="evidence-source-username" />

@@ -33,7 +33,7 @@ export function EvidenceSourceList({ sources, canEdit, onChanged }: Props) {
   };
 
   return (
-    <section className="card evidence-card" data-testid="evidence-sources" aria-labelledby="evidence-sources-title">
+    <section className="card settings-card" data-testid="evidence-sources" aria-labelledby="evidence-sources-title">
       <div className="section-head">
         <h2 id="evidence-sources-title">Evidence sources</h2>
         {canEdit && editing === null && (
@@ -49,12 +49,12 @@ export function EvidenceSourceList({ sources, canEdit, onChanged }: Props) {
       {sources.length === 0 && editing === null && (
         <p className="muted small" data-testid="evidence-sources-empty">No metrics or log source yet: reports judge from alerts alone.</p>
       )}
-      <ul className="evidence-source-list">
+      <ul className="item-list">
         {sources.map((s) => {
           const result = tests[s.id];
           return (
-            <li key={s.id} className="evidence-source-row" data-testid="evidence-source-row" data-id={s.id} data-kind={s.kind} data-enabled={String(s.enabled)}>
-              <div className="evidence-source-main">
+            <li key={s.id} className="item-row" data-testid="evidence-source-row" data-id={s.id} data-kind={s.kind} data-enabled={String(s.enabled)}>
+              <div className="item-main">
                 <strong data-testid="evidence-source-title">{s.name}</strong> <span className="pill">{sourceKindLabels[s.kind]}</span>
                 {!s.enabled && <span className="pill pill-off" data-testid="evidence-source-off">off</span>}
                 {s.url !== null && <div><code className="mono small">{s.url}</code></div>}
@@ -69,7 +69,7 @@ export function EvidenceSourceList({ sources, canEdit, onChanged }: Props) {
                 {result !== undefined && result !== 'testing' && <AlertTestResult result={result} testId="evidence-source-test-result" />}
               </div>
               {canEdit && (
-                <div className="evidence-source-actions">
+                <div className="item-actions">
                   <button type="button" className="btn btn-small" onClick={() => void test(s.id)} disabled={result === 'testing'} data-testid="evidence-source-test">
                     Test
                   </button>

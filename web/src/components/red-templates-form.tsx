@@ -54,15 +54,15 @@ export function RedTemplatesForm({ settings, canEdit, onSaved }: Props) {
   const placed = choice === 'custom' && ['serviceLabel', ...queryKeys].some(at);
 
   return (
-    <form className="card evidence-card" onSubmit={(e) => void submit(e)} noValidate data-testid="red-templates-form">
+    <form className="card settings-card" onSubmit={(e) => void submit(e)} noValidate data-testid="red-templates-form">
       <div className="section-head">
         <h2>RED queries</h2>
         <span className="muted small" data-testid="red-templates-active">running: {active.name}</span>
       </div>
-      <fieldset className="red-choices" disabled={!canEdit || busy}>
+      <fieldset className="choice-list" disabled={!canEdit || busy}>
         <legend className="visually-hidden">RED query templates</legend>
         {(['otel', 'classic', 'custom'] as const).map((c) => (
-          <label key={c} className={choice === c ? 'red-choice selected' : 'red-choice'}>
+          <label key={c} className={choice === c ? 'choice selected' : 'choice'}>
             <input type="radio" name="red-choice" checked={choice === c} onChange={() => { setChoice(c); setSaved(false); }} data-testid={`red-templates-${c}`} />
             <span>{choiceLabels[c]}</span>
           </label>

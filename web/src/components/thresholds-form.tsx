@@ -65,7 +65,7 @@ export function ThresholdsForm({ settings, canEdit, onSaved }: Props) {
   const custom = !settings.thresholdsAreDefault;
 
   return (
-    <form className="card evidence-card" onSubmit={submit} noValidate data-testid="thresholds-form">
+    <form className="card settings-card" onSubmit={submit} noValidate data-testid="thresholds-form">
       <div className="section-head">
         <h2>Verdict thresholds</h2>
         <span className="muted small" data-testid="thresholds-stored">{custom ? 'this organisation’s own' : 'the documented defaults'}</span>

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback } from 'react';
 import { api } from '../api/client';
 import type { AlertDestination, Alertmanager, AlertSettings } from '../api/types';
 import { AlertDestinationsCard } from '../components/alert-destinations-card';
@@ -9,7 +9,7 @@ import { AlertSnippets } from '../components/alert-snippets';
 import { ErrorBanner } from '../components/error-banner';
 import { Layout } from '../components/layout';
 import { useSession } from '../components/session';
-import { errorMessage, isAbort } from '../lib/errors';
+import { useReloadable } from '../lib/use-reloadable';
 import './alert-sources-page.css';
 
 type Loaded = { settings: AlertSettings; alertmanagers: Alertmanager[]; destinations: AlertDestination[] };
@@ -20,26 +20,9 @@ type Loaded = { settings: AlertSettings; alertmanagers: Alertmanager[]; destinat
 export function AlertSourcesPage() {
   const { session } = useSession();
   const canEdit = session.role === 'owner' || session.role === 'admin';
-  const [loaded, setLoaded] = useState<Loaded | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [reloads, setReloads] = useState(0);
-
-  useEffect(() => {
-    const abort = new AbortController();
-    Promise.all([api.alertSettings(abort.signal), api.listAlertmanagers(abort.signal), api.listAlertDestinations(abort.signal)]).then(
-      ([settings, ams, dests]) => {
-        if (abort.signal.aborted) return;
-        setLoaded({ settings, alertmanagers: ams.alertmanagers, destinations: dests.destinations });
-        setError(null);
-      },
-      (caught: unknown) => {
-        if (!abort.signal.aborted && !isAbort(caught)) setError(errorMessage(caught));
-      },
-    );
-    return () => { abort.abort(); };
-  }, [reloads]);
-
-  const reload = useCallback(() => { setReloads((n) => n + 1); }, []);
+  const { loaded, setLoaded, error, reload } = useReloadable<Loaded>(
+    (signal) => Promise.all([api.alertSettings(signal), api.listAlertmanagers(signal), api.listAlertDestinations(signal)]).then(([settings, ams, dests]) => ({ settings, alertmanagers: ams.alertmanagers, destinations: dests.destinations })),
+  );
   const setSettings = useCallback((settings: AlertSettings) => { setLoaded((l) => (l === null ? l : { ...l, settings })); }, []);
 
   return (

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback } from 'react';
 import { evidenceApi } from '../api/evidence-client';
 import type { AiProvider, EvidenceSettings, EvidenceSource } from '../api/types';
 import { AiProviderCard } from '../components/ai-provider-card';
@@ -8,7 +8,7 @@ import { Layout } from '../components/layout';
 import { RedTemplatesForm } from '../components/red-templates-form';
 import { useSession } from '../components/session';
 import { ThresholdsForm } from '../components/thresholds-form';
-import { errorMessage, isAbort } from '../lib/errors';
+import { useReloadable } from '../lib/use-reloadable';
 import './evidence-settings-page.css';
 
 type Loaded = { sources: EvidenceSource[]; settings: EvidenceSettings; provider: AiProvider | null };
@@ -20,26 +20,9 @@ export function EvidenceSettingsPage() {
   const { session } = useSession();
   const isOwner = session.role === 'owner';
   const canEdit = isOwner || session.role === 'admin';
-  const [loaded, setLoaded] = useState<Loaded | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [reloads, setReloads] = useState(0);
-
-  useEffect(() => {
-    const abort = new AbortController();
-    Promise.all([evidenceApi.listSources(abort.signal), evidenceApi.settings(abort.signal), evidenceApi.aiProvider(abort.signal)]).then(
-      ([s, settings, p]) => {
-        if (abort.signal.aborted) return;
-        setLoaded({ sources: s.sources, settings, provider: p.provider });
-        setError(null);
-      },
-      (caught: unknown) => {
-        if (!abort.signal.aborted && !isAbort(caught)) setError(errorMessage(caught));
-      },
-    );
-    return () => { abort.abort(); };
-  }, [reloads]);
-
-  const reload = useCallback(() => { setReloads((n) => n + 1); }, []);
+  const { loaded, setLoaded, error, reload } = useReloadable<Loaded>(
+    (signal) => Promise.all([evidenceApi.listSources(signal), evidenceApi.settings(signal), evidenceApi.aiProvider(signal)]).then(([s, settings, p]) => ({ sources: s.sources, settings, provider: p.provider })),
+  );
   const setSettings = useCallback((settings: EvidenceSettings) => { setLoaded((l) => (l === null ? l : { ...l, settings })); }, []);
 
   return (
@@ -52,7 +35,7 @@ export function EvidenceSettingsPage() {
       )}
       {loaded === null && error === null && <p className="muted">Loading the evidence settings…</p>}
       {loaded !== null && (
-        <div className="evidence-columns">
+        <div className="settings-columns">
           <div>
             <EvidenceSourceList sources={loaded.sources} canEdit={canEdit} onChanged={reload} />
             <RedTemplatesForm settings={loaded.settings} canEdit={canEdit} onSaved={setSettings} />
