@@ -77,6 +77,10 @@ export const AUDIT_ACTIONS = {
       'change_source.tested', 'change_source.pulled', 'observed_settings.updated', 'observed.relinked',
     ],
   },
+  observedIntake: {
+    label: 'observed changes received from a change source, and writes that confirmed a planned change',
+    actions: ['change_source.received', 'change.confirmed_by_audit_log'],
+  },
 } as const satisfies Record<string, { label: string; actions: readonly string[] }>;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[keyof typeof AUDIT_ACTIONS]['actions'][number];
