@@ -52,27 +52,40 @@ function ServiceBlock({ s }: { s: ServiceRed }) {
 
 const templateWords: Record<string, string> = { otel: 'OpenTelemetry HTTP queries', classic: 'classic queries', custom: 'the organisation’s own queries' };
 
-export function ReportMetrics({ parts }: { parts: MetricsPart[] }) {
-  if (parts.length === 0) return <p className="muted small" data-testid="report-metrics-none">Metrics: not measured (no Prometheus source is configured)</p>;
+/** One block per source of a kind: "not measured" with its reason, or what it measured. */
+function SourceParts<P extends MetricsPart | LogsPart>({ parts, what, none, kind, render }: {
+  parts: P[]; what: string; none: string; kind: 'metrics' | 'logs'; render: (p: Extract<P, { status: 'measured' }>) => React.ReactNode;
+}) {
+  if (parts.length === 0) return <p className="muted small" data-testid={`report-${kind}-none`}>{what}: not measured ({none})</p>;
   return (
     <>
       {parts.map((p) =>
         p.status === 'not_measured' ? (
-          <NotMeasured key={p.source.id} what={`Metrics from ${p.source.name}`} reason={p.reason} testId="report-metrics-not-measured" />
+          <NotMeasured key={p.source.id} what={`${what} from ${p.source.name}`} reason={p.reason} testId={`report-${kind}-not-measured`} />
         ) : (
-          <div key={p.source.id} className="report-part" data-testid="report-metrics">
-            <p className="muted small">
-              RED from {p.source.name} ({templateWords[p.value.templates] ?? p.value.templates}, {pluralize(p.value.queries, 'PromQL query', 'PromQL queries')}). Figures: window ·
-              hour before · week earlier.
-            </p>
-            <ChartLegend />
-            {p.value.services.map((s) => (
-              <ServiceBlock key={s.key} s={s} />
-            ))}
+          <div key={p.source.id} className="report-part" data-testid={`report-${kind}`}>
+            {render(p as Extract<P, { status: 'measured' }>)}
           </div>
         ),
       )}
     </>
+  );
+}
+
+export function ReportMetrics({ parts }: { parts: MetricsPart[] }) {
+  return (
+    <SourceParts parts={parts} what="Metrics" none="no Prometheus source is configured" kind="metrics" render={(p) => (
+      <>
+        <p className="muted small">
+          RED from {p.source.name} ({templateWords[p.value.templates] ?? p.value.templates}, {pluralize(p.value.queries, 'PromQL query', 'PromQL queries')}). Figures: window ·
+          hour before · week earlier.
+        </p>
+        <ChartLegend />
+        {p.value.services.map((s) => (
+          <ServiceBlock key={s.key} s={s} />
+        ))}
+      </>
+    )} />
   );
 }
 
@@ -108,46 +121,39 @@ export function ReportAlerts({ part }: { part: AlertsPart }) {
 }
 
 export function ReportLogs({ parts }: { parts: LogsPart[] }) {
-  if (parts.length === 0) return <p className="muted small" data-testid="report-logs-none">Logs: not measured (no log source is configured)</p>;
   return (
-    <>
-      {parts.map((p) =>
-        p.status === 'not_measured' ? (
-          <NotMeasured key={p.source.id} what={`Logs from ${p.source.name}`} reason={p.reason} testId="report-logs-not-measured" />
-        ) : (
-          <div key={p.source.id} className="report-part" data-testid="report-logs">
-            <p className="muted small">
-              Logs from {p.source.name}: {formatCount(p.value.volume.window)} records ({formatCount(p.value.volume.hourBefore)} the hour before,{' '}
-              {formatCount(p.value.volume.weekEarlier)} a week earlier); {formatCount(p.value.errors.window)} errors
-            </p>
-            {p.value.fingerprints.length > 0 && (
-              <table className="data-table report-fingerprints">
-                <thead>
-                  <tr>
-                    <th scope="col">Error fingerprint</th>
-                    <th scope="col">Window</th>
-                    <th scope="col">Hour before</th>
-                    <th scope="col">Week earlier</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {p.value.fingerprints.map((f) => (
-                    <tr key={f.template} data-testid="report-fingerprint" data-new={String(f.isNew)}>
-                      <td>
-                        {f.isNew && <span className="pill pill-new">new</span>} <code className="mono small">{f.template}</code>
-                        {f.services.length > 0 && <div className="muted small">{f.services.join(', ')}</div>}
-                      </td>
-                      {comparedParts.map(([k]) => (
-                        <td key={k} className="mono small">{formatCount(f.counts[k])}</td>
-                      ))}
-                    </tr>
+    <SourceParts parts={parts} what="Logs" none="no log source is configured" kind="logs" render={(p) => (
+      <>
+        <p className="muted small">
+          Logs from {p.source.name}: {formatCount(p.value.volume.window)} records ({formatCount(p.value.volume.hourBefore)} the hour before,{' '}
+          {formatCount(p.value.volume.weekEarlier)} a week earlier); {formatCount(p.value.errors.window)} errors
+        </p>
+        {p.value.fingerprints.length > 0 && (
+          <table className="data-table report-fingerprints">
+            <thead>
+              <tr>
+                <th scope="col">Error fingerprint</th>
+                <th scope="col">Window</th>
+                <th scope="col">Hour before</th>
+                <th scope="col">Week earlier</th>
+              </tr>
+            </thead>
+            <tbody>
+              {p.value.fingerprints.map((f) => (
+                <tr key={f.template} data-testid="report-fingerprint" data-new={String(f.isNew)}>
+                  <td>
+                    {f.isNew && <span className="pill pill-new">new</span>} <code className="mono small">{f.template}</code>
+                    {f.services.length > 0 && <div className="muted small">{f.services.join(', ')}</div>}
+                  </td>
+                  {comparedParts.map(([k]) => (
+                    <td key={k} className="mono small">{formatCount(f.counts[k])}</td>
                   ))}
-                </tbody>
-              </table>
-            )}
-          </div>
-        ),
-      )}
-    </>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </>
+    )} />
   );
 }
