@@ -23,6 +23,8 @@ import { FlagsPage } from './pages/flags-page';
 import { HomePage } from './pages/home-page';
 import { MembersPage } from './pages/members-page';
 import { NotFoundPage } from './pages/not-found-page';
+import { ObservedChangePage } from './pages/observed-change-page';
+import { ChangeSourcesPage } from './pages/change-sources-page';
 import { SignInLinkPage } from './pages/signin-link-page';
 import { SignInPage } from './pages/signin-page';
 import { TokensPage } from './pages/tokens-page';
@@ -172,6 +174,8 @@ function Routes({ pathname }: { pathname: string }) {
       return <AlertSourcesPage />;
     case '/settings/evidence':
       return <EvidenceSettingsPage />;
+    case '/settings/change-sources':
+      return <ChangeSourcesPage />;
     default: {
       // Keyed so moving between flags or entities starts each page fresh.
       const flagKey = keyUnder('flags', pathname);
@@ -179,6 +183,8 @@ function Routes({ pathname }: { pathname: string }) {
       const entityKey = keyUnder('catalogue', pathname);
       if (entityKey !== null) return <CatalogueEntityPage key={entityKey} entityKey={entityKey} />;
       const changeId = keyUnder('changes', pathname);
+      // One list, two pages: an observed change's id starts obs_, a planned change's chg_.
+      if (changeId?.startsWith('obs_') === true) return <ObservedChangePage key={changeId} observedId={changeId} />;
       if (changeId !== null) return <ChangePage key={changeId} changeId={changeId} />;
       return <NotFoundPage />;
     }

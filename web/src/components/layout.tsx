@@ -18,6 +18,7 @@ const navItems: readonly NavItem[] = [
   { to: '/settings/changes', label: 'Change approvals', testId: 'nav-change-settings', managers: true },
   { to: '/settings/alerts', label: 'Alert sources', testId: 'nav-alert-sources' },
   { to: '/settings/evidence', label: 'Evidence', testId: 'nav-evidence' },
+  { to: '/settings/change-sources', label: 'Change sources', testId: 'nav-change-sources' },
   { to: '/tokens', label: 'API tokens', testId: 'nav-tokens' },
   { to: '/account', label: 'Account', testId: 'nav-account' },
 ];

@@ -4,6 +4,7 @@ import type { ApprovalView, BlastContracts, ChangeDetail } from '../api/types';
 import { ApprovalPanel } from '../components/approval-panel';
 import { ChangeActions } from '../components/change-actions';
 import { ChangeAlertsCard } from '../components/change-alerts-card';
+import { ChangeReceipts, receiptsOf } from '../components/change-receipts';
 import { ChangeReportCard } from '../components/change-report-card';
 import { ChangeHeader } from '../components/change-summary';
 import { ChangeTimeline } from '../components/change-timeline';
@@ -145,6 +146,7 @@ export function ChangePage({ changeId }: { changeId: string }) {
           <ChangeAlertsCard changeId={change.id} started={change.startedAt !== null} suppression={detail.suppression} refresh={reloads} />
           <ChangeReportCard change={change} reports={detail.reports ?? []} />
           <PipelineCard change={change} canWrite={writer} refresh={reloads} onTested={() => { setReloads((n) => n + 1); }} />
+          <ChangeReceipts receipts={receiptsOf(detail)} displayId={change.displayId} />
         </div>
         <div className="change-side">
           <ChangeTimeline events={detail.events ?? []} names={names} />

@@ -1,0 +1,84 @@
+import type { ListEntry, ObservedLocation, RecordPrincipal, RegisteredRecord } from '../api/observed-types';
+
+// How the one list and the observed change page say a record's parts in words.
+
+/** A catalogue key read as its name (svc:checkout-api → checkout-api); '' is a record no service claimed. */
+export function serviceLabel(key: string): string {
+  if (key === '') return 'unmapped';
+  const colon = key.indexOf(':');
+  return colon > 0 && colon < key.length - 1 ? key.slice(colon + 1) : key;
+}
+
+/** Catalogue entity pages take the key as one path segment. */
+export function entityHref(key: string): string {
+  return `/catalogue/${encodeURIComponent(key)}`;
+}
+
+export const principalKindLabels: Record<RecordPrincipal['kind'], string> = {
+  person: 'person',
+  token: 'token',
+  service: 'service account',
+  system: 'system',
+  unknown: 'unknown',
+};
+
+export const sourceLabels: Record<string, string> = {
+  changeledger: 'changeledger',
+  flags: 'flags',
+  github: 'GitHub',
+  gitlab: 'GitLab',
+  argocd: 'Argo CD',
+  kubernetes: 'Kubernetes',
+  aws: 'AWS CloudTrail',
+  azure: 'Azure Activity Log',
+  pagerduty: 'PagerDuty change event',
+  cloudevents: 'CloudEvents',
+  webhook: 'generic webhook',
+};
+
+export function sourceLabel(source: string): string {
+  return sourceLabels[source] ?? source;
+}
+
+const locationLabels: Record<keyof ObservedLocation, string> = {
+  repo: 'repository',
+  ref: 'ref',
+  environment: 'environment',
+  cluster: 'cluster',
+  namespace: 'namespace',
+  account: 'account',
+  region: 'region',
+  subscription: 'subscription',
+  resourceGroup: 'resource group',
+};
+
+/** [label, value] pairs of a location, in a fixed order, the empty ones left out. */
+export function locationParts(location: ObservedLocation): Array<[string, string]> {
+  const keys = Object.keys(locationLabels) as Array<keyof ObservedLocation>;
+  return keys.flatMap((k) => {
+    const v = location[k];
+    return v === undefined || v === '' ? [] : [[locationLabels[k], v] as [string, string]];
+  });
+}
+
+/** A principal's detail keys in words (roleArn → role ARN); unknown keys as they are. */
+const detailLabels: Record<string, string> = {
+  email: 'e-mail',
+  roleArn: 'role ARN',
+  sessionIssuer: 'session issuer',
+  sourceIdentity: 'source identity',
+  ciNamespace: 'CI namespace',
+  tokenName: 'token',
+  login: 'login',
+  username: 'user name',
+  accountId: 'account',
+};
+
+export function detailLabel(key: string): string {
+  return detailLabels[key] ?? key;
+}
+
+/** A planned change of the one list (it keeps every Change field). */
+export function isRegistered(e: ListEntry): e is RegisteredRecord {
+  return e.origin === 'registered';
+}
