@@ -4,7 +4,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { SettableClock } from '../../src/platform/clock.js';
 import { hasAlertmanager, startAlertmanager, type Alertmanager } from '../support/alertmanager.js';
-import { hasChromium, launchChromium, openPage } from '../support/browser.js';
+import { hasChromium, launchChromium, openPage, signInAt } from '../support/browser.js';
 import { webBundle } from '../support/deliveries-web.js';
 import { describeEachEngine } from '../support/engines.js';
 import { startReceiver } from '../support/receiver.js';
@@ -111,19 +111,11 @@ describeEachEngine('the alerts pages in the web UI', (engine) => {
     await t?.close();
   }, 60_000);
 
-  async function signInAt(page: Page, path: string, email: string): Promise<void> {
-    await page.goto(new URL(path, base).toString());
-    await page.waitForURL((url) => url.pathname === '/signin');
-    await page.getByLabel('E-mail', { exact: true }).fill(email);
-    await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
-    await page.getByTestId('signin-submit').click();
-    await page.waitForURL((url) => url.pathname === new URL(path, base).pathname);
-  }
 
   it.skipIf(!hasChromium)('before any alert: the Alerts page says how to send alerts and links to Settings → Alert sources', async () => {
     const { page, context, consoleErrors } = await openPage(browser!);
     try {
-      await signInAt(page, '/alerts', owner.user.email);
+      await signInAt(page, base, '/alerts', owner.user.email, PASSWORD);
       consoleErrors.length = 0;
       expect(await page.locator('h1').textContent()).toBe('Alerts');
       expect(await page.getByTestId('nav-alerts').getAttribute('aria-current')).toBe('page');
@@ -189,7 +181,7 @@ describeEachEngine('the alerts pages in the web UI', (engine) => {
 
     const { page, context, consoleErrors } = await openPage(browser!);
     try {
-      await signInAt(page, '/alerts', owner.user.email);
+      await signInAt(page, base, '/alerts', owner.user.email, PASSWORD);
       consoleErrors.length = 0;
       const rows = page.getByTestId('alert-row');
       await rows.first().waitFor();
@@ -281,7 +273,7 @@ describeEachEngine('the alerts pages in the web UI', (engine) => {
     // A narrow window: the list, the history and the card stay inside the screen.
     const narrow = await openPage(browser!, NARROW);
     try {
-      await signInAt(narrow.page, '/alerts', owner.user.email);
+      await signInAt(narrow.page, base, '/alerts', owner.user.email, PASSWORD);
       await narrow.page.getByTestId('alert-row').first().waitFor();
       expect(await narrow.page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(NARROW.width);
       await shoot(narrow.page, `alerts-list-narrow-${suffix}.png`);
@@ -299,7 +291,7 @@ describeEachEngine('the alerts pages in the web UI', (engine) => {
   it.skipIf(!hasChromium)('Settings → Alert sources: the hold mode saved, a bad label mapping refused beside its row, the snippet to paste; a member reads it only', async () => {
     const { page, context, consoleErrors } = await openPage(browser!);
     try {
-      await signInAt(page, '/settings/alerts', owner.user.email);
+      await signInAt(page, base, '/settings/alerts', owner.user.email, PASSWORD);
       consoleErrors.length = 0;
       const mode = page.getByTestId('alert-hold-mode');
       await mode.waitFor();
@@ -356,7 +348,7 @@ describeEachEngine('the alerts pages in the web UI', (engine) => {
 
     const narrow = await openPage(browser!, NARROW);
     try {
-      await signInAt(narrow.page, '/settings/alerts', owner.user.email);
+      await signInAt(narrow.page, base, '/settings/alerts', owner.user.email, PASSWORD);
       await narrow.page.getByTestId('label-rule').first().waitFor();
       expect(await narrow.page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(NARROW.width);
       await shoot(narrow.page, `alert-sources-narrow-${suffix}.png`);
@@ -366,7 +358,7 @@ describeEachEngine('the alerts pages in the web UI', (engine) => {
 
     const member = await openPage(browser!);
     try {
-      await signInAt(member.page, '/settings/alerts', mia.user.email);
+      await signInAt(member.page, base, '/settings/alerts', mia.user.email, PASSWORD);
       await member.page.getByTestId('alert-sources-readonly').waitFor();
       expect(await member.page.getByTestId('hold-mode-silence').isChecked()).toBe(true);
       expect(await member.page.getByTestId('hold-mode-save').count()).toBe(0);
@@ -382,7 +374,7 @@ describeEachEngine('the alerts pages in the web UI', (engine) => {
   it.skipIf(!hasChromium || !hasAlertmanager)('adds an Alertmanager (Debian\'s, on loopback) and its Test button says it answered', async () => {
     const { page, context, consoleErrors } = await openPage(browser!);
     try {
-      await signInAt(page, '/settings/alerts', owner.user.email);
+      await signInAt(page, base, '/settings/alerts', owner.user.email, PASSWORD);
       consoleErrors.length = 0;
       await page.getByTestId('alertmanager-add').click();
       await page.getByTestId('alertmanager-name-input').fill('shop-am');
@@ -421,7 +413,7 @@ describeEachEngine('the alerts pages in the web UI', (engine) => {
   it.skipIf(!hasChromium)('adds a signed webhook destination: its signing secret shown once, a Test that reaches the receiver, then removed', async () => {
     const { page, context, consoleErrors } = await openPage(browser!);
     try {
-      await signInAt(page, '/settings/alerts', owner.user.email);
+      await signInAt(page, base, '/settings/alerts', owner.user.email, PASSWORD);
       consoleErrors.length = 0;
       await page.getByTestId('destination-add').click();
       await page.getByTestId('destination-kind-input').selectOption('webhook');
@@ -474,7 +466,7 @@ describeEachEngine('the alerts pages in the web UI', (engine) => {
 
     const { page, context, consoleErrors } = await openPage(browser!);
     try {
-      await signInAt(page, `/changes/${id}`, owner.user.email);
+      await signInAt(page, base, `/changes/${id}`, owner.user.email, PASSWORD);
       consoleErrors.length = 0;
       const card = page.getByTestId('change-alerts-card');
       const shown = card.getByTestId('change-hold-problem');
@@ -517,7 +509,7 @@ describeEachEngine('the alerts pages in the web UI', (engine) => {
 
     const { page, context, consoleErrors } = await openPage(browser!);
     try {
-      await signInAt(page, `/changes/${changeId}`, owner.user.email);
+      await signInAt(page, base, `/changes/${changeId}`, owner.user.email, PASSWORD);
       consoleErrors.length = 0;
       const card = page.getByTestId('change-alerts-card');
       await card.getByTestId('change-alert').first().waitFor();

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { SettableClock } from '../../src/platform/clock.js';
-import { hasChromium, launchChromium, openPage } from '../support/browser.js';
+import { hasChromium, launchChromium, openPage, signInAt } from '../support/browser.js';
 import { startDeliveriesReceiver, type Hit, type Reply } from '../support/deliveries-receiver.js';
 import { webBundle } from '../support/deliveries-web.js';
 import { describeEachEngine } from '../support/engines.js';
@@ -118,19 +118,11 @@ describeEachEngine('deliveries in the web UI', (engine) => {
     return (r.json() as { settings: Record<string, unknown> }).settings;
   };
 
-  async function signInAt(page: Page, path: string, email: string): Promise<void> {
-    await page.goto(new URL(path, base).toString());
-    await page.waitForURL((url) => url.pathname === '/signin');
-    await page.getByLabel('E-mail', { exact: true }).fill(email);
-    await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
-    await page.getByTestId('signin-submit').click();
-    await page.waitForURL((url) => url.pathname === path);
-  }
 
   it.skipIf(!hasChromium)('sets a webhook ticket destination: a field error under the short secret, a passing test, saved and shown masked', async () => {
     const { page, context, consoleErrors } = await openPage(browser!);
     try {
-      await signInAt(page, '/settings/changes', owner.user.email);
+      await signInAt(page, base, '/settings/changes', owner.user.email, PASSWORD);
       const card = page.getByTestId('ticketing-card');
       await card.waitFor();
       expect(await page.getByTestId('ticketing-stored').textContent()).toBe('none stored');
@@ -246,7 +238,7 @@ describeEachEngine('deliveries in the web UI', (engine) => {
 
     const { page, context, consoleErrors } = await openPage(browser!);
     try {
-      await signInAt(page, `/changes/${id}`, owner.user.email);
+      await signInAt(page, base, `/changes/${id}`, owner.user.email, PASSWORD);
       const card = page.getByTestId('change-pipeline-card');
       await card.waitFor();
       expect(await card.getByTestId('pipeline-repo').textContent()).toBe('acme/checkout');
@@ -325,7 +317,7 @@ describeEachEngine('deliveries in the web UI', (engine) => {
     // An approver who neither owns the change nor the organisation reads the card, without the button.
     const other = await openPage(browser!);
     try {
-      await signInAt(other.page, `/changes/${id}`, alice.user.email);
+      await signInAt(other.page, base, `/changes/${id}`, alice.user.email, PASSWORD);
       const card = other.page.getByTestId('change-pipeline-card');
       await card.getByTestId('callback-last').waitFor();
       expect(await card.getByTestId('callback-test').count()).toBe(0);

@@ -2,7 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { hasChromium, launchChromium, openPage } from '../support/browser.js';
+import { hasChromium, launchChromium, openPage, signInAt } from '../support/browser.js';
 import { webBundle } from '../support/deliveries-web.js';
 import { describeEachEngine } from '../support/engines.js';
 import { PASSWORD, signIn, testApp, testCtx, type SignedIn, type TestApp } from '../support/test-app.js';
@@ -73,19 +73,11 @@ describeEachEngine('the catalogue entity page: what touched it', (engine) => {
     await t?.close();
   }, 60_000);
 
-  async function signInAt(page: Page, path: string): Promise<void> {
-    await page.goto(new URL(path, base).toString());
-    await page.waitForURL((url) => url.pathname === '/signin');
-    await page.getByLabel('E-mail', { exact: true }).fill(owner.user.email);
-    await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
-    await page.getByTestId('signin-submit').click();
-    await page.waitForURL((url) => url.pathname === path);
-  }
 
   it.skipIf(!hasChromium)('lists the changes naming the entity or holding it in their blast radius, and the flag changes of the flags it owns', async () => {
     const { page, context, consoleErrors } = await openPage(browser!);
     try {
-      await signInAt(page, entityPath('svc:payments-api'));
+      await signInAt(page, base, entityPath('svc:payments-api'), owner.user.email, PASSWORD);
       consoleErrors.length = 0;
       await page.getByTestId('entity-change').first().waitFor();
       expect((await page.getByTestId('entity-change').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-change-id')))).sort()).toEqual(
@@ -109,7 +101,7 @@ describeEachEngine('the catalogue entity page: what touched it', (engine) => {
   it.skipIf(!hasChromium)('"Register a change here" opens the new-change page with the entity as its component', async () => {
     const { page, context } = await openPage(browser!);
     try {
-      await signInAt(page, entityPath('svc:lonely'));
+      await signInAt(page, base, entityPath('svc:lonely'), owner.user.email, PASSWORD);
       await page.getByTestId('entity-changes-empty').waitFor();
       expect(await page.getByTestId('entity-changes-empty').textContent()).toContain('No change has named it or held it in its blast radius yet');
       expect(await page.getByTestId('entity-flag-changes-empty').textContent()).toContain('No flag owned by this service has changed');
@@ -131,7 +123,7 @@ describeEachEngine('the catalogue entity page: what touched it', (engine) => {
   it.skipIf(!hasChromium)('a flag owned by payments-api links to svc:payments-api on the flag page and in the list; an owner the catalogue lacks stays text', async () => {
     const { page, context, consoleErrors } = await openPage(browser!);
     try {
-      await signInAt(page, '/flags/payments.retry');
+      await signInAt(page, base, '/flags/payments.retry', owner.user.email, PASSWORD);
       consoleErrors.length = 0;
       const owned = page.getByTestId('flag-owner');
       await page.locator('a[data-testid="flag-owner"]').waitFor();

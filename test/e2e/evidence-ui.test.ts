@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startOpenAiPeer, AI_PEER_KEY, type AiPeer } from '../support/ai-peers.js';
-import { hasChromium, launchChromium, openPage } from '../support/browser.js';
+import { hasChromium, launchChromium, openPage, signInAt } from '../support/browser.js';
 import { webBundle } from '../support/deliveries-web.js';
 import { describeEachEngine } from '../support/engines.js';
 import { JumpClock } from '../support/evidence-stack.js';
@@ -103,19 +103,11 @@ describeEachEngine('Settings → Evidence and the report card in the web UI', (e
     await t?.close();
   }, 60_000);
 
-  async function signInAt(page: Page, path: string, email: string): Promise<void> {
-    await page.goto(new URL(path, base).toString());
-    await page.waitForURL((url) => url.pathname === '/signin');
-    await page.getByLabel('E-mail', { exact: true }).fill(email);
-    await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
-    await page.getByTestId('signin-submit').click();
-    await page.waitForURL((url) => url.pathname === new URL(path, base).pathname);
-  }
 
   it.skipIf(skip)('adds a Prometheus, shows a bad URL at its field with nothing saved, tests the real Prometheus and says its answer; sets the AI provider with a write-only key', async () => {
     const { page, context, consoleErrors } = await openPage(browser!);
     try {
-      await signInAt(page, '/settings/evidence', owner.user.email);
+      await signInAt(page, base, '/settings/evidence', owner.user.email, PASSWORD);
       expect(await page.locator('h1').textContent()).toBe('Evidence');
       expect(await page.getByTestId('nav-evidence').getAttribute('aria-current')).toBe('page');
       await page.getByTestId('evidence-sources-empty').waitFor();
@@ -168,7 +160,7 @@ describeEachEngine('Settings → Evidence and the report card in the web UI', (e
   it.skipIf(skip)('an admin reads the AI switch disabled, with the reason that only an owner switches it', async () => {
     const { page, context } = await openPage(browser!);
     try {
-      await signInAt(page, '/settings/evidence', adam.user.email);
+      await signInAt(page, base, '/settings/evidence', adam.user.email, PASSWORD);
       await page.getByTestId('ai-enabled-reason').waitFor();
       expect(await page.getByTestId('ai-enabled-reason').textContent()).toBe('Only an owner switches this.');
       expect(await page.getByTestId('ai-enabled').isDisabled()).toBe(true);
@@ -204,7 +196,7 @@ describeEachEngine('Settings → Evidence and the report card in the web UI', (e
 
     const { page, context, consoleErrors } = await openPage(browser!);
     try {
-      await signInAt(page, `/changes/${changeId}`, owner.user.email);
+      await signInAt(page, base, `/changes/${changeId}`, owner.user.email, PASSWORD);
       consoleErrors.length = 0;
       const card = page.getByTestId('change-report');
       await card.getByTestId('report-verdict').waitFor();

@@ -50,3 +50,17 @@ export async function openPage(browser: Browser, viewport = { width: 1440, heigh
   });
   return { context, page, consoleErrors };
 }
+
+/**
+ * Opens `path` of the UI at `base` signed out, signs in on the page it sends you to, and waits to
+ * be back on `path`: what a person following a link does.
+ */
+export async function signInAt(page: Page, base: string, path: string, email: string, password: string): Promise<void> {
+  const target = new URL(path, base);
+  await page.goto(target.toString());
+  await page.waitForURL((url) => url.pathname === '/signin');
+  await page.getByLabel('E-mail', { exact: true }).fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByTestId('signin-submit').click();
+  await page.waitForURL((url) => url.pathname === target.pathname);
+}
