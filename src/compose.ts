@@ -34,6 +34,8 @@ import { createMailer, type MailConfig, type Mailer } from './platform/mail/mail
 import { createMetrics, type Metrics } from './platform/metrics.js';
 import { LogIntake } from './domains/evidence/log-intake.js';
 import { logRetentionJobHandlers } from './domains/evidence/log-retention.js';
+import { ObservedFeed } from './domains/observed/observed-feed.js';
+import { IntakeService } from './domains/observed/intake-service.js';
 
 export type Services = {
   db: Database;
@@ -64,6 +66,10 @@ export type Services = {
   evidence: EvidenceService;
   /** POST /v1/logs: OTLP log records kept for the logs part of reports. */
   logIntake: LogIntake;
+  /** The one change list's flag writes and observed changes (plugged into changes), and the observed change page. */
+  observedFeed: ObservedFeed;
+  /** Observed changes: records what a change source delivers or a pull reads. */
+  intake: IntakeService;
   /** Settings → AI provider: the provider of change assessment. */
   aiProvider: AiProviderService;
   /** Settings → Evidence: evidence sources, thresholds, RED templates, the AI switch. */
@@ -144,13 +150,18 @@ export function compose(o: ComposeOptions): Services {
     db: o.db, clock: o.clock, sealer: o.sealer, outbound: o.outbound.client, changes, mailConfigured: mailer.configured, link: (c) => changes.link(c), aiBudgetMs: o.aiBudgetMs,
   });
   changes.setReporter(evidence);
+  // The one change list: flag writes and observed changes join the planned ones (changes never imports observed).
+  const observedFeed = new ObservedFeed({ db: o.db, flags, flagRequests });
+  changes.setFeed(observedFeed);
   const evidenceSources = new EvidenceSourceService({ db: o.db, clock: o.clock, sealer: o.sealer, outbound: o.outbound.client });
   const aiProvider = new AiProviderService({ db: o.db, clock: o.clock, sealer: o.sealer, outbound: o.outbound.client, budgetMs: o.aiBudgetMs });
   const handlers: Record<string, JobHandler<unknown>> = { ...flagRequests.jobHandlers(), ...incidents.jobHandlers(), ...catalogue.jobHandlers(), ...changes.jobHandlers(), ...evidence.jobHandlers(), ...deliveries.jobHandlers(), ...holds.jobHandlers(), ...relay.jobHandlers(), ...mailJobHandlers(mailer), ...logRetentionJobHandlers({ clock: o.clock }), ...(o.extraHandlers ?? {}) };
   const worker = new JobWorker({ db: o.db, clock: o.clock, logger: o.logger, metrics, handlers, pollMs: o.workerPollMs ?? 1_000 });
   // OTLP logs intake (POST /v1/logs): counted in /metrics, not audited.
   const logIntake = new LogIntake({ db: o.db, clock: o.clock, registry: metrics.registry });
-  return { db: o.db, clock: o.clock, logger: o.logger, metrics, auth, members, flags, flagRequests, sdkKeys, incidents, catalogue, mappings, blast, changes, approvals, changeSettings, deliveries, holds, alerts, relay, alertSettings, evidence, logIntake, aiProvider, evidenceSources, mailer, worker };
+  // Observed changes: the intake of every change source (webhooks, and the scheduled pulls).
+  const intake = new IntakeService({ db: o.db, clock: o.clock });
+  return { intake, db: o.db, clock: o.clock, logger: o.logger, metrics, auth, members, flags, flagRequests, sdkKeys, incidents, catalogue, mappings, blast, changes, approvals, changeSettings, deliveries, holds, alerts, relay, alertSettings, evidence, logIntake, observedFeed, aiProvider, evidenceSources, mailer, worker };
 }
 
 /** Every notifier hears every event, in order, inside the same transaction. */

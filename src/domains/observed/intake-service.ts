@@ -1,0 +1,197 @@
+/**
+ * The intake core: what one delivery or one pull page becomes, in ONE transaction. Events in time
+ * order; dedupe on the sender's event id (rows and receipts alike, a re-seen event that brings a
+ * missing diff enriches its row); the Kubernetes 50-objects-an-hour cap per cluster · account ·
+ * hour, counting what is stored first; 500 rows a call; scrub then cut; service resolution; a
+ * write carrying a planned change's id folded into that change's receipt (harvest sources only);
+ * the connection's counters; one audit event for a call that wrote anything.
+ */
+import type { Clock } from '../../platform/clock.js';
+import type { Database, Tx } from '../../platform/db/database.js';
+import { notFound } from '../../platform/errors.js';
+import { cutText, scrubJson, scrubSecrets } from '../../platform/scrub.js';
+import { readServiceNames } from '../catalogue/service-names.js';
+import { appendAuditEvent, type AuditContext } from '../ledger/index.js';
+import {
+  addCounts, bucketCounts, enrichObserved, enrichReceipt, findSeen, findSource, insertObserved, insertReceipt, newObservedId, plannedByDisplayId,
+  readIntakeSettings, type NewObserved, type Seen, type SourceRow,
+} from './observed-store.js';
+import { DEFAULT_CI_NAMESPACES, HARVEST_KINDS, LIMITS, type IntakeCounts, type ObservedEvent, type Parsed } from './observed-types.js';
+import { compileMaps, resolveServices } from './resolution.js';
+
+export type IntakeVia = 'webhook' | 'pull' | 'manual';
+export type IntakeResult = {
+  counts: IntakeCounts;
+  /** A Kubernetes bucket reached its 50 objects, or the call its 500 rows: the caller notes it once (a pull's marker). */
+  capReached: boolean;
+};
+
+export const emptyCounts = (): IntakeCounts => ({ recorded: 0, duplicate: 0, enriched: 0, noise: 0, capped: 0, denied: 0, ignored: 0, rejected: 0, receipts: 0 });
+
+/** A diff scrubbed of secrets, then cut at the limit; null stays null. */
+export function cleanDiff(diff: string | null): string | null {
+  return diff === null || diff === '' ? null : cutText(scrubSecrets(diff), LIMITS.diffChars);
+}
+
+/** Parameters scrubbed value by value; when their JSON is over the limit, the cut JSON text is stored as a string. */
+export function cleanParams(params: unknown): unknown {
+  if (params === null || params === undefined) return null;
+  const scrubbed = scrubJson(params);
+  const text = JSON.stringify(scrubbed);
+  return text.length <= LIMITS.diffChars ? scrubbed : cutText(text, LIMITS.diffChars);
+}
+
+/** Time order, then the event id, so two deliveries of overlapping windows walk the same sequence. */
+const byTime = (a: ObservedEvent, b: ObservedEvent) => Date.parse(a.occurredAt) - Date.parse(b.occurredAt) || (a.eventId < b.eventId ? -1 : a.eventId > b.eventId ? 1 : 0);
+
+/** The same event twice in one delivery: one, carrying whatever diff or params either had. */
+function uniqueEvents(events: ObservedEvent[], counts: IntakeCounts): ObservedEvent[] {
+  const byId = new Map<string, ObservedEvent>();
+  for (const e of events) {
+    const first = byId.get(e.eventId);
+    if (!first) byId.set(e.eventId, e);
+    else {
+      counts.duplicate += 1;
+      byId.set(e.eventId, { ...first, diff: first.diff ?? e.diff, params: first.params ?? e.params });
+    }
+  }
+  return [...byId.values()].sort(byTime);
+}
+
+export class IntakeService {
+  constructor(private readonly deps: { db: Database; clock: Clock }) {}
+
+  /** One delivery (or pull page) in its own transaction: the answer is sent only after it commits. */
+  async record(ctx: AuditContext, sourceId: string, parsed: Parsed, via: IntakeVia): Promise<IntakeResult> {
+    return this.deps.db.transaction((tx) => this.recordIn(tx, ctx, sourceId, parsed, via));
+  }
+
+  /** The same inside the caller's transaction (a pull moves its marker in it). */
+  async recordIn(tx: Tx, ctx: AuditContext, sourceId: string, parsed: Parsed, via: IntakeVia): Promise<IntakeResult> {
+    const source = await findSource(tx, sourceId);
+    if (!source) throw notFound(`no change source ${sourceId}`);
+    const now = this.deps.clock.now().toISOString();
+    const counts: IntakeCounts = { ...emptyCounts(), ignored: parsed.ignored, noise: parsed.noise, rejected: parsed.rejected.length };
+    const events = uniqueEvents(parsed.events, counts);
+    const seen = await findSeen(tx, source.orgId, source.kind, events.map((e) => e.eventId));
+    const fresh: ObservedEvent[] = [];
+    for (const e of events) {
+      const before = seen.get(e.eventId);
+      if (!before) fresh.push(e);
+      else if (await this.#enrich(tx, source, before, e)) counts.enriched += 1;
+      else counts.duplicate += 1;
+    }
+
+    let capReached = false;
+    const rows: NewObserved[] = [];
+    const receipts: Array<{ changeId: string; e: ObservedEvent }> = [];
+    if (fresh.length) {
+      const settings = await readIntakeSettings(tx, source.orgId, [...DEFAULT_CI_NAMESPACES]);
+      const names = await readServiceNames(tx, source.orgId);
+      const maps = compileMaps(settings);
+      // Only a source that reads a system's own record may stamp a receipt; a webhook sender cannot.
+      const folds = HARVEST_KINDS.includes(source.kind);
+      const planned = folds ? await plannedByDisplayId(tx, source.orgId, fresh.flatMap((e) => (e.changeRef ? [e.changeRef] : []))) : new Map<string, string>();
+      const buckets = await bucketCounts(tx, source.orgId, [...new Set(fresh.flatMap((e) => (e.capBucket && !e.denied ? [e.capBucket] : [])))]);
+      let written = 0;
+      for (const e of fresh) {
+        // A denied attempt is never capped by the K8s rule: it is what SecOps must see.
+        if (e.capBucket && !e.denied) {
+          const n = buckets.get(e.capBucket) ?? 0;
+          if (n >= LIMITS.objectsPerAccountHour) {
+            counts.capped += 1;
+            capReached = true;
+            continue;
+          }
+          buckets.set(e.capBucket, n + 1);
+        }
+        if (written >= LIMITS.rowsPerTick) {
+          counts.capped += 1;
+          capReached = true;
+          continue;
+        }
+        written += 1;
+        const changeId = e.changeRef ? planned.get(e.changeRef.toUpperCase()) : undefined;
+        if (changeId) receipts.push({ changeId, e });
+        else rows.push(this.#row(source, e, now, resolveServices(e, names, maps)));
+      }
+    }
+
+    const stored = await insertObserved(tx, rows);
+    for (const r of rows) {
+      // Not written: a concurrent delivery of the same event committed first.
+      if (!stored.has(r.id)) counts.duplicate += 1;
+      else if (r.denied) counts.denied += 1;
+      else counts.recorded += 1;
+    }
+    for (const { changeId, e } of receipts) {
+      const receipt = {
+        orgId: source.orgId, changeId, sourceId: source.id, source: source.kind, kind: e.kind, eventId: e.eventId, title: e.title, occurredAt: e.occurredAt,
+        receivedAt: now, principal: e.principal, action: e.action, resource: e.resource, location: withRepo(e), diff: cleanDiff(e.diff), link: e.link,
+      };
+      if (!(await insertReceipt(tx, receipt))) {
+        counts.duplicate += 1;
+        continue;
+      }
+      counts.receipts += 1;
+      await appendAuditEvent(tx, this.deps.clock, ctx, {
+        orgId: source.orgId, action: 'change.confirmed_by_audit_log', target: { type: 'change', id: changeId },
+        data: { sourceId: source.id, source: source.kind, kind: e.kind, eventId: e.eventId, title: e.title, occurredAt: e.occurredAt, principal: e.principal.name },
+      });
+    }
+
+    const lastEventAt = [...rows.filter((r) => stored.has(r.id)).map((r) => r.occurredAt), ...receipts.map((r) => r.e.occurredAt)].sort().at(-1) ?? null;
+    await addCounts(tx, source.id, counts, lastEventAt, now);
+    if (counts.recorded + counts.denied + counts.enriched + counts.receipts > 0) {
+      await appendAuditEvent(tx, this.deps.clock, ctx, {
+        orgId: source.orgId, action: 'change_source.received', target: { type: 'change_source', id: source.id },
+        data: { ...counts, via, kind: source.kind, name: source.name, ...(capReached ? { capReached } : {}) },
+      });
+    }
+    return { counts, capReached };
+  }
+
+  /** Fills the diff or params a first sighting lacked; false when it brings nothing new (a duplicate). */
+  async #enrich(tx: Tx, source: SourceRow, before: Seen, e: ObservedEvent): Promise<boolean> {
+    const diff = cleanDiff(e.diff);
+    if (before.table === 'receipt') return !before.hasDiff && diff !== null && enrichReceipt(tx, source.orgId, source.kind, e.eventId, diff);
+    const params = cleanParams(e.params);
+    if ((before.hasDiff || diff === null) && (before.hasParams || params === null)) return false;
+    return enrichObserved(tx, before.id, before.hasDiff ? null : diff, before.hasParams ? null : params);
+  }
+
+  #row(source: SourceRow, e: ObservedEvent, now: string, r: ReturnType<typeof resolveServices>): NewObserved {
+    return {
+      id: newObservedId(), orgId: source.orgId, sourceId: source.id, source: source.kind, kind: e.kind, eventId: e.eventId, title: e.title.slice(0, 500),
+      occurredAt: new Date(e.occurredAt).toISOString(), receivedAt: now, principal: e.principal, action: e.action, resource: e.resource, location: withRepo(e),
+      ...r, diff: cleanDiff(e.diff), params: cleanParams(e.params), link: e.link, denied: e.denied, errorCode: e.errorCode, outcome: e.outcome,
+      capBucket: e.capBucket, changeRef: e.changeRef, serviceHint: e.serviceHint, resourceName: e.resourceName ?? null,
+    };
+  }
+}
+
+/** The repository is kept in the location, so a relink (and the list's filters) can read it back. */
+function withRepo(e: ObservedEvent): ObservedEvent['location'] {
+  return e.repo && !e.location.repo ? { ...e.location, repo: e.repo } : e.location;
+}
+
+/**
+ * Re-resolves the services of the organisation's rows since a time, with the maps as they are now
+ * (the sources helper calls it in the transaction that saves a map edit). Answers how many rows
+ * changed their service or links.
+ */
+export async function relink(tx: Tx, orgId: string, since: Date): Promise<number> {
+  const settings = await readIntakeSettings(tx, orgId, [...DEFAULT_CI_NAMESPACES]);
+  const names = await readServiceNames(tx, orgId);
+  const maps = compileMaps(settings);
+  const rows = await tx.query<{ id: string; service: string; service_via: string; services: string[]; service_hint: string | null; resource: string | null; resource_name: string | null; location: Record<string, string> }>(
+    'SELECT id, service, service_via, services, service_hint, resource, resource_name, location FROM observed_changes WHERE org_id = $1 AND occurred_at >= $2', [orgId, since.toISOString()]);
+  let changed = 0;
+  for (const row of rows.rows) {
+    const r = resolveServices({ serviceHint: row.service_hint, repo: row.location.repo ?? null, resource: row.resource, resourceName: row.resource_name, location: row.location }, names, maps);
+    if (r.service === row.service && r.serviceVia === row.service_via && r.services.join('\n') === row.services.join('\n')) continue;
+    await tx.query('UPDATE observed_changes SET service = $2, service_via = $3, services = $4::text[] WHERE id = $1', [row.id, r.service, r.serviceVia, r.services]);
+    changed += 1;
+  }
+  return changed;
+}
