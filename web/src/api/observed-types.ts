@@ -78,6 +78,9 @@ export type ChangeSource = {
   config: Record<string, unknown>;
   hasCredential: boolean;
   pullEnabled: boolean;
+  /** Whether the scheduled pull reads it, and if not, why in words. */
+  pullable?: boolean;
+  notPulledBecause?: string | null;
   counts: SourceCounts;
   lastEventAt: string | null;
   lastPullAt: string | null;
@@ -100,9 +103,11 @@ export type ObservedSettings = {
   ciNamespaces: string[];
   serviceMap: Record<string, string>;
   resourceMap: Record<string, string | string[]>;
+  /** After a PUT that edited a map: how many records of the last 48 hours were relinked. */
+  relinked?: number | null;
 };
 
 /** POST /api/change-sources/:id/test: the answer in words (and, for a pushed source, a curl line to send one). */
 export type SourceTest = { ok: boolean; message: string; curl?: string | null };
 /** POST /api/change-sources/:id/pull: what the manual pull read. */
-export type ManualPull = { counts?: Partial<SourceCounts>; message?: string };
+export type ManualPull = { ok?: boolean; counts?: Partial<SourceCounts> | null; message?: string };

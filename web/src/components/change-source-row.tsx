@@ -54,7 +54,7 @@ export function ChangeSourceRow({ source: s, canEdit, onChanged, onSecret }: Pro
   const pull = (): Promise<void> =>
     run('pulling', async () => {
       const answer = await observedApi.pullSource(s.id, Number(minutes));
-      const recorded = answer.counts?.recorded;
+      const recorded = answer.counts?.recorded ?? undefined;
       setSaid(answer.message ?? (recorded === undefined ? 'Pulled.' : `Pulled the last ${minutes} minutes: ${pluralize(recorded, 'change')} recorded.`));
       onChanged();
     });
@@ -81,7 +81,7 @@ export function ChangeSourceRow({ source: s, canEdit, onChanged, onSecret }: Pro
       </ul>
       {pulls && (
         <p className="muted small" data-testid="source-pull-state">
-          Scheduled pull: {!s.hasCredential ? 'off — no credential' : s.pullEnabled ? 'on' : 'off for this connection'}
+          Scheduled pull: {!s.hasCredential ? 'off — no credential' : !s.pullEnabled ? 'off for this connection' : s.notPulledBecause != null ? `off — ${s.notPulledBecause}` : 'on'}
           {s.lastPullAt !== null && ` · last pull ${formatUtc(s.lastPullAt)}`}
           {s.lastPullError !== null && <span className="field-error"> · {s.lastPullError}</span>}
         </p>

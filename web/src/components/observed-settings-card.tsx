@@ -66,13 +66,13 @@ export function ObservedSettingsCard({ settings, canEdit, onSaved }: { settings:
   const [d, setD] = useState<Draft>(() => draftOf(settings));
   const [saving, setSaving] = useState(false);
   const [problem, setProblem] = useState<Problem | null>(null);
-  const [saved, setSaved] = useState(false);
+  const [saved, setSaved] = useState<string | null>(null);
 
   useEffect(() => { setD(draftOf(settings)); }, [settings]);
 
   const submit = async (event: SubmitEvent<HTMLFormElement>): Promise<void> => {
     event.preventDefault();
-    setSaved(false);
+    setSaved(null);
     const read = patchOf(d, settings);
     if ('problem' in read) {
       setProblem(read.problem);
@@ -81,8 +81,10 @@ export function ObservedSettingsCard({ settings, canEdit, onSaved }: { settings:
     setProblem(null);
     setSaving(true);
     try {
-      onSaved(await observedApi.updateSettings(read.patch));
-      setSaved(true);
+      const answer = await observedApi.updateSettings(read.patch);
+      onSaved(answer);
+      const relinked = answer.relinked ?? null;
+      setSaved(relinked === null ? 'Saved.' : `Saved; ${relinked.toLocaleString('en-US')} ${relinked === 1 ? 'record' : 'records'} of the last 48 hours relinked.`);
     } catch (caught) {
       setProblem({ field: errorField(caught) ?? 'form', message: errorMessage(caught) });
     } finally {
@@ -92,7 +94,7 @@ export function ObservedSettingsCard({ settings, canEdit, onSaved }: { settings:
 
   const field = problem?.field ?? null;
   const message = problem?.message ?? null;
-  const set = (patch: Partial<Draft>): void => { setSaved(false); setD({ ...d, ...patch }); };
+  const set = (patch: Partial<Draft>): void => { setSaved(null); setD({ ...d, ...patch }); };
   const named = ['pullIntervalSeconds', 'ciNamespaces', 'serviceMap', 'resourceMap'];
   const elsewhere = field !== null && !named.some((n) => field === n || field.startsWith(`${n}.`));
 
@@ -129,7 +131,7 @@ export function ObservedSettingsCard({ settings, canEdit, onSaved }: { settings:
           {canEdit && (
             <div className="form-actions">
               <button type="submit" className="btn btn-primary" data-testid="observed-settings-save">{saving ? 'Saving…' : 'Save'}</button>
-              {saved && <span className="muted small" role="status" data-testid="observed-settings-saved">Saved.</span>}
+              {saved !== null && <span className="muted small" role="status" data-testid="observed-settings-saved">{saved}</span>}
             </div>
           )}
         </fieldset>
