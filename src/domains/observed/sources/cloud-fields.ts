@@ -1,0 +1,47 @@
+/**
+ * Small readers the cloud adapters (CloudTrail, Azure Activity Log) share. Pure: no clock, no I/O.
+ * Cloud audit records are loosely typed JSON written by many services, so every read checks the
+ * type it gets instead of trusting a schema.
+ */
+
+export type Json = Record<string, unknown>;
+
+export const isObj = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** A non-empty string, or null. */
+export const str = (v: unknown): string | null => (typeof v === 'string' && v.trim() !== '' ? v : null);
+
+/** The same key whatever its case: CloudTrail writes `environment.variables`, the API docs `Environment.Variables`. */
+export function getCI(o: Json, key: string): unknown {
+  if (key in o) return o[key];
+  const lower = key.toLowerCase();
+  for (const k of Object.keys(o)) if (k.toLowerCase() === lower) return o[k];
+  return undefined;
+}
+
+/** A planned change's display id as people and pipelines write it: CHG- and the 8 hex characters of its id. */
+const CHANGE_REF = /(?:^|[^0-9A-Za-z])(CHG-[0-9A-Fa-f]{8})(?![0-9A-Za-z])/;
+
+/** The first CHG-XXXXXXXX inside a value (a session name `deploy-CHG-1A2B3C4D`, a tag value), upper-cased. */
+export function changeRefIn(value: unknown): string | null {
+  if (typeof value !== 'string') return null;
+  const m = CHANGE_REF.exec(value);
+  return m ? m[1]!.toUpperCase() : null;
+}
+
+/**
+ * An event time as ISO 8601 UTC, or null. Besides ISO it reads the `2022-09-30 15:11:25.000000000`
+ * form some log pipelines rewrite CloudTrail's eventTime into (a space, nanoseconds, no zone: UTC).
+ */
+export function isoTime(v: unknown): string | null {
+  if (typeof v !== 'string') return null;
+  let s = v.trim();
+  const m = /^(\d{4}-\d{2}-\d{2})[ T](\d{2}:\d{2}:\d{2})(?:\.(\d+))?(Z|[+-]\d{2}:?\d{2})?$/.exec(s);
+  if (m) s = `${m[1]}T${m[2]}${m[3] ? `.${m[3].slice(0, 3).padEnd(3, '0')}` : ''}${m[4] ?? 'Z'}`;
+  else if (!/^\d{4}-\d{2}-\d{2}T/.test(s)) return null;
+  const t = Date.parse(s);
+  return Number.isNaN(t) ? null : new Date(t).toISOString();
+}
+
+/** What a rejected item says: the field, in words a person understands. */
+export type ItemProblem = { field: string; message: string };
