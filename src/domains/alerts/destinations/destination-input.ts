@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { invalid } from '../../../platform/errors.js';
 import type { LiteralJudgement } from '../../../platform/net/outbound.js';
+import { checkUrl } from '../../../platform/net/url-input.js';
 import type { DestinationKind } from '../alert-types.js';
 import type { DestinationConfig } from '../alert-settings-store.js';
 import { PAGERDUTY_EVENTS_URL } from './pagerduty.js';
@@ -48,19 +49,8 @@ export function checkName(raw: string | undefined, before: string | null): strin
   return name;
 }
 
-/** An http(s) URL that can ever be reached, by the judgement given (a destination's, an Alertmanager's). */
-export function checkUrl(field: string, raw: string, judge: (url: string) => LiteralJudgement): URL {
-  let u: URL;
-  try {
-    u = new URL(raw);
-  } catch {
-    throw invalid(field, 'is not a URL', raw);
-  }
-  if (u.protocol !== 'https:' && u.protocol !== 'http:') throw invalid(field, 'must be an http or https URL', raw);
-  const j = judge(raw);
-  if (j.verdict === 'refused') throw invalid(field, `can never be reached: ${j.what}`);
-  return u;
-}
+/** The one URL rule lives in platform (observed's change sources use it too). */
+export { checkUrl };
 
 /**
  * Checks a destination against its kind and merges it over the stored one (an update leaves out
