@@ -23,6 +23,7 @@ import { flagRoutes } from './domains/flags/flag-routes.js';
 import { ofrepRoutes } from './domains/flags/ofrep-routes.js';
 import { sdkKeyRoutes } from './domains/flags/sdk-key-routes.js';
 import { incidentRoutes } from './domains/incidents/incident-routes.js';
+import { observedRoutes } from './domains/observed/observed-routes.js';
 import { ledgerRoutes } from './domains/ledger/index.js';
 import type { Services } from './compose.js';
 import type { Listener } from './platform/http/access.js';
@@ -143,6 +144,7 @@ export async function buildApp(deps: AppDeps, listener: Listener): Promise<Fasti
   await app.register(blastRoutes, { blast: deps.blast });
   await app.register(changeRoutes, { db: deps.db, changes: deps.changes, approvals: deps.approvals, settings: deps.changeSettings, blast: deps.blast });
   await app.register(reportRoutes, { db: deps.db, changes: deps.changes });
+  await app.register(observedRoutes, { feed: deps.observedFeed });
   await app.register(deliveryRoutes, { deliveries: deps.deliveries, changes: deps.changes });
   await app.register(alertRoutes, { alerts: deps.alerts, clock: deps.clock });
   await app.register(alertSettingsRoutes, { settings: deps.alertSettings, pipelineUrl: deps.pipelineUrl ?? (() => null) });

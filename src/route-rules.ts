@@ -99,6 +99,7 @@ export const ROUTE_RULES: readonly RouteRule[] = [
   scoped('POST', '/api/changes/preview-blast', 'changes:read'),
   scoped('POST', '/api/changes/preview-contracts', 'changes:read'),
   scoped('GET', '/api/changes/:id', 'changes:read'),
+  scoped('GET', '/api/observed-changes/:id', 'changes:read'),
   scoped('PUT', '/api/changes/:id', 'changes:write'),
   scoped('GET', '/api/changes/:id/status', 'changes:read'),
   scoped('GET', '/api/changes/:id/approvals', 'changes:read'),

@@ -63,6 +63,8 @@ export type FeedFilter = {
   since?: Date; until?: Date; limit: number;
   /** Flag change requests waiting on a person are listed too (include_proposed=true, requests=true). */
   includeProposed: boolean;
+  /** requests=true: only what waits on a person (flag change requests here), never a write that happened. */
+  requests?: boolean;
 };
 
 /** A write that carried a planned change's id: shown on that change's page. */
@@ -72,6 +74,8 @@ export type Receipt = {
 };
 
 export interface ChangeFeed {
+  /** The source= and mode= values the feed's entries carry, so the list refuses any other by name. */
+  readonly vocabulary: { sources: readonly string[]; modes: readonly string[] };
   /** Flag writes and observed rows matching the filter, newest first, at most f.limit. */
   list(orgId: string, f: FeedFilter): Promise<FeedEntry[]>;
   /** What the organisation's connected sources cannot see, in plain words (changes with the sources). */

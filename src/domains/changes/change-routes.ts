@@ -16,6 +16,7 @@ import { APPROVAL_MODES, type ChangeSettingsService } from './change-settings.js
 import * as store from './change-store.js';
 import { CHANGE_KINDS, OUTCOMES, PIPELINE_FIELDS } from './change-store.js';
 import { readStatus } from './change-view.js';
+import { FeedEntryBody, ListQuerystring, NeverCapturedBody, ReceiptBody, recordFields } from './change-list-schemas.js';
 import { TICKET_KINDS } from './ticket-destination.js';
 import { CHANGE_STATUSES } from './change-lifecycle.js';
 
@@ -169,22 +170,20 @@ export const changeRoutes: FastifyPluginAsyncTypebox<{ db: Database; changes: Ch
   const ctx = requestAuditContext;
   const links = (id: string) => ({ change: changes.link({ id }), approve: changes.link({ id }, true) });
 
+  const RegisteredEntry = Type.Object({ ...ChangeBody.properties, origin: Type.Literal('registered'), ...recordFields }, { description: 'A registered change: every Change field, and the fields every entry carries' });
   app.get('/api/changes', {
     config: read,
     schema: {
-      tags, summary: 'Changes, newest window first (at most 200)',
-      querystring: Type.Object({
-        status: Type.Optional(Type.String({ maxLength: 300, description: 'Comma-separated statuses' })), q: Type.Optional(Type.String({ maxLength: 200, description: 'Part of the title, or a CHG- id' })),
-        mine: Type.Optional(Type.Literal('1')), criticality: Type.Optional(Type.String({ maxLength: 100, description: 'Comma-separated: critical, important, standard, pending (a tier still to classify)' })),
-        limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 200 })),
-        since: Type.Optional(Type.String({ maxLength: 40, description: 'Only changes whose window ends at or after this: a duration back from now (24h, 7d) or an ISO-8601 time' })),
-        until: Type.Optional(Type.String({ maxLength: 40, description: 'Only changes whose window starts at or before this: a duration back from now or an ISO-8601 time' })),
-        awaiting: Type.Optional(Type.Literal('me', { description: 'Only changes waiting for the signed-in person’s decision: a designated approver, not the requester, not yet decided' })),
-        component: Type.Optional(Type.String({ minLength: 1, maxLength: 500, description: 'Only changes with this entity key among their components or in their blast radius scope' })),
-      }, { additionalProperties: false }),
-      response: { 200: Type.Object({ changes: Type.Array(ChangeBody) }), ...errors(400, 401, 403) },
+      tags, summary: 'The one change list: planned changes, flag writes and observed changes, newest first (at most 200), with what the connected sources cannot see',
+      querystring: ListQuerystring,
+      response: { 200: Type.Object({ changes: Type.Array(Type.Union([RegisteredEntry, FeedEntryBody])), neverCaptured: NeverCapturedBody }), ...errors(400, 401, 403) },
     },
-  }, async (req) => ({ changes: await changes.list(req.principal!, { ...req.query, mine: req.query.mine === '1' }) }));
+  }, async (req) => {
+    const { mine, unauthorized, denied, requests, include_proposed: includeProposed, ...rest } = req.query;
+    const answer = await changes.list(req.principal!, { ...rest, mine: mine === '1', unauthorized: unauthorized === 'true', denied: denied === 'true', requests: requests === 'true', includeProposed: includeProposed === 'true' });
+    // A feed entry's kind and status are strings in the seam's type, from the closed sets this schema lists.
+    return answer as never;
+  });
 
   app.post('/api/changes', {
     config: write,
@@ -199,12 +198,14 @@ export const changeRoutes: FastifyPluginAsyncTypebox<{ db: Database; changes: Ch
     schema: {
       tags, summary: 'One change; include=blast,events,reports adds its blast radius (completed from the current graph where it was trimmed), its timeline and its reports',
       params: Params, querystring: Type.Object({ include: Type.Optional(Type.String({ maxLength: 100 })) }, { additionalProperties: false }),
-      response: { 200: Type.Object({ change: ChangeBody, suppression: SuppressionBody, blast: Type.Optional(Nullable(Blast)), scopeLine: Type.Optional(Str), scopeBreakdown: Type.Optional(Str), events: Type.Optional(Type.Array(AuditEventBody)), reports: Type.Optional(Type.Array(ReportBody)) }), ...errors(400, 401, 403, 404) },
+      response: { 200: Type.Object({ change: ChangeBody, suppression: SuppressionBody, receipts: Type.Array(ReceiptBody), blast: Type.Optional(Nullable(Blast)), scopeLine: Type.Optional(Str), scopeBreakdown: Type.Optional(Str), events: Type.Optional(Type.Array(AuditEventBody)), reports: Type.Optional(Type.Array(ReportBody)) }), ...errors(400, 401, 403, 404) },
     },
   }, async (req) => {
     const c = await changes.get(req.principal!, req.params.id);
     const include = new Set((req.query.include ?? '').split(',').map((s) => s.trim()).filter(Boolean));
-    const out: { change: typeof c; suppression: unknown; blast?: unknown; events?: unknown[]; reports?: unknown[]; scopeLine?: string; scopeBreakdown?: string } = { change: c, suppression: await changes.readSuppression(db, c.id) };
+    const out: { change: typeof c; suppression: unknown; receipts: unknown[]; blast?: unknown; events?: unknown[]; reports?: unknown[]; scopeLine?: string; scopeBreakdown?: string } = {
+      change: c, suppression: await changes.readSuppression(db, c.id), receipts: await changes.receipts(c),
+    };
     if (include.has('blast')) {
       const b = await changes.blastOf(c);
       out.blast = b;

@@ -1,4 +1,5 @@
-import type { ChangeFeed } from './change-feed.js';
+import { OBSERVED_KINDS, type ChangeFeed, type FeedEntry, type Receipt } from './change-feed.js';
+import { PLATFORM_MODE, recordOf, REGISTERED_MODES, serviceCandidates, type RegisteredEntry } from './change-record.js';
 import { randomBytes } from 'node:crypto';
 import type { RegisteredApproval } from './change-answers.js';
 import { timeBound, type Clock } from '../../platform/clock.js';
@@ -23,7 +24,7 @@ import { readApprovers, readSettings, type ChangeSettings } from './change-setti
 import * as store from './change-store.js';
 import { criticalNeed } from './critical-approvers.js';
 import { unresolvedMessage } from './unresolved-names.js';
-import type { Change, ChangeKind, Outcome, PipelineInfo } from './change-store.js';
+import { CHANGE_KINDS, type Change, type ChangeKind, type Outcome, type PipelineInfo } from './change-store.js';
 import { CHANGE_STATUSES, move, type Action, type ChangeStatus } from './change-lifecycle.js';
 import { planExtension, planWindow } from './window.js';
 
@@ -56,11 +57,16 @@ export type Registered = {
   warnings?: string[];
 };
 
-/** The filters of the changes list, as the query string spells them. */
+/** The filters of the changes list, as the query string spells them (comma lists where several may be given). */
 export type ListQuery = {
   status?: string; q?: string; mine?: boolean; criticality?: string; limit?: number;
   since?: string; until?: string; awaiting?: 'me'; component?: string;
+  kind?: string; source?: string; mode?: string; service?: string;
+  unauthorized?: boolean; denied?: boolean; requests?: boolean; includeProposed?: boolean;
 };
+
+/** The one change list, and what the connected sources cannot see (so an empty list reads right). */
+export type ListAnswer = { changes: Array<RegisteredEntry | FeedEntry>; neverCaptured: string[] };
 
 /** Changes: registration, the lifecycle and its timers. Approvals live in ApprovalService. */
 export class ChangeService {
@@ -119,24 +125,71 @@ export class ChangeService {
     return c;
   }
 
-  async list(p: Principal, q: ListQuery): Promise<Change[]> {
-    const split = (s?: string) => (s ?? '').split(',').map((x) => x.trim()).filter(Boolean);
+  /**
+   * The one change list: planned changes, then whatever the feed adds (flag writes, observed
+   * changes), merged newest first by `at` and cut at the limit. Filters only planned changes know
+   * (mine, awaiting, criticality, component) leave the feed out; filters planned changes can never
+   * match (a flag or observed kind, status recorded, unauthorized, denied) leave them out.
+   */
+  async list(p: Principal, q: ListQuery): Promise<ListAnswer> {
+    const split = (s?: string) => [...new Set((s ?? '').split(',').map((x) => x.trim()).filter(Boolean))];
+    const refuse = (field: string, given: string[], known: readonly string[], words: string) => {
+      const bad = given.find((s) => !known.includes(s));
+      if (bad) throw badRequest(`unknown ${words} "${bad}"; ${words === 'kind' ? 'kinds' : `${words}s`} are ${[...new Set(known)].join(', ')}`, field);
+    };
     const statuses = split(q.status);
-    const badStatus = statuses.find((s) => !(CHANGE_STATUSES as readonly string[]).includes(s));
-    if (badStatus) throw badRequest(`unknown status "${badStatus}"; statuses are ${CHANGE_STATUSES.join(', ')}`, 'status');
+    refuse('status', statuses, [...CHANGE_STATUSES, 'recorded'], 'status');
     const crit = split(q.criticality);
     const badCrit = crit.find((s) => !['critical', 'important', 'standard', 'pending'].includes(s));
     if (badCrit) throw badRequest(`unknown criticality "${badCrit}"; use critical, important, standard or pending`, 'criticality');
+    const kinds = split(q.kind);
+    refuse('kind', kinds, [...CHANGE_KINDS, ...OBSERVED_KINDS, 'flag'], 'kind');
+    const vocabulary = this.feed?.vocabulary ?? { sources: [], modes: [] };
+    const sources = split(q.source);
+    refuse('source', sources, ['changeledger', ...vocabulary.sources], 'source');
+    const modes = split(q.mode);
+    refuse('mode', modes, [...REGISTERED_MODES, PLATFORM_MODE, ...vocabulary.modes], 'mode');
     const now = this.deps.clock.now();
     const since = timeBound(q.since, now, 'since');
     const until = timeBound(q.until, now, 'until');
     if (since && until && since > until) throw badRequest('since must be before until', 'since');
+    const limit = q.limit ?? 200;
+    const service = q.service?.trim() || null;
+    const text = q.q?.trim() || null;
+    const neverCaptured = this.feed ? await this.feed.neverCaptured(p.org.id) : [];
     // Decisions are made by people, signed in: nothing waits for an API token.
-    if (q.awaiting === 'me' && p.kind !== 'session') return [];
-    return store.listChanges(this.deps.db, p.org.id, {
-      statuses: statuses as ChangeStatus[], q: q.q?.trim() || null, ownerId: q.mine ? p.user.id : null, criticalities: crit as store.ListFilter['criticalities'], limit: q.limit ?? 200,
-      since, until, awaitingUserId: q.awaiting === 'me' ? p.user.id : undefined, component: q.component?.trim() || undefined,
-    });
+    if (q.awaiting === 'me' && p.kind !== 'session') return { changes: [], neverCaptured };
+
+    const plannedModes = modes.includes(PLATFORM_MODE) ? [] : modes.filter((m) => (REGISTERED_MODES as readonly string[]).includes(m));
+    const plannedKinds = kinds.filter((k) => (CHANGE_KINDS as readonly string[]).includes(k)) as ChangeKind[];
+    const plannedStatuses = statuses.filter((s) => s !== 'recorded') as ChangeStatus[];
+    const planned = !q.unauthorized && !q.denied && (!sources.length || sources.includes('changeledger')) && (!kinds.length || plannedKinds.length > 0)
+      && (!statuses.length || plannedStatuses.length > 0) && (!modes.length || modes.includes(PLATFORM_MODE) || plannedModes.length > 0);
+    const plannedOnly = q.mine || q.awaiting === 'me' || crit.length > 0 || Boolean(q.component?.trim());
+    const feed = this.feed && !plannedOnly && !(sources.length === 1 && sources[0] === 'changeledger') ? this.feed : null;
+
+    const [registered, fed] = await Promise.all([
+      planned ? store.listChanges(this.deps.db, p.org.id, {
+        statuses: plannedStatuses, q: text, ownerId: q.mine ? p.user.id : null, criticalities: crit as store.ListFilter['criticalities'], limit,
+        since, until, awaitingUserId: q.awaiting === 'me' ? p.user.id : undefined, component: q.component?.trim() || undefined,
+        kinds: plannedKinds, modes: plannedModes, services: service ? serviceCandidates(service) : [],
+      }) : Promise.resolve([]),
+      feed ? feed.list(p.org.id, {
+        kinds, sources, modes, statuses, service, unauthorized: q.unauthorized ?? false, denied: q.denied ?? false, q: text, since, until, limit,
+        includeProposed: (q.includeProposed ?? false) || (q.requests ?? false), requests: q.requests ?? false,
+      }) : Promise.resolve([]),
+    ]);
+    // requests=true: what waits on a person comes first, then newest first.
+    const waiting = (e: { status: string }) => (q.requests && (e.status === 'pending_approval' || e.status === 'pending_mapping') ? 1 : 0);
+    const changes = [...registered.map(recordOf), ...fed]
+      .sort((a, b) => waiting(b) - waiting(a) || b.at.localeCompare(a.at) || b.id.localeCompare(a.id))
+      .slice(0, limit);
+    return { changes, neverCaptured };
+  }
+
+  /** The writes a source saw carrying this change's id (oldest first); none without a feed. */
+  async receipts(c: Change): Promise<Receipt[]> {
+    return this.feed ? this.feed.receipts(c.orgId, c.id) : [];
   }
 
   async blastOf(c: Change): Promise<Blast | null> {

@@ -136,13 +136,20 @@ export type ListFilter = {
   awaitingUserId?: string;
   /** The entity is one of its components or in its latest blast radius scope (services and silenced assets). */
   component?: string;
+  /** Any of these kinds (empty: every kind). */
+  kinds?: ChangeKind[];
+  /** Any of these channels (change-record's modeOf, in SQL): ui, api, pipeline. */
+  modes?: string[];
+  /** A component whose key or name is one of these (lower case). */
+  services?: string[];
 };
 
 export async function listChanges(db: Queryable, orgId: string, f: ListFilter): Promise<Change[]> {
   const r = await db.query<ChangeRow>(
     `${SELECT} WHERE c.org_id = $1
        AND (cardinality($2::text[]) = 0 OR c.status = ANY($2::text[]))
-       AND ($3::text IS NULL OR strpos(lower(c.title), lower($3)) > 0 OR upper('CHG-' || substr(c.id, 5, 8)) = upper($3) OR c.id = $3)
+       AND ($3::text IS NULL OR strpos(lower(c.title), lower($3)) > 0 OR upper('CHG-' || substr(c.id, 5, 8)) = upper($3) OR c.id = $3
+         OR EXISTS (SELECT 1 FROM jsonb_array_elements(c.components) x WHERE strpos(lower(x->>'name'), lower($3)) > 0 OR lower(x->>'key') = lower($3)))
        AND ($4::text IS NULL OR c.owner_id = $4)
        AND (cardinality($5::text[]) = 0 OR c.criticality = ANY($5::text[]) OR ('pending' = ANY($5::text[]) AND c.criticality_source = 'pending'))
        AND ($7::timestamptz IS NULL OR c.window_end >= $7::timestamptz)
@@ -154,8 +161,12 @@ export async function listChanges(db: Queryable, orgId: string, f: ListFilter): 
          OR EXISTS (SELECT 1 FROM change_blasts b, jsonb_array_elements_text(b.stored->'k') WITH ORDINALITY AS k(key, n)
            WHERE b.change_id = c.id AND b.version = (SELECT max(version) FROM change_blasts WHERE change_id = c.id) AND k.key = $10::text
              AND ((b.stored->'scope'->'s') @> to_jsonb(k.n - 1) OR (b.stored->'scope'->'a') @> to_jsonb(k.n - 1))))
+       AND (cardinality($11::text[]) = 0 OR c.kind = ANY($11::text[]))
+       AND (cardinality($12::text[]) = 0 OR (CASE WHEN c.pipeline IS NOT NULL AND c.pipeline <> '{}'::jsonb THEN 'pipeline' WHEN c.via_token_id IS NOT NULL THEN 'api' ELSE 'ui' END) = ANY($12::text[]))
+       AND (cardinality($13::text[]) = 0 OR EXISTS (SELECT 1 FROM jsonb_array_elements(c.components) x WHERE lower(x->>'key') = ANY($13::text[]) OR lower(x->>'name') = ANY($13::text[])))
      ORDER BY c.window_start DESC, c.id DESC LIMIT $6`,
-    [orgId, f.statuses, f.q, f.ownerId, f.criticalities, f.limit, f.since?.toISOString() ?? null, f.until?.toISOString() ?? null, f.awaitingUserId ?? null, f.component ?? null],
+    [orgId, f.statuses, f.q, f.ownerId, f.criticalities, f.limit, f.since?.toISOString() ?? null, f.until?.toISOString() ?? null, f.awaitingUserId ?? null, f.component ?? null,
+      f.kinds ?? [], f.modes ?? [], f.services ?? []],
   );
   return r.rows.map(toChange);
 }
