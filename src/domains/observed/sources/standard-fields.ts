@@ -109,12 +109,3 @@ export function rejectedOf(index: number, e: unknown, prefix: string): Rejected 
   throw e;
 }
 
-/** Re-throw a field error with its field inside a containing one (`data.subject.id`). */
-export function within(prefix: string, fn: () => void): void {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof FieldError) throw invalid(`${prefix}.${e.field ?? ''}`, e.problem, e.value);
-    throw e;
-  }
-}
