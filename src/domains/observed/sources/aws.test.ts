@@ -176,14 +176,14 @@ describe('awsIntake: the name a resource links itself to a service by', () => {
 
 describe('awsIntake: malformed bodies and bad items', () => {
   it.each([
-    ['a body that is not an object', 'hello', 'body'],
-    ['an object that is no CloudTrail shape', { hello: 'world' }, 'detail-type'],
-    ['Records that is not a list', { Records: {} }, 'Records'],
-    ['an EventBridge event without its detail', envelope(undefined), 'detail'],
-    ['a lone event without eventID', envelope(record({ eventID: undefined })), 'detail.eventID'],
-    ['a lone event with a time that is not one', envelope(record({ eventTime: 'yesterday' })), 'detail.eventTime'],
-    ['a lone record without eventName', record({ eventName: 5 }), 'eventName'],
-  ])('%s → 400 naming %s', (_what, body, field) => {
+    ['a body that is not an object', 'body', 'hello'],
+    ['an object that is no CloudTrail shape', 'detail-type', { hello: 'world' }],
+    ['Records that is not a list', 'Records', { Records: {} }],
+    ['an EventBridge event without its detail', 'detail', envelope(undefined)],
+    ['a lone event without eventID', 'detail.eventID', envelope(record({ eventID: undefined }))],
+    ['a lone event with a time that is not one', 'detail.eventTime', envelope(record({ eventTime: 'yesterday' }))],
+    ['a lone record without eventName', 'eventName', record({ eventName: 5 })],
+  ])('%s → 400 naming %s', (_what, field, body) => {
     expect(badField(body)).toBe(field);
   });
 
