@@ -89,4 +89,24 @@ describeEachEngine('kubernetes audit batches through the intake', (engine) => {
     expect(again.counts).toMatchObject({ recorded: 0, denied: 0, receipts: 0, capped: 5 });
     expect((await rows(src.id)).map((r) => r.event_id)).toEqual(stored.map((r) => r.event_id));
   });
+
+  it('takes the apiserver\'s post on the pipeline listener: the kubeconfig\'s bearer token, 400 naming the field, 401 storing nothing', async () => {
+    const src = await addChangeSource(t, owner.org.id, 'kubernetes', { config: { cluster: 'prod-eu' } });
+    const post = (payload: unknown, token: string | null) => t.pipeline.inject({ method: 'POST', url: `/v1/changes/kubernetes/${src.id}`, payload: JSON.stringify(payload),
+      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) } });
+    const batch = { kind: 'EventList', apiVersion: 'audit.k8s.io/v1', items: [
+      write('route-1', { name: 'checkout', responseObject: labelled({ 'app.kubernetes.io/name': 'checkout' }) }),
+      write('route-2', { username: 'system:node:w1', verb: 'patch', resource: 'nodes', group: '', name: 'w1', t: 1 }),
+      { ...write('route-3', { t: 2 }), verb: 'get' },
+    ] };
+    for (const token of ['wrong', null]) expect((await post(batch, token)).statusCode).toBe(401);
+    expect(await rows(src.id)).toEqual([]);
+    const bad = await post({ kind: 'Policy', apiVersion: 'audit.k8s.io/v1', rules: [] }, src.secret);
+    expect(bad.statusCode, bad.body).toBe(400);
+    expect(bad.json()).toMatchObject({ field: 'kind' });
+    const ok = await post(batch, src.secret);
+    expect(ok.statusCode, ok.body).toBe(200);
+    expect(ok.json()).toMatchObject({ recorded: 1, noise: 1, ignored: 1, rejected: [] });
+    expect((await rows(src.id)).map((r) => [r.event_id, r.title, r.service])).toEqual([['route-1', 'patch deployments/checkout in shop', 'svc:checkout']]);
+  });
 });
