@@ -136,6 +136,12 @@ export const ROUTE_RULES: readonly RouteRule[] = [
   // OTLP/HTTP logs intake, for the logs part of change reports: tokens on the pipeline listener only, as OTLP exporters send.
   rule('POST', '/v1/logs', { scope: 'logs:write' }, PIPELINE),
 
+  // Observed changes: one intake per change source kind, pipeline listener only. The sender proves
+  // itself with its connection's secret the way it can (a signature, a token header, a bearer, the
+  // routing key), which the route checks; the guard limits the rate per connection and the size.
+  ...(['github', 'gitlab', 'argocd', 'kubernetes', 'aws', 'azure', 'cloudevents', 'webhook'] as const).map((k) => rule('POST', `/v1/changes/${k}/:sourceId`, 'source', PIPELINE)),
+  rule('POST', '/v2/change/enqueue', 'source', PIPELINE),
+
   // Alert intake: Alertmanager's webhook and its API v2 shape (Prometheus); the reads and a change's alert evidence.
   scoped('POST', '/api/alerts/alertmanager', 'alerts:write'),
   scoped('POST', '/api/v2/alerts', 'alerts:write'),
@@ -167,6 +173,18 @@ export const ROUTE_RULES: readonly RouteRule[] = [
   person('POST', '/api/evidence-sources/:id/test', 'admin'),
   person('GET', '/api/evidence-settings'),
   person('PUT', '/api/evidence-settings', 'admin'),
+
+  // Settings → Change sources (observed changes): people only; members read, owners and admins write.
+  person('GET', '/api/change-sources'),
+  person('POST', '/api/change-sources', 'admin'),
+  person('GET', '/api/change-sources/:id'),
+  person('PUT', '/api/change-sources/:id', 'admin'),
+  person('DELETE', '/api/change-sources/:id', 'admin'),
+  person('POST', '/api/change-sources/:id/rotate-secret', 'admin'),
+  person('POST', '/api/change-sources/:id/test', 'admin'),
+  person('POST', '/api/change-sources/:id/pull', 'admin'),
+  person('GET', '/api/observed-settings'),
+  person('PUT', '/api/observed-settings', 'admin'),
 
   // Settings → AI provider (change assessment): people only; members read, owners and admins set, remove and test.
   person('GET', '/api/ai-provider'),
@@ -205,6 +223,7 @@ function who(r: RouteRule): string {
   const role = r.role === 'owner' ? ', owner' : r.role === 'admin' ? ', owner or admin' : '';
   if (r.access === 'public') return 'anyone';
   if (r.access === 'sdk') return 'an SDK key';
+  if (r.access === 'source') return 'a change source\'s sender (its signature or secret)';
   if (r.access === 'session') return `session${role}${r.listeners.includes('pipeline') ? ' (a token gets 403)' : ''}`;
   return `session or token with \`${r.access.scope}\`${role}`;
 }

@@ -103,7 +103,7 @@ export async function createToken(t: TestApp, s: SignedIn, scopes: string[], nam
 }
 
 export async function countRows(db: Database): Promise<Record<string, number>> {
-  const tables = ['organizations', 'users', 'memberships', 'sessions', 'sign_in_links', 'api_tokens', 'audit_events', 'jobs', 'environments', 'flags', 'flag_states', 'flag_change_requests', 'flag_approvals', 'flag_settings', 'sdk_keys', 'incidents', 'incident_settings', 'catalogue_entities', 'catalogue_links', 'catalogue_routes', 'catalogue_sources', 'catalogue_settings', 'component_aliases', 'manual_services', 'change_settings', 'change_approvers', 'changes', 'change_blasts', 'change_approvals', 'change_reports', 'evidence_settings', 'evidence_sources', 'ai_providers', 'ai_assessments', 'log_records'];
+  const tables = ['organizations', 'users', 'memberships', 'sessions', 'sign_in_links', 'api_tokens', 'audit_events', 'jobs', 'environments', 'flags', 'flag_states', 'flag_change_requests', 'flag_approvals', 'flag_settings', 'sdk_keys', 'incidents', 'incident_settings', 'catalogue_entities', 'catalogue_links', 'catalogue_routes', 'catalogue_sources', 'catalogue_settings', 'component_aliases', 'manual_services', 'change_settings', 'change_approvers', 'changes', 'change_blasts', 'change_approvals', 'change_reports', 'evidence_settings', 'evidence_sources', 'ai_providers', 'ai_assessments', 'log_records', 'observed_settings', 'change_sources', 'observed_changes', 'change_receipts', 'change_source_markers'];
   const out: Record<string, number> = {};
   for (const t of tables) out[t] = Number((await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${t}`)).rows[0]!.n);
   return out;

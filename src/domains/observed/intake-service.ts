@@ -7,6 +7,7 @@
  * the connection's counters; one audit event for a call that wrote anything.
  */
 import type { Clock } from '../../platform/clock.js';
+import type { Sealer } from '../../platform/crypto/sealed.js';
 import type { Database, Tx } from '../../platform/db/database.js';
 import { notFound } from '../../platform/errors.js';
 import { cutText, scrubJson, scrubSecrets } from '../../platform/scrub.js';
@@ -59,7 +60,12 @@ function uniqueEvents(events: ObservedEvent[], counts: IntakeCounts): ObservedEv
 }
 
 export class IntakeService {
-  constructor(private readonly deps: { db: Database; clock: Clock }) {}
+  constructor(private readonly deps: { db: Database; clock: Clock; sealer: Sealer }) {}
+
+  /** A connection's intake secret, for its adapter to check a request against (never logged or answered). */
+  secretOf(source: Pick<SourceRow, 'secretSealed'>): string {
+    return this.deps.sealer.open(source.secretSealed);
+  }
 
   /** One delivery (or pull page) in its own transaction: the answer is sent only after it commits. */
   async record(ctx: AuditContext, sourceId: string, parsed: Parsed, via: IntakeVia): Promise<IntakeResult> {

@@ -4,9 +4,12 @@ import type { AuditContext } from '../../domains/ledger/index.js';
 
 /**
  * Who may call a route: anyone, only a signed-in person (tokens are refused with 403), a session
- * or a token holding the scope, or an application's SDK key (the route checks it itself).
+ * or a token holding the scope, an application's SDK key (the route checks it itself), or a change
+ * source's sender (GitHub, a cluster's audit webhook, EventBridge …) proving itself with the
+ * connection's secret the way that sender can: the route checks it, the guard still limits the
+ * rate per connection and the body size.
  */
-export type Access = 'public' | 'session' | 'sdk' | { scope: Scope };
+export type Access = 'public' | 'session' | 'sdk' | 'source' | { scope: Scope };
 export type Listener = 'main' | 'pipeline';
 
 declare module 'fastify' {

@@ -50,7 +50,7 @@ function notServedHere(req: FastifyRequest, listener: Listener): AppError {
 function checkAccess(req: FastifyRequest, rule: RouteRule): void {
   const p = req.principal;
   const access = rule.access;
-  if (!p || access === 'public' || access === 'sdk') return;
+  if (!p || access === 'public' || access === 'sdk' || access === 'source') return;
   if (access === 'session') {
     if (p.kind === 'token') throw forbidden('this route needs a signed-in person; API tokens cannot use it');
   } else if (p.kind === 'token' && !p.scopes.includes(access.scope)) {
@@ -59,6 +59,21 @@ function checkAccess(req: FastifyRequest, rule: RouteRule): void {
   if (!hasRole(p.role, rule.role)) {
     throw forbidden(`only ${rule.role === 'owner' ? 'owners' : 'owners and admins'} may call ${req.method} ${req.routeOptions.url ?? ''}`);
   }
+}
+
+/**
+ * A change source's intake: no principal (the route checks the sender's signature or secret), but
+ * the rate per connection (the path's source id; PagerDuty's shared path by client address) and
+ * the declared body size are refused here, before any body is read, as for tokens.
+ */
+function checkSourceLimits(req: FastifyRequest, limiterFor: (perMinute: number) => RateLimiter, clock: Clock, bodyLimit: number): void {
+  const perMinute = req.routeOptions.config.tokensPerMinute ?? TOKENS_PER_MINUTE;
+  const id = (req.params as Record<string, string | undefined> | undefined)?.sourceId;
+  const wait = limiterFor(perMinute).hit(id ? `source:${id}` : `source-ip:${req.ip}`, clock.now().getTime());
+  if (wait > 0) throw new AppError(429, `more than ${perMinute} requests a minute for this change source; retry in ${wait} s`, undefined, { retryAfter: wait });
+  const length = Number(req.headers['content-length'] ?? 0);
+  const limit = req.routeOptions.config.pipelineBodyLimit ?? bodyLimit;
+  if (length > limit) throw new AppError(413, `request body is over ${sizeWords(limit)}`);
 }
 
 /**
@@ -112,6 +127,10 @@ export function installPipelineGuard(app: FastifyInstance, auth: AuthService, cl
     const rule = ruleFor(req);
     if (!rule.listeners.includes('pipeline')) throw notServedHere(req, 'pipeline');
     if (rule.access === 'public' || rule.access === 'sdk') return;
+    if (rule.access === 'source') {
+      checkSourceLimits(req, limiterFor, clock, bodyLimit);
+      return;
+    }
     const authz = req.headers.authorization;
     const m = typeof authz === 'string' ? /^bearer\s+(\S+)$/i.exec(authz) : null;
     if (!m) throw unauthorized('send an API token: Authorization: Bearer clt_…');
