@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../../platform/errors.js';
 import { NOT_STORED, type AdapterContext, type IntakeRequest, type ObservedEvent, type Parsed } from '../observed-types.js';
@@ -185,6 +186,22 @@ describe('awsIntake: malformed bodies and bad items', () => {
     ['a lone record without eventName', 'eventName', record({ eventName: 5 })],
   ])('%s → 400 naming %s', (_what, field, body) => {
     expect(badField(body)).toBe(field);
+  });
+
+  it('any JSON body is read or answered 400 naming a field, never another error (no 500)', () => {
+    const anyJson = fc.jsonValue({ maxDepth: 4 });
+    const mutated = fc.tuple(fc.constantFrom(...Object.keys(record({ eventID: 'x' }))), anyJson).map(([k, v]) => ({ ...record({ eventID: 'x' }), [k]: v }));
+    const bodies = fc.oneof(anyJson, mutated, fc.array(mutated, { maxLength: 3 }), fc.record({ Records: fc.array(mutated, { maxLength: 3 }), records: fc.array(mutated, { maxLength: 3 }), value: fc.array(mutated, { maxLength: 3 }) }, { requiredKeys: [] }));
+    fc.assert(fc.property(bodies, (body) => {
+      try {
+        const p = parse(body);
+        for (const e of p.events) expect(typeof e.eventId === 'string' && !Number.isNaN(Date.parse(e.occurredAt))).toBe(true);
+      } catch (err) {
+        expect(err).toBeInstanceOf(AppError);
+        expect((err as AppError).status).toBe(400);
+        expect((err as AppError).field).toBeTruthy();
+      }
+    }), { numRuns: 400, seed: 15 });
   });
 
   it('a batch records the good items and reports the bad one by index and field', () => {

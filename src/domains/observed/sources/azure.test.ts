@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../../platform/errors.js';
 import { NOT_STORED, type AdapterContext, type IntakeRequest, type ObservedEvent, type Parsed } from '../observed-types.js';
@@ -120,6 +121,22 @@ describe('azureIntake: malformed bodies and bad items', () => {
     }
     expect(err).toBeInstanceOf(AppError);
     expect([(err as AppError).status, (err as AppError).field]).toEqual([400, field]);
+  });
+
+  it('any JSON body is read or answered 400 naming a field, never another error (no 500)', () => {
+    const anyJson = fc.jsonValue({ maxDepth: 4 });
+    const mutated = fc.tuple(fc.constantFrom(...Object.keys(rec())), anyJson).map(([k, v]) => ({ ...rec(), [k]: v }));
+    const bodies = fc.oneof(anyJson, mutated, fc.array(mutated, { maxLength: 3 }), fc.record({ Records: fc.array(mutated, { maxLength: 3 }), records: fc.array(mutated, { maxLength: 3 }), value: fc.array(mutated, { maxLength: 3 }) }, { requiredKeys: [] }));
+    fc.assert(fc.property(bodies, (body) => {
+      try {
+        const p = parse(body);
+        for (const e of p.events) expect(typeof e.eventId === 'string' && !Number.isNaN(Date.parse(e.occurredAt))).toBe(true);
+      } catch (err) {
+        expect(err).toBeInstanceOf(AppError);
+        expect((err as AppError).status).toBe(400);
+        expect((err as AppError).field).toBeTruthy();
+      }
+    }), { numRuns: 400, seed: 15 });
   });
 
   it('a batch records the good entries and reports each bad one by index and field', () => {
