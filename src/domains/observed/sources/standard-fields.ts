@@ -4,7 +4,7 @@
  * FieldError naming the dotted field, so a single event answers 400 and a batch item is rejected
  * with the same words.
  */
-import { FieldError, invalid } from '../../../platform/errors.js';
+import { AppError, FieldError, invalid } from '../../../platform/errors.js';
 import { fieldSentence } from '../../../platform/field-words.js';
 import type { RecordPrincipal } from '../../changes/change-feed.js';
 import type { Rejected } from '../observed-types.js';
@@ -105,7 +105,8 @@ export function rejectedOf(index: number, e: unknown, prefix: string): Rejected 
     const field = e.field === undefined || e.field === 'body' ? prefix.replace(/\.$/, '') : `${prefix}${e.field}`;
     return { index, field, message: fieldSentence({ field, problem: e.problem, value: e.value }) };
   }
-  if (e instanceof Error) return { index, field: prefix.replace(/\.$/, ''), message: e.message };
+  if (e instanceof AppError && e.status === 400) return { index, field: e.field ?? prefix.replace(/\.$/, ''), message: e.message };
+  // Anything else is our bug, not the sender's: let it surface.
   throw e;
 }
 
