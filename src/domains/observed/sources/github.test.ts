@@ -165,6 +165,9 @@ describe('GitHub webhook events', () => {
     expect(fieldOf(() => parse('deployment_status', { repository, deployment: deployment(), deployment_status: { id: 1 } }))).toBe('deployment_status.state');
     expect(fieldOf(() => parse('push', [1, 2]))).toBe('body');
     expect(fieldOf(() => parse(null, push()))).toBe('X-GitHub-Event');
+    // GitHub's default content type (form-encoded): the intake hands over no JSON body.
+    const form: IntakeRequest = { headers: { 'x-github-event': 'ping' }, rawBody: Buffer.from('payload=%7B%7D'), body: null };
+    expect(() => githubIntake.parse(form, ctx)).toThrow(/set the webhook's Content type to application\/json/);
   });
 });
 

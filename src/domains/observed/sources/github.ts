@@ -69,6 +69,8 @@ function parseRelease(f: Fields, b: Json, repo: string, deliveryId: string | nul
 export function parseGithub(req: IntakeRequest, ctx: AdapterContext): Parsed {
   const event = header(req, 'x-github-event');
   if (!event) throw badHeader();
+  // A webhook left on GitHub's default content type posts `payload=<url-encoded JSON>`: say what to change, even on the ping.
+  if (req.body === null && req.rawBody.length > 0) throw badRequest('GitHub sent a body that is not JSON: set the webhook\'s Content type to application/json', 'body');
   if (event === 'ping') return ignoredOne();
   if (!['push', 'pull_request', 'deployment', 'deployment_status', 'release'].includes(event)) return ignoredOne();
   const f = new Fields(`the GitHub ${event} event`);
