@@ -6,6 +6,7 @@ import { CHANGE_KINDS, OUTCOMES, PIPELINE_FIELDS, type PipelineInfo } from '../d
 import type { statusOf } from '../domains/changes/change-view.js';
 import { ClientFailure, connect, DEFAULT_SERVER, type ApiClient, type ServerOpts } from './api-client.js';
 import { EXIT, table, type Io } from './common.js';
+import { listCommand } from './changes-list.js';
 
 /**
  * `changeledger changes …`: what a pipeline runs around a deployment — register, wait for
@@ -422,6 +423,8 @@ export function changeCommands(program: Command, io: Io, done: (code: number) =>
       }
       io.out(`re-evaluating ${c.displayId} (${c.status}): the next report version is due ${c.evaluateAt ?? 'now'}\n`);
     }));
+
+  listCommand(changes, { io, run, withServerOptions, connectTo: (o) => connectTo(o, env) });
 
   withServerOptions(changes.command('status').description('where a change stands: approval, deployment, surveillance').argument('<id>', 'chg_… or CHG-…'))
     .option('--json', 'print the status as JSON (the shape callbacks carry)')
