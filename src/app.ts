@@ -24,6 +24,7 @@ import { ofrepRoutes } from './domains/flags/ofrep-routes.js';
 import { sdkKeyRoutes } from './domains/flags/sdk-key-routes.js';
 import { incidentRoutes } from './domains/incidents/incident-routes.js';
 import { observedRoutes } from './domains/observed/observed-routes.js';
+import { sourceRoutes } from './domains/observed/source-routes.js';
 import { observedIntakeRoutes } from './domains/observed/observed-intake-routes.js';
 import { ledgerRoutes } from './domains/ledger/index.js';
 import type { Services } from './compose.js';
@@ -153,6 +154,7 @@ export async function buildApp(deps: AppDeps, listener: Listener): Promise<Fasti
   await app.register(observedIntakeRoutes, { db: deps.db, clock: deps.clock, intake: deps.intake });
   await app.register(aiProviderRoutes, { aiProvider: deps.aiProvider });
   await app.register(evidenceSourceRoutes, { evidenceSources: deps.evidenceSources });
+  await app.register(sourceRoutes, { sources: deps.sources, pipelineUrl: deps.pipelineUrl ?? (() => null) });
   await app.register(ofrepRoutes, { db: deps.db, clock: deps.clock, sdkKeys: deps.sdkKeys });
 
   const webDir = listener === 'main' ? (deps.webDir === undefined ? webDistDir : deps.webDir) : null;

@@ -35,7 +35,9 @@ import { createMetrics, type Metrics } from './platform/metrics.js';
 import { LogIntake } from './domains/evidence/log-intake.js';
 import { logRetentionJobHandlers } from './domains/evidence/log-retention.js';
 import { ObservedFeed } from './domains/observed/observed-feed.js';
-import { IntakeService } from './domains/observed/intake-service.js';
+import { IntakeService, relink } from './domains/observed/intake-service.js';
+import { SourceService } from './domains/observed/source-service.js';
+import { pullJobHandlers, type PullIntake } from './domains/observed/pull-scheduler.js';
 
 export type Services = {
   db: Database;
@@ -70,6 +72,8 @@ export type Services = {
   observedFeed: ObservedFeed;
   /** Observed changes: records what a change source delivers or a pull reads. */
   intake: IntakeService;
+  /** Settings → Change sources: connections, secrets, tests, manual pulls and the observed-change settings. */
+  sources: SourceService;
   /** Settings → AI provider: the provider of change assessment. */
   aiProvider: AiProviderService;
   /** Settings → Evidence: evidence sources, thresholds, RED templates, the AI switch. */
@@ -155,13 +159,16 @@ export function compose(o: ComposeOptions): Services {
   changes.setFeed(observedFeed);
   const evidenceSources = new EvidenceSourceService({ db: o.db, clock: o.clock, sealer: o.sealer, outbound: o.outbound.client });
   const aiProvider = new AiProviderService({ db: o.db, clock: o.clock, sealer: o.sealer, outbound: o.outbound.client, budgetMs: o.aiBudgetMs });
-  const handlers: Record<string, JobHandler<unknown>> = { ...flagRequests.jobHandlers(), ...incidents.jobHandlers(), ...catalogue.jobHandlers(), ...changes.jobHandlers(), ...evidence.jobHandlers(), ...deliveries.jobHandlers(), ...holds.jobHandlers(), ...relay.jobHandlers(), ...mailJobHandlers(mailer), ...logRetentionJobHandlers({ clock: o.clock }), ...(o.extraHandlers ?? {}) };
+  // Change sources and their pulls record through the intake (made below) in the pull's own transaction.
+  const pullIntake: PullIntake = { recordIn: (tx, ctx, id, parsed, via) => intake.recordIn(tx, ctx, id, parsed, via) };
+  const sources = new SourceService({ db: o.db, clock: o.clock, sealer: o.sealer, outbound: o.outbound, intake: pullIntake, relink });
+  const handlers: Record<string, JobHandler<unknown>> = { ...pullJobHandlers({ db: o.db, clock: o.clock, sealer: o.sealer, outbound: o.outbound.client, intake: pullIntake }), ...flagRequests.jobHandlers(), ...incidents.jobHandlers(), ...catalogue.jobHandlers(), ...changes.jobHandlers(), ...evidence.jobHandlers(), ...deliveries.jobHandlers(), ...holds.jobHandlers(), ...relay.jobHandlers(), ...mailJobHandlers(mailer), ...logRetentionJobHandlers({ clock: o.clock }), ...(o.extraHandlers ?? {}) };
   const worker = new JobWorker({ db: o.db, clock: o.clock, logger: o.logger, metrics, handlers, pollMs: o.workerPollMs ?? 1_000 });
   // OTLP logs intake (POST /v1/logs): counted in /metrics, not audited.
   const logIntake = new LogIntake({ db: o.db, clock: o.clock, registry: metrics.registry });
   // Observed changes: the intake of every change source (webhooks, and the scheduled pulls).
   const intake = new IntakeService({ db: o.db, clock: o.clock, sealer: o.sealer });
-  return { intake, db: o.db, clock: o.clock, logger: o.logger, metrics, auth, members, flags, flagRequests, sdkKeys, incidents, catalogue, mappings, blast, changes, approvals, changeSettings, deliveries, holds, alerts, relay, alertSettings, evidence, logIntake, observedFeed, aiProvider, evidenceSources, mailer, worker };
+  return { intake, sources, db: o.db, clock: o.clock, logger: o.logger, metrics, auth, members, flags, flagRequests, sdkKeys, incidents, catalogue, mappings, blast, changes, approvals, changeSettings, deliveries, holds, alerts, relay, alertSettings, evidence, logIntake, observedFeed, aiProvider, evidenceSources, mailer, worker };
 }
 
 /** Every notifier hears every event, in order, inside the same transaction. */

@@ -13,6 +13,7 @@ import { openAdminSocket, type AdminSocket } from './platform/admin/admin-socket
 import { adminHandler } from './cli/operations.js';
 import { startupBlock } from './cli/startup-block.js';
 import { scheduleLogSweep } from './domains/evidence/log-retention.js';
+import { scheduleAllPulls } from './domains/observed/pull-scheduler.js';
 
 export type RunningServer = {
   url: string;
@@ -50,6 +51,8 @@ export async function startServer(cfg: ServeConfig, opts: { clock?: Clock; say?:
     await db.transaction((tx) => services.catalogue.scheduleSweep(tx));
     // So does the hourly sweep of OTLP log records older than their 9 days.
     await db.transaction((tx) => scheduleLogSweep(tx, services.clock));
+    // Each connection's scheduled pull schedules its next; every start makes sure each has one.
+    await db.transaction((tx) => scheduleAllPulls(tx, services.clock));
     let pipelineListening: string | null = null;
     const deps = { ...services, secureCookies: cfg.secureCookies, version, trustProxy: cfg.trustProxy, pipelineUrl: () => pipelineListening };
     main = await buildApp(deps, 'main');

@@ -174,6 +174,18 @@ export const ROUTE_RULES: readonly RouteRule[] = [
   person('GET', '/api/evidence-settings'),
   person('PUT', '/api/evidence-settings', 'admin'),
 
+  // Settings → Change sources (observed changes): people only; members read, owners and admins write.
+  person('GET', '/api/change-sources'),
+  person('POST', '/api/change-sources', 'admin'),
+  person('GET', '/api/change-sources/:id'),
+  person('PUT', '/api/change-sources/:id', 'admin'),
+  person('DELETE', '/api/change-sources/:id', 'admin'),
+  person('POST', '/api/change-sources/:id/rotate-secret', 'admin'),
+  person('POST', '/api/change-sources/:id/test', 'admin'),
+  person('POST', '/api/change-sources/:id/pull', 'admin'),
+  person('GET', '/api/observed-settings'),
+  person('PUT', '/api/observed-settings', 'admin'),
+
   // Settings → AI provider (change assessment): people only; members read, owners and admins set, remove and test.
   person('GET', '/api/ai-provider'),
   person('PUT', '/api/ai-provider', 'admin'),

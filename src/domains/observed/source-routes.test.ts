@@ -101,6 +101,7 @@ describeEachEngine('Settings → Change sources API', (engine) => {
         [{ kind: 'github', name: 'G', config: { repos: ['checkout'] } }, 'config.repos.0', /owner\/name/],
         [{ kind: 'github', name: 'G', config: { apiUrl: 'http://169.254.169.254/' } }, 'config.apiUrl', /never be reached/],
         [{ kind: 'github', name: 'G', config: { apiUrl: 'ftp://github.example' } }, 'config.apiUrl', /http or https/],
+        [{ kind: 'gitlab', name: 'L', config: { apiUrl: 'http://10.1.2.3/api/v4' } }, 'config.apiUrl', /never be reached by a pull: 10\.1\.2\.3 is a private/],
         [{ kind: 'github', name: 'G', config: { apiUrl: 'https://u:p@github.example' } }, 'config.apiUrl', /credentials/],
         [{ kind: 'github', name: 'G', credential: 'two words' }, 'credential', /without spaces/],
         [{ kind: 'gitlab', name: 'L', config: { projects: ['a b'] } }, 'config.projects.0', /numeric id or a path/],

@@ -78,7 +78,9 @@ function checkKind(raw: string | undefined): SourceKind {
 export class SourceService {
   constructor(private readonly deps: { db: Database; clock: Clock; sealer: Sealer; outbound: OutboundSettings; intake: PullIntake; relink: (tx: Tx, orgId: string, since: Date) => Promise<number> }) {}
 
-  private judge = (url: string) => this.deps.outbound.client.judgeLiteral(url, this.deps.outbound.allowPrivate);
+  // Private addresses are refused as the pull adapters refuse them (they ask with allowPrivate off):
+  // a URL saved here is one a pull can reach.
+  private judge = (url: string) => this.deps.outbound.client.judgeLiteral(url, false);
 
   private view(s: SealedSource, intervalSeconds: number, pipelineUrl: string | null): SourceView {
     const base = (pipelineUrl ?? PIPELINE_PLACEHOLDER).replace(/\/+$/, '');
