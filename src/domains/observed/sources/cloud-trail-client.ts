@@ -21,7 +21,8 @@ function outboundHandler(outbound: OutboundClient): Handler {
       for (const [k, v] of Object.entries(req.query ?? {})) for (const one of Array.isArray(v) ? v : [v]) if (one != null) query.append(k, one);
       const qs = query.toString();
       const url = `${req.protocol}//${req.hostname}${req.port ? `:${req.port}` : ''}${req.path}${qs ? `?${qs}` : ''}`;
-      const body = typeof req.body === 'string' ? req.body : req.body == null ? undefined : Buffer.from(req.body as Uint8Array).toString('utf8');
+      // TextDecoder reads the bytes as bytes: Buffer.from would call the SDK body's valueOf (a string view it warns about).
+      const body = typeof req.body === 'string' ? req.body : req.body == null ? undefined : new TextDecoder().decode(req.body as Uint8Array);
       const res = await outbound.request({ method: req.method as 'POST', url, headers: { ...req.headers }, ...(body === undefined ? {} : { body }), maxResponseBytes: PAGE_BYTES });
       if (res.truncated) throw new Error(`the answer of ${url} was larger than ${PAGE_BYTES / 1024 / 1024} MiB`);
       const headers: Record<string, string> = {};

@@ -97,6 +97,14 @@ describe('cloudtrailPull against a loopback LookupEvents', () => {
       .rejects.toThrow(/^CloudTrail in us-east-1 refused LookupEvents \(403 AccessDeniedException\): User: .* is not authorized/);
   });
 
+  it('says so in words when CloudTrail cannot be reached', async () => {
+    const closed = await startCloudTrailApi();
+    const url = closed.url;
+    await closed.close();
+    await expect(cloudtrailPull.pull(deps, ctx({ regions: ['eu-west-1'], endpoint: url }), { since, until, maxRaw: 1500 }))
+      .rejects.toThrow(/^CloudTrail in eu-west-1 could not be read: 127\.0\.0\.1:\d+ unreachable \(ECONNREFUSED\)/);
+  });
+
   it('refuses a loopback endpoint unless the tests\' switch allows it, and sends nothing', async () => {
     const strict: PullDeps = { outbound: createOutboundClient(), allowLoopback: false };
     await expect(cloudtrailPull.pull(strict, ctx({ regions: ['eu-west-1'], endpoint: api.url }), { since, until, maxRaw: 1500 }))
