@@ -98,6 +98,12 @@ describe('GitHub webhook events', () => {
     expect(parse('push', { ...push(), deleted: true, after: '0000000000000000000000000000000000000000' })).toMatchObject({ events: [], ignored: 1 });
   });
 
+  it('reads the default branch from master_branch when an older payload has no default_branch', () => {
+    const old = { ...push(), repository: { full_name: 'acme/checkout', master_branch: 'main' } };
+    expect(parse('push', old).events[0]).toMatchObject({ kind: 'push', title: '1 commit pushed to main: Fix the cart total' });
+    expect(fieldOf(() => parse('push', { ...push(), repository: { full_name: 'acme/checkout' } }))).toBe('repository.default_branch');
+  });
+
   it('records a tag push (any tag) as kind tag', () => {
     const { events } = parse('push', push({ ref: 'refs/tags/v1.2.0' }));
     expect(events[0]).toMatchObject({ kind: 'tag', title: 'Tag v1.2.0 pushed at 2222222', location: { ref: 'refs/tags/v1.2.0' } });

@@ -35,7 +35,8 @@ function parsePush(f: Fields, b: Json, repo: string, repository: Json, deliveryI
       changeRef: deleted ? null : trailerChangeRef(messages), params: { ref, before, after },
     }));
   }
-  const defaultBranch = f.str(repository, 'default_branch', 'repository.default_branch');
+  // Older GitHub Enterprise payloads name it master_branch only.
+  const defaultBranch = typeof repository.master_branch === 'string' && typeof repository.default_branch !== 'string' ? repository.master_branch : f.str(repository, 'default_branch', 'repository.default_branch');
   // Only the default branch is a change to production; feature branches and a deleted branch are not.
   if (ref !== `refs/heads/${defaultBranch}` || deleted) return ignoredOne();
   const shown = commits.length ? commits : head ? [head] : [];
