@@ -144,10 +144,16 @@ describe('kubernetes audit intake: the noise rules over a delivery', () => {
     expect(JSON.parse(out.events[2]!.diff!)).toEqual({ spec: { replicas: 3 } });
   });
 
-  it('does not fold unnamed creates into one another', () => {
-    const pod = { resource: 'configmaps', namespace: 'shop', apiVersion: 'v1' };
-    const out = parse(list(anEvent({ verb: 'create', objectRef: pod, requestObject: {}, responseObject: {} }), anEvent({ verb: 'create', objectRef: pod, requestObject: {}, responseObject: {} })));
+  it('does not fold unnamed creates, or creates named only by a generateName prefix, into one another', () => {
+    const cm = { resource: 'configmaps', namespace: 'shop', apiVersion: 'v1' };
+    const out = parse(list(anEvent({ verb: 'create', objectRef: cm, requestObject: {}, responseObject: {} }), anEvent({ verb: 'create', objectRef: cm, requestObject: {}, responseObject: {} })));
     expect(out.events).toHaveLength(2);
+    const generated = () => anEvent({ verb: 'create', objectRef: { resource: 'jobs', namespace: 'shop', apiGroup: 'batch' }, requestObject: { metadata: { generateName: 'migrate-' } }, responseObject: undefined });
+    const jobs = parse(list(generated(), generated()));
+    expect(jobs.events.map((e) => e.resource)).toEqual(['jobs/migrate-', 'jobs/migrate-']);
+    // A name found in the resulting object is the object's own: those writes fold.
+    const named = () => anEvent({ verb: 'update', objectRef: { resource: 'jobs', namespace: 'shop', apiGroup: 'batch' }, responseObject: { metadata: { name: 'migrate-x1' } } });
+    expect(parse(list(named(), named())).events.map((e) => e.resource)).toEqual(['jobs/migrate-x1']);
   });
 
   it('gives a CI account\'s writes their hourly cap bucket and a service principal with its CI namespace; a person none', () => {

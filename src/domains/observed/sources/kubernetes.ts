@@ -28,7 +28,7 @@ class ItemError extends Error {
 /** An audit event read into the facts the rules and the row need. */
 type Read = {
   index: number; auditID: string; stage: string; verb: string; at: Date; requestURI: string;
-  user: Obj; username: string; ref: AuditRef | null; code: number | null; statusReason: string | null;
+  user: Obj; username: string; ref: AuditRef | null; exactName: boolean; code: number | null; statusReason: string | null;
   requestObject: unknown; responseObject: unknown; raw: Obj;
 };
 
@@ -44,16 +44,17 @@ function timeOf(item: Obj, at: (f: string) => string): Date {
   throw new ItemError(at('requestReceivedTimestamp'), 'requestReceivedTimestamp is missing: the apiserver stamps every audit event with it');
 }
 
-/** The object's name: in objectRef when the URL named it, else in the bodies (a create's name, or its generateName prefix). */
-function nameOf(ref: Obj, requestObject: unknown, responseObject: unknown): string | null {
+/**
+ * The object's name: in objectRef when the URL named it, else in the bodies (a create's name), else
+ * its generateName prefix, which names no one object (exact: false, so it is never folded).
+ */
+function nameOf(ref: Obj, requestObject: unknown, responseObject: unknown): { name: string | null; exact: boolean } {
   const fromRef = str(ref, 'name');
-  if (fromRef) return fromRef;
-  for (const o of [responseObject, requestObject]) {
-    const m = isObj(o) ? objAt(o, 'metadata') : null;
-    const n = str(m, 'name') ?? str(m, 'generateName');
-    if (n) return n;
-  }
-  return null;
+  if (fromRef) return { name: fromRef, exact: true };
+  const metas = [responseObject, requestObject].map((o) => (isObj(o) ? objAt(o, 'metadata') : null));
+  for (const m of metas) if (str(m, 'name')) return { name: str(m, 'name'), exact: true };
+  for (const m of metas) if (str(m, 'generateName')) return { name: str(m, 'generateName'), exact: false };
+  return { name: null, exact: false };
 }
 
 function readItem(raw: unknown, index: number, at: (f: string) => string): Read {
@@ -74,14 +75,17 @@ function readItem(raw: unknown, index: number, at: (f: string) => string): Read 
   const status = objAt(raw, 'responseStatus');
   const code = typeof status?.code === 'number' ? status.code : null;
   let ref: AuditRef | null = null;
+  let exactName = false;
   if (refObj) {
     const resource = str(refObj, 'resource');
     if (!resource) throw new ItemError(at('objectRef.resource'), 'objectRef.resource is missing: it says what kind of object was written');
-    ref = { group: str(refObj, 'apiGroup') ?? '', resource, subresource: str(refObj, 'subresource'), namespace: str(refObj, 'namespace'), name: nameOf(refObj, requestObject, responseObject) };
+    const named = nameOf(refObj, requestObject, responseObject);
+    ref = { group: str(refObj, 'apiGroup') ?? '', resource, subresource: str(refObj, 'subresource'), namespace: str(refObj, 'namespace'), name: named.name };
+    exactName = named.exact;
   }
   return {
     index, auditID, stage, verb, requestURI: str(raw, 'requestURI') ?? '', user: user ?? {}, username: username ?? '',
-    ref, code, statusReason: str(status, 'reason'), requestObject, responseObject, raw,
+    ref, exactName, code, statusReason: str(status, 'reason'), requestObject, responseObject, raw,
     // Time and user only matter for a finished write; a RequestReceived event is checked no further.
     at: stage === 'ResponseComplete' ? timeOf(raw, at) : new Date(0),
   };
@@ -170,8 +174,8 @@ export function parseAudit(body: unknown, ctx: AdapterContext): Parsed {
       if (!r.username) throw new ItemError(at('user.username'), 'user.username is missing: it says who wrote');
       const ref = r.ref!;
       if (verdict.denied) { kept.push({ read: r, ref, denied: true }); return; }
-      // Without a name the object is not known, so unnamed writes are never taken for one another.
-      const key = ref.name ? foldKey(r.username, ref) : `#${r.auditID}`;
+      // Without its own name the object is not known, so such writes are never taken for one another.
+      const key = r.exactName ? foldKey(r.username, ref) : `#${r.auditID}`;
       const seen = newest.get(key);
       if (!seen) { newest.set(key, { read: r, ref }); return; }
       out.noise += 1;
