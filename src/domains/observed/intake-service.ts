@@ -159,6 +159,10 @@ export class IntakeService {
 
   /** Fills the diff or params a first sighting lacked; false when it brings nothing new (a duplicate). */
   async #enrich(tx: Tx, source: SourceRow, before: Seen, e: ObservedEvent): Promise<boolean> {
+    // The common retry brings nothing the row lacks: decided before any scrubbing, which is the costly part.
+    const bringsDiff = !before.hasDiff && e.diff !== null && e.diff !== '';
+    const bringsParams = before.table === 'row' && !before.hasParams && e.params !== null && e.params !== undefined;
+    if (!bringsDiff && !bringsParams) return false;
     const diff = cleanDiff(e.diff);
     if (before.table === 'receipt') return !before.hasDiff && diff !== null && enrichReceipt(tx, source.orgId, source.kind, e.eventId, diff);
     const params = cleanParams(e.params);
