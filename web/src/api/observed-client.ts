@@ -3,9 +3,11 @@ import type {
   ChangeList,
   ChangeSource,
   ChangeSourceInput,
+  ChangeSourcePatch,
   ManualPull,
-  ObservedChange,
+  ObservedAnswer,
   ObservedSettings,
+  ObservedSettingsPatch,
   SourceTest,
   SourceWithSecret,
 } from './observed-types';
@@ -19,14 +21,14 @@ export const observedApi = {
   /** GET /api/changes with the list's own query (see lib/change-list.ts recordListQuery). */
   listRecords: (query: string, signal?: AbortSignal): Promise<ChangeList> =>
     request<ChangeList>('GET', `/api/changes${query}`, withSignal(signal)),
-  getObserved: (id: string, signal?: AbortSignal): Promise<ObservedChange> =>
-    request<ObservedChange>('GET', `/api/observed-changes/${encodeURIComponent(id)}`, withSignal(signal)),
+  getObserved: (id: string, signal?: AbortSignal): Promise<ObservedAnswer> =>
+    request<ObservedAnswer>('GET', `/api/observed-changes/${encodeURIComponent(id)}`, withSignal(signal)),
 
   listSources: (signal?: AbortSignal): Promise<{ sources: ChangeSource[] }> =>
     request<{ sources: ChangeSource[] }>('GET', '/api/change-sources', withSignal(signal)),
   createSource: (body: ChangeSourceInput): Promise<SourceWithSecret> =>
     request<SourceWithSecret>('POST', '/api/change-sources', { body }),
-  updateSource: (id: string, body: Partial<Omit<ChangeSourceInput, 'kind'>>): Promise<{ source: ChangeSource }> =>
+  updateSource: (id: string, body: ChangeSourcePatch): Promise<{ source: ChangeSource }> =>
     request<{ source: ChangeSource }>('PUT', sourcePath(id), { body }),
   removeSource: (id: string): Promise<void> => request<undefined>('DELETE', sourcePath(id)),
   testSource: (id: string): Promise<SourceTest> => request<SourceTest>('POST', sourcePath(id, '/test'), { body: {} }),
@@ -36,6 +38,6 @@ export const observedApi = {
 
   settings: (signal?: AbortSignal): Promise<ObservedSettings> =>
     request<ObservedSettings>('GET', '/api/observed-settings', withSignal(signal)),
-  updateSettings: (patch: Partial<ObservedSettings>): Promise<ObservedSettings> =>
+  updateSettings: (patch: ObservedSettingsPatch): Promise<ObservedSettings> =>
     request<ObservedSettings>('PUT', '/api/observed-settings', { body: patch }),
 };

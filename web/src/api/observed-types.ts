@@ -1,113 +1,53 @@
-// The wire shapes of the one change list and of observed changes, as the brief's contract
-// (src/domains/changes/change-feed.ts, src/domains/observed/observed-types.ts) writes them. Kept
-// here in one file so the pages compile before and after the routes' schemas are regenerated into
-// ./schema.d.ts; the e2e test checks them against the running server.
-import type { Change } from './types';
+// The wire shapes of the one change list, observed changes and change sources, named from the
+// server's OpenAPI document (./schema.d.ts, `npm run generate:types`) as ./types.ts does.
+import type { components } from './schema';
+import type { Answer, Body, ChangeDetail } from './types';
 
-export const sourceKinds = ['github', 'gitlab', 'argocd', 'kubernetes', 'aws', 'azure', 'pagerduty', 'cloudevents', 'webhook'] as const;
-export type SourceKind = (typeof sourceKinds)[number];
+type Schema<N extends keyof components['schemas']> = components['schemas'][N];
+type Item<A> = A extends readonly (infer I)[] ? I : never;
+
+export type SourceKind = Schema<'ChangeSource'>['kind'];
+export const sourceKinds = ['github', 'gitlab', 'argocd', 'kubernetes', 'aws', 'azure', 'pagerduty', 'cloudevents', 'webhook'] as const satisfies readonly SourceKind[];
 /** Sources with an API a pull reads (the manual "last N minutes" pull and the scheduled one). */
 export const pullKinds: readonly SourceKind[] = ['github', 'gitlab', 'aws'];
 
-export type RecordPrincipal = {
-  kind: 'person' | 'token' | 'service' | 'system' | 'unknown';
-  name: string;
-  id: string | null;
-  detail: Record<string, string>;
-};
-
-/** What every entry of the one list carries. */
-export type RecordCommon = {
-  id: string;
-  displayId: string;
-  origin: 'registered' | 'flag' | 'observed';
-  source: string;
-  mode: string;
-  kind: string;
-  status: string;
-  title: string;
-  at: string;
-  principal: RecordPrincipal;
-  service: string;
-  services: string[];
-  diff: string | null;
-  denied: boolean;
-  authorized: boolean | null;
-  link: string | null;
-};
-
-export type FeedEntry = RecordCommon & { detail: Record<string, unknown> };
+export type ChangeList = Answer<'/api/changes', 'get'>;
+export type ListEntry = Item<ChangeList['changes']>;
+/** A flag write, a flag change request or an observed change; `detail` is the origin's own fields. */
+export type FeedEntry = Extract<ListEntry, { origin: 'flag' | 'observed' }>;
 /** A registered change keeps every Change field and gains the common ones. */
-export type RegisteredRecord = Change & RecordCommon & { origin: 'registered' };
-export type ListEntry = RegisteredRecord | FeedEntry;
-export type ChangeList = { changes: ListEntry[]; neverCaptured: string[] };
+export type RegisteredRecord = Exclude<ListEntry, FeedEntry>;
+export type RecordPrincipal = ListEntry['principal'];
+
+/** GET /api/observed-changes/:id: the entry (its own fields under detail) and what the sources cannot see. */
+export type ObservedAnswer = Answer<'/api/observed-changes/{id}', 'get'>;
+export type Receipt = Item<NonNullable<ChangeDetail['receipts']>>;
+
+export type ChangeSource = Schema<'ChangeSource'>;
+export type SourceCounts = Schema<'ChangeSourceCounts'>;
+export type ChangeSourceInput = Body<'/api/change-sources', 'post'>;
+export type ChangeSourcePatch = Body<'/api/change-sources/{id}', 'put'>;
+/** A create or a rotation: the only answers that carry the secret. */
+export type SourceWithSecret = Answer<'/api/change-sources', 'post', 201>;
+export type SourceTest = Answer<'/api/change-sources/{id}/test', 'post'>;
+export type ManualPull = Answer<'/api/change-sources/{id}/pull', 'post'>;
+export type ObservedSettings = Answer<'/api/observed-settings', 'get'>;
+export type ObservedSettingsPatch = Partial<Pick<ObservedSettings, 'pullIntervalSeconds' | 'ciNamespaces' | 'serviceMap' | 'resourceMap'>>;
 
 export type ObservedLocation = Partial<Record<'repo' | 'ref' | 'environment' | 'cluster' | 'namespace' | 'account' | 'region' | 'subscription' | 'resourceGroup', string>>;
 
-/** GET /api/observed-changes/:id: the record and the observed row's own fields. */
-export type ObservedChange = RecordCommon & {
+/** An observed change as its page reads it: the entry, and its detail's fields by name (lib/record-format.ts observedView). */
+export type ObservedView = FeedEntry & {
   sourceId: string | null;
+  connection: string | null;
   eventId: string;
-  occurredAt: string;
-  receivedAt: string;
+  receivedAt: string | null;
   action: string | null;
   resource: string | null;
   location: ObservedLocation;
   serviceVia: 'event' | 'repo_map' | 'unmapped';
-  params: unknown;
   errorCode: string | null;
-  outcome: 'succeeded' | 'failed' | 'degraded' | null;
+  outcome: string | null;
   authorizedReason: string | null;
   changeRef: string | null;
-  detail?: Record<string, unknown>;
 };
-
-export type Receipt = {
-  source: string; kind: string; eventId: string; title: string; at: string; receivedAt: string;
-  principal: RecordPrincipal; action: string | null; resource: string | null; location: Record<string, string>; diff: string | null; link: string | null;
-};
-
-export type SourceCounts = { recorded: number; duplicate: number; enriched: number; noise: number; capped: number; denied: number; ignored: number; rejected: number; receipts: number };
-
-export type ChangeSource = {
-  id: string;
-  kind: SourceKind;
-  name: string;
-  /** The URL to paste into the sender. */
-  endpoint: string;
-  config: Record<string, unknown>;
-  hasCredential: boolean;
-  pullEnabled: boolean;
-  /** Whether the scheduled pull reads it, and if not, why in words. */
-  pullable?: boolean;
-  notPulledBecause?: string | null;
-  counts: SourceCounts;
-  lastEventAt: string | null;
-  lastPullAt: string | null;
-  lastPullError: string | null;
-};
-
-export type ChangeSourceInput = {
-  kind: SourceKind;
-  name: string;
-  config?: Record<string, unknown>;
-  credential?: string;
-  pullEnabled?: boolean;
-};
-
-/** A create or a rotation: the only answers that carry the secret. */
-export type SourceWithSecret = { source: ChangeSource; secret: string };
-
-export type ObservedSettings = {
-  pullIntervalSeconds: number;
-  ciNamespaces: string[];
-  serviceMap: Record<string, string>;
-  resourceMap: Record<string, string | string[]>;
-  /** After a PUT that edited a map: how many records of the last 48 hours were relinked. */
-  relinked?: number | null;
-};
-
-/** POST /api/change-sources/:id/test: the answer in words (and, for a pushed source, a curl line to send one). */
-export type SourceTest = { ok: boolean; message: string; curl?: string | null };
-/** POST /api/change-sources/:id/pull: what the manual pull read. */
-export type ManualPull = { ok?: boolean; counts?: Partial<SourceCounts> | null; message?: string };

@@ -2835,6 +2835,738 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/change-sources": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The organisation’s change sources: endpoint to paste, counts, last event and pull (secrets and credentials never answered) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            sources: components["schemas"]["ChangeSource"][];
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Add a change source {kind, name, config?, credential?, pullEnabled?}: answers its secret once and the endpoint (audited change_source.created) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * Settings
+                         * @description github: {apiUrl?, repos[]}; gitlab: {apiUrl?, projects[]}; aws: {regions[], endpoint?}; kubernetes: {cluster?}; azure: {subscription?}; none for the others
+                         */
+                        config?: unknown;
+                        /**
+                         * Credential
+                         * @description What a pull signs in with (write-only, sealed): a GitHub or GitLab token, AWS keys {accessKeyId, secretAccessKey, sessionToken?}; on a PUT, null removes it and leaving it out keeps it
+                         */
+                        credential?: unknown;
+                        /**
+                         * Kind
+                         * @description Which sender: github, gitlab, argocd, kubernetes (audit webhook), aws (CloudTrail via EventBridge), azure (Activity Log), pagerduty (change events), cloudevents, webhook (generic)
+                         * @enum {unknown}
+                         */
+                        kind: "github" | "gitlab" | "argocd" | "kubernetes" | "aws" | "azure" | "pagerduty" | "cloudevents" | "webhook";
+                        /** Name */
+                        name: string;
+                        /**
+                         * Scheduled pull
+                         * @description false: this connection opts out of the scheduled pull (webhooks still arrive)
+                         */
+                        pullEnabled?: boolean;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description The connection's secret: shown this once, never again (rotate it to get a new one) */
+                            secret: string;
+                            source: components["schemas"]["ChangeSource"];
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/change-sources/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One change source */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            source: components["schemas"]["ChangeSource"];
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        /** Change a change source; credential left out keeps it, null removes it (audited change_source.updated) */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * Settings
+                         * @description github: {apiUrl?, repos[]}; gitlab: {apiUrl?, projects[]}; aws: {regions[], endpoint?}; kubernetes: {cluster?}; azure: {subscription?}; none for the others
+                         */
+                        config?: unknown;
+                        /**
+                         * Credential
+                         * @description What a pull signs in with (write-only, sealed): a GitHub or GitLab token, AWS keys {accessKeyId, secretAccessKey, sessionToken?}; on a PUT, null removes it and leaving it out keeps it
+                         */
+                        credential?: unknown;
+                        /**
+                         * Kind
+                         * @description Which sender: github, gitlab, argocd, kubernetes (audit webhook), aws (CloudTrail via EventBridge), azure (Activity Log), pagerduty (change events), cloudevents, webhook (generic)
+                         * @enum {unknown}
+                         */
+                        kind?: "github" | "gitlab" | "argocd" | "kubernetes" | "aws" | "azure" | "pagerduty" | "cloudevents" | "webhook";
+                        /** Name */
+                        name?: string;
+                        /**
+                         * Scheduled pull
+                         * @description false: this connection opts out of the scheduled pull (webhooks still arrive)
+                         */
+                        pullEnabled?: boolean;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            source: components["schemas"]["ChangeSource"];
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        /** Remove a change source (audited change_source.deleted); its records stay in the ledger */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/change-sources/{id}/pull": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Pull the last N minutes now, under the manual marker (the scheduled pull’s is left alone); audited change_source.pulled */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * Minutes
+                         * @description Read the last N minutes (1 to 10,080, a week)
+                         */
+                        minutes: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            counts: components["schemas"]["ChangeSourceCounts"] | null;
+                            message: string;
+                            ok: boolean;
+                            since: string;
+                            until: string;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/change-sources/{id}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A new secret, answered once; the old one stops working (audited change_source.secret_rotated) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description The connection's secret: shown this once, never again (rotate it to get a new one) */
+                            secret: string;
+                            source: components["schemas"]["ChangeSource"];
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/change-sources/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A pull kind reads its API’s last day (nothing recorded); a pushed source says whether an event arrived and gives the curl line to send one (audited) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            curl: string | null;
+                            message: string;
+                            ok: boolean;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/changes": {
         parameters: {
             query?: never;
@@ -2842,25 +3574,42 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Changes, newest window first (at most 200) */
+        /** The one change list: planned changes, flag writes and observed changes, newest first (at most 200), with what the connected sources cannot see */
         get: {
             parameters: {
                 query?: {
                     /** @description Only changes waiting for the signed-in person’s decision: a designated approver, not the requester, not yet decided */
                     awaiting?: "me";
-                    /** @description Only changes with this entity key among their components or in their blast radius scope */
+                    /** @description Only planned changes with this entity key among their components or in their blast radius scope */
                     component?: string;
-                    /** @description Comma-separated: critical, important, standard, pending (a tier still to classify) */
+                    /** @description Comma-separated: critical, important, standard, pending (a tier still to classify); planned changes only */
                     criticality?: string;
+                    /** @description Only denied attempts (writes the source refused); without it they are left out */
+                    denied?: "true";
+                    /** @description Flag change requests waiting for approval are listed too */
+                    include_proposed?: "true";
+                    /** @description Comma-separated kinds: deploy, config, infra, other (planned), push, pr_merged, deploy, sync, release, tag, health, k8s_write, cloud_write, change (observed), flag */
+                    kind?: string;
                     limit?: number;
+                    /** @description Planned changes the caller registered (flag writes and observed changes left out) */
                     mine?: "1";
-                    /** @description Part of the title, or a CHG- id */
+                    /** @description Comma-separated channels: ui, api, pipeline (registered), ui, api, cli, gitops, automation (flag writes), an observed event kind, or platform (everything changeledger recorded itself) */
+                    mode?: string;
+                    /** @description Part of the title or of a service, or a CHG- id */
                     q?: string;
-                    /** @description Only changes whose window ends at or after this: a duration back from now (24h, 7d) or an ISO-8601 time */
+                    /** @description Only planned changes and flag change requests, those waiting on a person first */
+                    requests?: "true";
+                    /** @description A service key or name: a planned change’s component, a flag’s owner, an observed change’s linked service */
+                    service?: string;
+                    /** @description A planned change whose window ends at or after this, anything else that happened at or after it: a duration back from now (24h, 7d) or an ISO-8601 time */
                     since?: string;
-                    /** @description Comma-separated statuses */
+                    /** @description Comma-separated: changeledger (registered), flags, or a connection kind (github, gitlab, argocd, kubernetes, aws, azure, pagerduty, cloudevents, webhook) */
+                    source?: string;
+                    /** @description Comma-separated statuses: a planned change’s, or recorded (flag writes and observed changes) */
                     status?: string;
-                    /** @description Only changes whose window starts at or before this: a duration back from now or an ISO-8601 time */
+                    /** @description Only changes judged unauthorized (authorized = false); never a denied attempt */
+                    unauthorized?: "true";
+                    /** @description A planned change whose window starts at or before this, anything else that happened by then: a duration back from now or an ISO-8601 time */
                     until?: string;
                 };
                 header?: never;
@@ -2876,7 +3625,162 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            changes: components["schemas"]["Change"][];
+                            changes: ({
+                                aborted: boolean;
+                                aiImpact: string | null;
+                                approvalExpiresAt: string | null;
+                                /** @description A planned change’s window start, a flag write’s time, an observed event’s time */
+                                at: string;
+                                authorized: boolean | null;
+                                autoStart: boolean;
+                                blastVersion: number;
+                                callbackUrl: string | null;
+                                components: {
+                                    key: string;
+                                    kind: string;
+                                    match: string;
+                                    name: string;
+                                    query?: string;
+                                    seen: boolean;
+                                }[];
+                                componentTiers: {
+                                    [key: string]: ("critical" | "important" | "standard") | null;
+                                };
+                                createdAt: string;
+                                criticality: ("critical" | "important" | "standard") | null;
+                                criticalitySource: ("components" | "blast" | "none" | "pending") | null;
+                                decidedAt: string | null;
+                                /** @description A denied attempt: the source refused the write */
+                                denied: boolean;
+                                description: string | null;
+                                diff: string | null;
+                                displayId: string;
+                                endReason: string | null;
+                                evaluateAt: string | null;
+                                evidenceMinutes: number;
+                                finishedAt: string | null;
+                                gated: boolean;
+                                hops: number;
+                                id: string;
+                                impact: string | null;
+                                /** @enum {unknown} */
+                                kind: "deploy" | "config" | "infra" | "other";
+                                link: string | null;
+                                maxDurationMinutes: number | null;
+                                /** @description The channel: ui, api, pipeline; a flag write’s source; an observed change’s event kind */
+                                mode: string;
+                                notes: string | null;
+                                /** @enum {string} */
+                                origin: "registered";
+                                outcome: ("success" | "partial" | "rolled_back" | "unknown") | null;
+                                outcomeBy: ("pipeline" | "person" | "window") | null;
+                                owner: {
+                                    email: string;
+                                    id: string;
+                                    name: string;
+                                };
+                                pipeline: {
+                                    commit?: string;
+                                    environment?: string;
+                                    pipeline?: string;
+                                    repo?: string;
+                                    run?: string;
+                                    runUrl?: string;
+                                    version?: string;
+                                } | null;
+                                /** @description Who made the change, whatever the source */
+                                principal: {
+                                    detail: {
+                                        [key: string]: string;
+                                    };
+                                    id: string | null;
+                                    /** @enum {unknown} */
+                                    kind: "person" | "token" | "service" | "system" | "unknown";
+                                    name: string;
+                                };
+                                quorum: number | null;
+                                recipients: string[];
+                                rejectionReason: string | null;
+                                relativeWindow: boolean;
+                                releaseHeld: boolean;
+                                reportedAt: string | null;
+                                reportVersion: number;
+                                /** @description The main service key; "" when none (unmapped) */
+                                service: string;
+                                services: string[];
+                                silenceInfra: ("dedicated" | "all" | "none") | null;
+                                /** @description changeledger, flags, or the connection kind */
+                                source: string;
+                                startDeadline: string | null;
+                                startedAt: string | null;
+                                /** @enum {unknown} */
+                                status: "draft" | "scheduled" | "pending_mapping" | "pending_approval" | "approved" | "rejected" | "expired" | "active" | "evaluating" | "reported" | "cancelled";
+                                ticket: {
+                                    id: string;
+                                    key: string;
+                                    /** @enum {unknown} */
+                                    kind: "jira" | "asana" | "servicenow" | "webhook";
+                                    url: string | null;
+                                } | null;
+                                ticketUrl: string | null;
+                                title: string;
+                                unresolved: {
+                                    candidates: {
+                                        key: string;
+                                        kind: string;
+                                        name: string;
+                                    }[];
+                                    query: string;
+                                }[];
+                                updatedAt: string;
+                                viaProxyId: null;
+                                viaTokenId: string | null;
+                                windowEnd: string;
+                                windowStart: string;
+                            } | {
+                                /** @description A planned change’s window start, a flag write’s time, an observed event’s time */
+                                at: string;
+                                authorized: boolean | null;
+                                /** @description A denied attempt: the source refused the write */
+                                denied: boolean;
+                                /** @description The origin’s own fields: a flag write’s flag, env, from, to, reason; an observed row’s eventId, action, resource, location, params, serviceVia, errorCode, outcome, changeRef … */
+                                detail: {
+                                    [key: string]: unknown;
+                                };
+                                diff: string | null;
+                                displayId: string;
+                                id: string;
+                                /** @enum {unknown} */
+                                kind: "push" | "pr_merged" | "deploy" | "sync" | "release" | "tag" | "health" | "k8s_write" | "cloud_write" | "change" | "flag";
+                                link: string | null;
+                                /** @description The channel: ui, api, pipeline; a flag write’s source; an observed change’s event kind */
+                                mode: string;
+                                /** @enum {unknown} */
+                                origin: "flag" | "observed";
+                                /** @description Who made the change, whatever the source */
+                                principal: {
+                                    detail: {
+                                        [key: string]: string;
+                                    };
+                                    id: string | null;
+                                    /** @enum {unknown} */
+                                    kind: "person" | "token" | "service" | "system" | "unknown";
+                                    name: string;
+                                };
+                                /** @description The main service key; "" when none (unmapped) */
+                                service: string;
+                                services: string[];
+                                /** @description changeledger, flags, or the connection kind */
+                                source: string;
+                                /**
+                                 * @description recorded; a flag change request waiting for approval is pending_approval
+                                 * @enum {unknown}
+                                 */
+                                status: "recorded" | "pending_approval";
+                                title: string;
+                            })[];
+                            /** @description What the organisation’s connected sources cannot see: an empty list means nothing in what we can see */
+                            neverCaptured: string[];
                         };
                     };
                 };
@@ -3189,6 +4093,31 @@ export interface paths {
                                     id: string;
                                     type: string;
                                 };
+                            }[];
+                            receipts: {
+                                action: string | null;
+                                at: string;
+                                diff: string | null;
+                                eventId: string;
+                                kind: string;
+                                link: string | null;
+                                location: {
+                                    [key: string]: string;
+                                };
+                                /** @description Who made the change, whatever the source */
+                                principal: {
+                                    detail: {
+                                        [key: string]: string;
+                                    };
+                                    id: string | null;
+                                    /** @enum {unknown} */
+                                    kind: "person" | "token" | "service" | "system" | "unknown";
+                                    name: string;
+                                };
+                                receivedAt: string;
+                                resource: string | null;
+                                source: string;
+                                title: string;
                             }[];
                             reports?: components["schemas"]["ChangeReport"][];
                             scopeBreakdown?: string;
@@ -9856,6 +10785,305 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/observed-changes/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One observed change, with its own fields under detail (action, resource, location, params, serviceVia, changeRef …) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description A flag write, a flag change request or an observed change */
+                            change: {
+                                /** @description A planned change’s window start, a flag write’s time, an observed event’s time */
+                                at: string;
+                                authorized: boolean | null;
+                                /** @description A denied attempt: the source refused the write */
+                                denied: boolean;
+                                /** @description The origin’s own fields: a flag write’s flag, env, from, to, reason; an observed row’s eventId, action, resource, location, params, serviceVia, errorCode, outcome, changeRef … */
+                                detail: {
+                                    [key: string]: unknown;
+                                };
+                                diff: string | null;
+                                displayId: string;
+                                id: string;
+                                /** @enum {unknown} */
+                                kind: "push" | "pr_merged" | "deploy" | "sync" | "release" | "tag" | "health" | "k8s_write" | "cloud_write" | "change" | "flag";
+                                link: string | null;
+                                /** @description The channel: ui, api, pipeline; a flag write’s source; an observed change’s event kind */
+                                mode: string;
+                                /** @enum {unknown} */
+                                origin: "flag" | "observed";
+                                /** @description Who made the change, whatever the source */
+                                principal: {
+                                    detail: {
+                                        [key: string]: string;
+                                    };
+                                    id: string | null;
+                                    /** @enum {unknown} */
+                                    kind: "person" | "token" | "service" | "system" | "unknown";
+                                    name: string;
+                                };
+                                /** @description The main service key; "" when none (unmapped) */
+                                service: string;
+                                services: string[];
+                                /** @description changeledger, flags, or the connection kind */
+                                source: string;
+                                /**
+                                 * @description recorded; a flag change request waiting for approval is pending_approval
+                                 * @enum {unknown}
+                                 */
+                                status: "recorded" | "pending_approval";
+                                title: string;
+                            };
+                            /** @description What the organisation’s connected sources cannot see: an empty list means nothing in what we can see */
+                            neverCaptured: string[];
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/observed-settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The pull interval, CI namespaces, service map and resource map (the defaults while none is saved) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            ciNamespaces: string[];
+                            pullIntervalSeconds: number;
+                            relinked?: number | null;
+                            resourceMap: {
+                                [key: string]: string | string[];
+                            };
+                            serviceMap: {
+                                [key: string]: string;
+                            };
+                            updatedAt: string | null;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        /** Set any of them; a map edit relinks the last 48 hours (audited observed_settings.updated and observed.relinked); a PUT that changes nothing writes nothing */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * CI namespaces
+                         * @description Kubernetes namespaces whose service accounts are CI (default flux-system, jenkins, gitlab-runner, tekton); argocd, kube-system, kube-public and kube-node-lease are refused
+                         */
+                        ciNamespaces?: unknown;
+                        /**
+                         * Pull interval
+                         * @description Seconds between scheduled pulls (60 to 86,400); 0 turns them off; default 900
+                         */
+                        pullIntervalSeconds?: unknown;
+                        /**
+                         * Resource map
+                         * @description {resource glob: service or [services]}: links only, at most 200 globs of 10 services
+                         */
+                        resourceMap?: unknown;
+                        /**
+                         * Service map
+                         * @description {repository glob: service}
+                         */
+                        serviceMap?: unknown;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            ciNamespaces: string[];
+                            pullIntervalSeconds: number;
+                            relinked?: number | null;
+                            resourceMap: {
+                                [key: string]: string | string[];
+                            };
+                            serviceMap: {
+                                [key: string]: string;
+                            };
+                            updatedAt: string | null;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/organizations/{id}/change-approvers": {
         parameters: {
             query?: never;
@@ -13295,6 +14523,1158 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/changes/argocd/{sourceId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Intake of argocd change events (observed changes); see docs/observed.md
+         * @description Paste the connection's endpoint into the sender. Authentication is the sender's own (docs/observed.md, "argocd"). Bodies up to 5 MiB.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The connection's id (Settings → Change sources) */
+                    sourceId: string;
+                };
+                cookie?: never;
+            };
+            /** @description The sender's own payload, as it sends it */
+            requestBody: {
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            responses: {
+                /** @description What this delivery became, counted; sent only after it is committed */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            capped: number;
+                            denied: number;
+                            duplicate: number;
+                            enriched: number;
+                            ignored: number;
+                            noise: number;
+                            receipts: number;
+                            recorded: number;
+                            /** @description Bad items of a batch; the good ones were recorded */
+                            rejected: {
+                                field: string;
+                                index: number;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Events of a type that is not recorded (a ping, a star, a read) */
+                            ignored: number;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/changes/aws/{sourceId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Intake of aws change events (observed changes); see docs/observed.md
+         * @description Paste the connection's endpoint into the sender. Authentication is the sender's own (docs/observed.md, "aws"). Bodies up to 5 MiB.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The connection's id (Settings → Change sources) */
+                    sourceId: string;
+                };
+                cookie?: never;
+            };
+            /** @description The sender's own payload, as it sends it */
+            requestBody: {
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            responses: {
+                /** @description What this delivery became, counted; sent only after it is committed */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            capped: number;
+                            denied: number;
+                            duplicate: number;
+                            enriched: number;
+                            ignored: number;
+                            noise: number;
+                            receipts: number;
+                            recorded: number;
+                            /** @description Bad items of a batch; the good ones were recorded */
+                            rejected: {
+                                field: string;
+                                index: number;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Events of a type that is not recorded (a ping, a star, a read) */
+                            ignored: number;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/changes/azure/{sourceId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Intake of azure change events (observed changes); see docs/observed.md
+         * @description Paste the connection's endpoint into the sender. Authentication is the sender's own (docs/observed.md, "azure"). Bodies up to 5 MiB.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The connection's id (Settings → Change sources) */
+                    sourceId: string;
+                };
+                cookie?: never;
+            };
+            /** @description The sender's own payload, as it sends it */
+            requestBody: {
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            responses: {
+                /** @description What this delivery became, counted; sent only after it is committed */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            capped: number;
+                            denied: number;
+                            duplicate: number;
+                            enriched: number;
+                            ignored: number;
+                            noise: number;
+                            receipts: number;
+                            recorded: number;
+                            /** @description Bad items of a batch; the good ones were recorded */
+                            rejected: {
+                                field: string;
+                                index: number;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Events of a type that is not recorded (a ping, a star, a read) */
+                            ignored: number;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/changes/cloudevents/{sourceId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Intake of cloudevents change events (observed changes); see docs/observed.md
+         * @description Paste the connection's endpoint into the sender. Authentication is the sender's own (docs/observed.md, "cloudevents"). Bodies up to 5 MiB.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The connection's id (Settings → Change sources) */
+                    sourceId: string;
+                };
+                cookie?: never;
+            };
+            /** @description The sender's own payload, as it sends it */
+            requestBody: {
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            responses: {
+                /** @description What this delivery became, counted; sent only after it is committed */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            capped: number;
+                            denied: number;
+                            duplicate: number;
+                            enriched: number;
+                            ignored: number;
+                            noise: number;
+                            receipts: number;
+                            recorded: number;
+                            /** @description Bad items of a batch; the good ones were recorded */
+                            rejected: {
+                                field: string;
+                                index: number;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Events of a type that is not recorded (a ping, a star, a read) */
+                            ignored: number;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/changes/github/{sourceId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Intake of github change events (observed changes); see docs/observed.md
+         * @description Paste the connection's endpoint into the sender. Authentication is the sender's own (docs/observed.md, "github"). Bodies up to 5 MiB.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The connection's id (Settings → Change sources) */
+                    sourceId: string;
+                };
+                cookie?: never;
+            };
+            /** @description The sender's own payload, as it sends it */
+            requestBody: {
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            responses: {
+                /** @description What this delivery became, counted; sent only after it is committed */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            capped: number;
+                            denied: number;
+                            duplicate: number;
+                            enriched: number;
+                            ignored: number;
+                            noise: number;
+                            receipts: number;
+                            recorded: number;
+                            /** @description Bad items of a batch; the good ones were recorded */
+                            rejected: {
+                                field: string;
+                                index: number;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Events of a type that is not recorded (a ping, a star, a read) */
+                            ignored: number;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/changes/gitlab/{sourceId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Intake of gitlab change events (observed changes); see docs/observed.md
+         * @description Paste the connection's endpoint into the sender. Authentication is the sender's own (docs/observed.md, "gitlab"). Bodies up to 5 MiB.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The connection's id (Settings → Change sources) */
+                    sourceId: string;
+                };
+                cookie?: never;
+            };
+            /** @description The sender's own payload, as it sends it */
+            requestBody: {
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            responses: {
+                /** @description What this delivery became, counted; sent only after it is committed */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            capped: number;
+                            denied: number;
+                            duplicate: number;
+                            enriched: number;
+                            ignored: number;
+                            noise: number;
+                            receipts: number;
+                            recorded: number;
+                            /** @description Bad items of a batch; the good ones were recorded */
+                            rejected: {
+                                field: string;
+                                index: number;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Events of a type that is not recorded (a ping, a star, a read) */
+                            ignored: number;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/changes/kubernetes/{sourceId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Intake of kubernetes change events (observed changes); see docs/observed.md
+         * @description Paste the connection's endpoint into the sender. Authentication is the sender's own (docs/observed.md, "kubernetes"). Bodies up to 5 MiB.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The connection's id (Settings → Change sources) */
+                    sourceId: string;
+                };
+                cookie?: never;
+            };
+            /** @description The sender's own payload, as it sends it */
+            requestBody: {
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            responses: {
+                /** @description What this delivery became, counted; sent only after it is committed */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            capped: number;
+                            denied: number;
+                            duplicate: number;
+                            enriched: number;
+                            ignored: number;
+                            noise: number;
+                            receipts: number;
+                            recorded: number;
+                            /** @description Bad items of a batch; the good ones were recorded */
+                            rejected: {
+                                field: string;
+                                index: number;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Events of a type that is not recorded (a ping, a star, a read) */
+                            ignored: number;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/changes/webhook/{sourceId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Intake of webhook change events (observed changes); see docs/observed.md
+         * @description Paste the connection's endpoint into the sender. Authentication is the sender's own (docs/observed.md, "webhook"). Bodies up to 5 MiB.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The connection's id (Settings → Change sources) */
+                    sourceId: string;
+                };
+                cookie?: never;
+            };
+            /** @description The sender's own payload, as it sends it */
+            requestBody: {
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            responses: {
+                /** @description What this delivery became, counted; sent only after it is committed */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            capped: number;
+                            denied: number;
+                            duplicate: number;
+                            enriched: number;
+                            ignored: number;
+                            noise: number;
+                            receipts: number;
+                            recorded: number;
+                            /** @description Bad items of a batch; the good ones were recorded */
+                            rejected: {
+                                field: string;
+                                index: number;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Events of a type that is not recorded (a ping, a star, a read) */
+                            ignored: number;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/logs": {
         parameters: {
             query?: never;
@@ -13410,6 +15790,121 @@ export interface paths {
                             code?: number;
                             error: string;
                             message?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/change/enqueue": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** PagerDuty-compatible change event (Events API v2 change events): routing_key is the connection's secret */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            /** @description {routing_key, payload{summary, timestamp, source, custom_details}, links} */
+            requestBody: {
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            responses: {
+                /** @description PagerDuty's documented answer to a change event (202 {status, message}), with our counts beside it */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            capped: number;
+                            denied: number;
+                            duplicate: number;
+                            enriched: number;
+                            ignored: number;
+                            message: string;
+                            noise: number;
+                            receipts: number;
+                            recorded: number;
+                            /** @description Bad items of a batch; the good ones were recorded */
+                            rejected: {
+                                field: string;
+                                index: number;
+                                message: string;
+                            }[];
+                            /** @enum {string} */
+                            status: "success";
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -13749,6 +16244,55 @@ export interface components {
             rule: string | null;
             summary: string;
             version: number;
+        };
+        ChangeSource: {
+            config: {
+                [key: string]: unknown;
+            };
+            counts: components["schemas"]["ChangeSourceCounts"];
+            createdAt: string;
+            /** @description The URL to paste into the sender (the pipeline listener and the path of this kind) */
+            endpoint: string;
+            hasCredential: boolean;
+            id: string;
+            /**
+             * Kind
+             * @description Which sender: github, gitlab, argocd, kubernetes (audit webhook), aws (CloudTrail via EventBridge), azure (Activity Log), pagerduty (change events), cloudevents, webhook (generic)
+             * @enum {unknown}
+             */
+            kind: "github" | "gitlab" | "argocd" | "kubernetes" | "aws" | "azure" | "pagerduty" | "cloudevents" | "webhook";
+            lastEventAt: string | null;
+            lastPullAt: string | null;
+            lastPullError: string | null;
+            markers: {
+                manual: {
+                    note: string | null;
+                    position: string;
+                    updatedAt: string;
+                } | null;
+                scheduled: {
+                    note: string | null;
+                    position: string;
+                    updatedAt: string;
+                } | null;
+            };
+            name: string;
+            notPulledBecause: string | null;
+            orgId: string;
+            pullable: boolean;
+            pullEnabled: boolean;
+            updatedAt: string;
+        };
+        ChangeSourceCounts: {
+            capped: number;
+            denied: number;
+            duplicate: number;
+            enriched: number;
+            ignored: number;
+            noise: number;
+            receipts: number;
+            recorded: number;
+            rejected: number;
         };
         /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
         Error: {

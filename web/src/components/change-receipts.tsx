@@ -6,7 +6,7 @@ import './change-receipts.css';
 
 /** GET /api/changes/:id's receipts (an answer from before receipts existed has none). */
 export function receiptsOf(detail: ChangeDetail): readonly Receipt[] {
-  return (detail as ChangeDetail & { receipts?: Receipt[] }).receipts ?? [];
+  return detail.receipts ?? [];
 }
 
 // A planned change's receipts: writes seen in a system's own audit record that carried this

@@ -1,6 +1,6 @@
 import { useEffect, useState, type SubmitEvent } from 'react';
 import { observedApi } from '../api/observed-client';
-import type { ObservedSettings } from '../api/observed-types';
+import type { ObservedSettings, ObservedSettingsPatch } from '../api/observed-types';
 import { errorField, errorMessage } from '../lib/errors';
 import { FieldError } from './field-error';
 
@@ -32,7 +32,7 @@ function readMap(text: string, field: string): { map: Record<string, string[]> }
   return { map };
 }
 
-function patchOf(d: Draft, was: ObservedSettings): { patch: Partial<ObservedSettings> } | { problem: Problem } {
+function patchOf(d: Draft, was: ObservedSettings): { patch: ObservedSettingsPatch } | { problem: Problem } {
   const interval = Number(d.pullIntervalSeconds.trim());
   if (d.pullIntervalSeconds.trim() === '' || !Number.isInteger(interval)) return { problem: { field: 'pullIntervalSeconds', message: 'The pull interval is a whole number of seconds (0 turns the scheduled pull off).' } };
   const services = readMap(d.serviceMap, 'serviceMap');
@@ -46,15 +46,15 @@ function patchOf(d: Draft, was: ObservedSettings): { patch: Partial<ObservedSett
   }
   const resourceMap: Record<string, string | string[]> = {};
   for (const [g, svcs] of Object.entries(resources.map)) resourceMap[g] = svcs.length === 1 ? (svcs[0] ?? '') : svcs;
-  const next: ObservedSettings = {
+  const next: Required<ObservedSettingsPatch> = {
     pullIntervalSeconds: interval,
     ciNamespaces: d.ciNamespaces.split(/[\n,]/).map((x) => x.trim()).filter((x) => x !== ''),
     serviceMap,
     resourceMap,
   };
   // Only what changed goes out: a map edit relinks the last 48 hours, so an untouched map is not sent.
-  const patch: Partial<ObservedSettings> = {};
-  for (const key of Object.keys(next) as Array<keyof ObservedSettings>) {
+  const patch: ObservedSettingsPatch = {};
+  for (const key of Object.keys(next) as Array<keyof ObservedSettingsPatch>) {
     if (JSON.stringify(next[key]) !== JSON.stringify(was[key])) Object.assign(patch, { [key]: next[key] });
   }
   return { patch };
@@ -96,6 +96,7 @@ export function ObservedSettingsCard({ settings, canEdit, onSaved }: { settings:
   const message = problem?.message ?? null;
   const set = (patch: Partial<Draft>): void => { setSaved(null); setD({ ...d, ...patch }); };
   const named = ['pullIntervalSeconds', 'ciNamespaces', 'serviceMap', 'resourceMap'];
+  const invalid = (name: string): boolean => field !== null && (field === name || field.startsWith(`${name}.`));
   const elsewhere = field !== null && !named.some((n) => field === n || field.startsWith(`${n}.`));
 
   return (
@@ -105,25 +106,25 @@ export function ObservedSettingsCard({ settings, canEdit, onSaved }: { settings:
         <fieldset disabled={!canEdit || saving} className="plain-fieldset">
           <div className="field">
             <label htmlFor="obs-interval">Pull every (seconds)</label>
-            <input id="obs-interval" type="number" min={0} value={d.pullIntervalSeconds} onChange={(e) => { set({ pullIntervalSeconds: e.target.value }); }} data-testid="obs-interval" />
+            <input id="obs-interval" type="number" min={0} value={d.pullIntervalSeconds} onChange={(e) => { set({ pullIntervalSeconds: e.target.value }); }} aria-invalid={invalid('pullIntervalSeconds')} data-testid="obs-interval" />
             <span className="muted small">900 by default; 0 turns the scheduled pull off for every connection. Each pull re-reads 20 minutes before where the last one stopped.</span>
             <FieldError field={field} name="pullIntervalSeconds" message={message} />
           </div>
           <div className="field">
             <label htmlFor="obs-ci">CI namespaces</label>
-            <textarea id="obs-ci" rows={3} value={d.ciNamespaces} onChange={(e) => { set({ ciNamespaces: e.target.value }); }} spellCheck={false} data-testid="obs-ci" />
+            <textarea id="obs-ci" rows={3} value={d.ciNamespaces} onChange={(e) => { set({ ciNamespaces: e.target.value }); }} spellCheck={false} aria-invalid={invalid('ciNamespaces')} data-testid="obs-ci" />
             <span className="muted small">One a line. A service account in one of these is a pipeline and its writes are recorded; other <code>system:</code> identities are plumbing. argocd and the kube-* namespaces can never be listed.</span>
             <FieldError field={field} name="ciNamespaces" message={message} />
           </div>
           <div className="field">
             <label htmlFor="obs-service-map">Repository map</label>
-            <textarea id="obs-service-map" rows={3} value={d.serviceMap} placeholder="shop/checkout-* = checkout-api" onChange={(e) => { set({ serviceMap: e.target.value }); }} spellCheck={false} data-testid="obs-service-map" />
+            <textarea id="obs-service-map" rows={3} value={d.serviceMap} placeholder="shop/checkout-* = checkout-api" onChange={(e) => { set({ serviceMap: e.target.value }); }} spellCheck={false} aria-invalid={invalid('serviceMap')} data-testid="obs-service-map" />
             <span className="muted small">A repository pattern and the service its changes belong to, one a line; used when the event names no service of its own.</span>
             <FieldError field={field} name="serviceMap" message={message} />
           </div>
           <div className="field">
             <label htmlFor="obs-resource-map">Resource map</label>
-            <textarea id="obs-resource-map" rows={3} value={d.resourceMap} placeholder="arn:aws:rds:*:*:db:orders-* = orders-api, billing-api" onChange={(e) => { set({ resourceMap: e.target.value }); }} spellCheck={false} data-testid="obs-resource-map" />
+            <textarea id="obs-resource-map" rows={3} value={d.resourceMap} placeholder="arn:aws:rds:*:*:db:orders-* = orders-api, billing-api" onChange={(e) => { set({ resourceMap: e.target.value }); }} spellCheck={false} aria-invalid={invalid('resourceMap')} data-testid="obs-resource-map" />
             <span className="muted small">A resource pattern and the services it also links to (up to 10), one a line, up to 200 lines. It only adds links. Saving a map relinks the last 48 hours.</span>
             <FieldError field={field} name="resourceMap" message={message} />
           </div>

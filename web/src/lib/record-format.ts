@@ -1,4 +1,4 @@
-import type { ListEntry, ObservedLocation, RecordPrincipal, RegisteredRecord } from '../api/observed-types';
+import type { FeedEntry, ListEntry, ObservedLocation, ObservedView, RecordPrincipal, RegisteredRecord } from '../api/observed-types';
 
 // How the one list and the observed change page say a record's parts in words.
 
@@ -81,4 +81,32 @@ export function detailLabel(key: string): string {
 /** A planned change of the one list (it keeps every Change field). */
 export function isRegistered(e: ListEntry): e is RegisteredRecord {
   return e.origin === 'registered';
+}
+
+const text = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
+
+function locationOf(v: unknown): ObservedLocation {
+  if (typeof v !== 'object' || v === null) return {};
+  return Object.fromEntries(Object.entries(v).filter((e): e is [string, string] => typeof e[1] === 'string')) as ObservedLocation;
+}
+
+/** An observed entry's own fields (under detail on the wire) by name, each checked for its type. */
+export function observedView(e: FeedEntry): ObservedView {
+  const d = e.detail;
+  const via = d['serviceVia'];
+  return {
+    ...e,
+    sourceId: text(d['sourceId']),
+    connection: text(d['connection']),
+    eventId: text(d['eventId']) ?? '',
+    receivedAt: text(d['receivedAt']),
+    action: text(d['action']),
+    resource: text(d['resource']),
+    location: locationOf(d['location']),
+    serviceVia: via === 'event' || via === 'repo_map' ? via : 'unmapped',
+    errorCode: text(d['errorCode']),
+    outcome: text(d['outcome']),
+    authorizedReason: text(d['authorizedReason']),
+    changeRef: text(d['changeRef']),
+  };
 }

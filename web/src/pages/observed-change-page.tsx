@@ -1,20 +1,20 @@
 import { useEffect, useState } from 'react';
 import { ApiError } from '../api/client';
 import { observedApi } from '../api/observed-client';
-import type { ObservedChange } from '../api/observed-types';
+import type { ObservedView } from '../api/observed-types';
 import { ErrorBanner } from '../components/error-banner';
 import { Layout } from '../components/layout';
 import { Link } from '../components/router';
 import { errorMessage, isAbort } from '../lib/errors';
 import { formatUtc } from '../lib/format';
-import { detailLabel, entityHref, locationParts, principalKindLabels, serviceLabel, sourceLabel } from '../lib/record-format';
+import { detailLabel, entityHref, locationParts, observedView, principalKindLabels, serviceLabel, sourceLabel } from '../lib/record-format';
 import './observed-change-page.css';
 
 // Only these sources read a system's own record of a write, so only they may turn a write that
 // carries a planned change's id into that change's receipt (the server's HARVEST_KINDS).
 const harvestSources = new Set(['github', 'gitlab', 'argocd', 'kubernetes', 'aws', 'azure']);
 
-const viaWords: Record<ObservedChange['serviceVia'], string> = {
+const viaWords: Record<ObservedView['serviceVia'], string> = {
   event: 'named by the event itself',
   repo_map: 'from the organisation’s repository map',
   unmapped: 'no service claimed it',
@@ -36,7 +36,7 @@ function Facts({ rows, testId }: { rows: Array<[string, string | null | undefine
 }
 
 /** Why this write is a row of its own and not a planned change's receipt. */
-function receiptNote(o: ObservedChange): string {
+function receiptNote(o: ObservedView): string {
   if (o.changeRef !== null && !harvestSources.has(o.source)) {
     return `This write carried ${o.changeRef}, but a ${sourceLabel(o.source)} sender cannot stamp a receipt: only a source that reads a system’s own audit record may, so it is recorded on its own.`;
   }
@@ -50,7 +50,7 @@ function receiptNote(o: ObservedChange): string {
 // event, the services it is linked to, and why it is not a planned change's receipt. A denied
 // attempt (the source refused the write) says so first.
 export function ObservedChangePage({ observedId }: { observedId: string }) {
-  const [record, setRecord] = useState<ObservedChange | null>(null);
+  const [record, setRecord] = useState<ObservedView | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [missing, setMissing] = useState(false);
   const [reloads, setReloads] = useState(0);
@@ -60,7 +60,7 @@ export function ObservedChangePage({ observedId }: { observedId: string }) {
     observedApi.getObserved(observedId, abort.signal).then(
       (answer) => {
         if (abort.signal.aborted) return;
-        setRecord(answer);
+        setRecord(observedView(answer.change));
         setError(null);
       },
       (caught: unknown) => {
@@ -133,7 +133,7 @@ export function ObservedChangePage({ observedId }: { observedId: string }) {
         </section>
         <section className="card" data-testid="observed-when" aria-labelledby="observed-when-title">
           <h2 id="observed-when-title" className="card-title">When</h2>
-          <Facts testId="observed-times" rows={[['happened', formatUtc(o.occurredAt)], ['received', formatUtc(o.receivedAt)], ['event id', o.eventId]]} />
+          <Facts testId="observed-times" rows={[['happened', formatUtc(o.at)], ['received', formatUtc(o.receivedAt)], ['event id', o.eventId], ['connection', o.connection]]} />
           {o.link !== null && (
             <a className="btn btn-small" href={o.link} target="_blank" rel="noreferrer noopener" data-testid="observed-link">
               Open the source event
