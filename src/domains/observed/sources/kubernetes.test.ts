@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../../platform/errors.js';
 import { DEFAULT_CI_NAMESPACES, NOT_STORED, type AdapterContext, type IntakeRequest, type Parsed } from '../observed-types.js';
@@ -210,6 +211,32 @@ describe('kubernetes audit intake: bad bodies', () => {
     expect(out.events.map((e) => e.eventId)).toEqual([good.auditID]);
     expect(out.rejected.map((r) => [r.index, r.field])).toEqual([[1, 'items.1.auditID'], [2, 'items.2'], [3, 'items.3.user.username'], [4, 'items.4.objectRef.resource'], [5, 'items.5.requestReceivedTimestamp']]);
     expect(out.rejected[0]!.message).toMatch(/^audit event 2: auditID is missing/);
+  });
+
+  it('answers any JSON with events or a 400, never another error: whole bodies, and events whose every field may be of any type', () => {
+    const field = fc.option(fc.jsonValue({ maxDepth: 3 }), { nil: undefined });
+    const nearlyAnEvent = fc.record({
+      auditID: fc.oneof(fc.uuid(), field), stage: fc.oneof(fc.constant('ResponseComplete'), field), verb: fc.oneof(fc.constantFrom('create', 'patch', 'delete', 'get'), field),
+      user: fc.oneof(fc.record({ username: fc.oneof(fc.constantFrom('alice', FLUX, 'system:node:n'), field) }), field),
+      objectRef: fc.oneof(fc.record({ resource: fc.oneof(fc.constantFrom('secrets', 'pods', 'deployments'), field), name: field, namespace: field, apiGroup: field, subresource: field }), field),
+      responseStatus: fc.oneof(fc.record({ code: fc.oneof(fc.constantFrom(200, 403, 409), field), reason: field }), field),
+      requestObject: field, responseObject: field, requestURI: field, sourceIPs: field, impersonatedUser: field,
+      requestReceivedTimestamp: fc.oneof(fc.constant('2026-03-04T10:00:00Z'), field),
+    }, { requiredKeys: [] });
+    const bodies = fc.oneof(
+      fc.jsonValue({ maxDepth: 4 }),
+      fc.record({ kind: fc.constant('EventList'), apiVersion: fc.constantFrom('audit.k8s.io/v1', 'audit.k8s.io/v1beta1'), items: fc.array(fc.oneof(nearlyAnEvent, fc.jsonValue({ maxDepth: 2 })), { maxLength: 8 }) }),
+      nearlyAnEvent.map((e) => ({ kind: 'Event', ...e })),
+    );
+    fc.assert(fc.property(bodies, (body) => {
+      try {
+        const out = parse(body);
+        for (const e of out.events) expect(e.eventId).toEqual(expect.any(String));
+      } catch (err) {
+        expect(err).toBeInstanceOf(AppError);
+        expect((err as AppError).status).toBe(400);
+      }
+    }), { numRuns: 400, seed: 15 });
   });
 
   it('answers an empty EventList with nothing at all', () => {
