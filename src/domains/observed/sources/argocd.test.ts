@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { docsNotificationsConfig, renderArgoBody } from '../../../../test/support/argocd-notifications.js';
@@ -150,7 +151,7 @@ describe('argocdIntake rules (our own bodies)', () => {
   });
 
   it('a trigger the adapter does not record is ignored, not refused', () => {
-    expect(parseArgocd({ ...base, event: 'sync-running' }, ctx)).toEqual({ events: [], ignored: 1, noise: 0, rejected: [] });
+    for (const event of ['sync-running', 'toString', 'constructor']) expect(parseArgocd({ ...base, event }, ctx)).toEqual({ events: [], ignored: 1, noise: 0, rejected: [] });
   });
 
   it.each([
@@ -163,5 +164,18 @@ describe('argocdIntake rules (our own bodies)', () => {
     ['not an object', 'body'],
   ])('a malformed body is a 400 naming the field (%#)', (body, field) => {
     expect(badField(body)).toBe(field);
+  });
+
+  it('any JSON whatever is recorded, ignored or refused with a 400 naming a field, never another error', () => {
+    const field = fc.oneof(fc.jsonValue(), fc.constantFrom('sync-succeeded', 'sync-failed', 'health-degraded', '2026-11-30T09:00:00Z', 'https://x.example'));
+    fc.assert(fc.property(fc.oneof(fc.jsonValue(), fc.record({ event: field, app: field, finishedAt: field, healthSince: field, labels: field, destination: field, initiatedBy: field, resources: field, sources: field, argocdUrl: field, changeId: field }, { requiredKeys: [] })), (body) => {
+      try {
+        const p = parseArgocd(body, ctx);
+        expect(p.events.length + p.ignored).toBe(1);
+      } catch (e) {
+        expect(e).toBeInstanceOf(AppError);
+        expect([(e as AppError).status, typeof (e as AppError).field]).toEqual([400, 'string']);
+      }
+    }));
   });
 });

@@ -58,7 +58,7 @@ export function parseArgocd(body: unknown, ctx: AdapterContext): Parsed {
   if (!isObj(body)) throw invalid('body', 'must be the JSON object the changeledger notification template renders');
   const name = reqText(body.event, 'event', 100);
   // A trigger we do not record (on-sync-running, on-created …) wired to the same template.
-  if (!(name in EVENTS)) return { events: [], ignored: 1, noise: 0, rejected: [] };
+  if (!Object.hasOwn(EVENTS, name)) return { events: [], ignored: 1, noise: 0, rejected: [] };
   const event = name as ArgoEvent;
   const app = reqText(body.app, 'app', 300);
   const appNamespace = optText(body.appNamespace, 'appNamespace', 300);

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { CloudEvent, HTTP, Mode, emitterFor, httpTransport, type Message } from 'cloudevents';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../../platform/errors.js';
 import type { AdapterContext, IntakeRequest } from '../observed-types.js';
@@ -81,7 +82,7 @@ describe('CloudEvents and CDEvents, read through the cloudevents SDK', () => {
   });
 
   it('every other type is counted as ignored, not refused', () => {
-    for (const type of ['dev.cdevents.pipelinerun.finished.0.2.0', 'dev.cdevents.service.published.0.3.0', 'dev.cdevents.environment.created.0.3.0', 'com.github.push', 'dev.cdevents.service.deployed']) {
+    for (const type of ['dev.cdevents.pipelinerun.finished.0.2.0', 'dev.cdevents.service.published.0.3.0', 'dev.cdevents.environment.created.0.3.0', 'com.github.push', 'dev.cdevents.service.deployed', 'dev.cdevents.service.constructor.0.1.0', 'dev.cdevents.service.tostring.0.1.0']) {
       expect(parseCloudEvents(reqOf(HTTP.structured(deployed(undefined, type))), ctx)).toEqual({ events: [], ignored: 1, noise: 0, rejected: [] });
     }
     expect(cdeventsType('dev.cdevents.service.deployed.0.3.0')).toEqual({ subject: 'service', predicate: 'deployed' });
@@ -172,5 +173,22 @@ describe('CloudEvents and CDEvents, read through the cloudevents SDK', () => {
     }
     expect(got[0]!.headers['ce-id']).toBe('271069a8-fc18-44f1-b38f-9d70a1695819');
     expect(got[1]!.headers['content-type']).toMatch(/^application\/cloudevents\+json/);
+  });
+
+  it('any JSON in any mode is recorded, ignored, reported or refused with a 400 naming a field, never another error', () => {
+    const any = fc.jsonValue();
+    const attr = fc.oneof(any, fc.constantFrom('1.0', 'x', 'dev.cdevents.service.deployed.0.2.0', 'dev.cdevents.environment.modified.0.3.0'));
+    const event = fc.record({ specversion: attr, id: attr, source: attr, type: attr, time: attr, data: fc.oneof(any, fc.record({ subject: fc.oneof(any, fc.record({ id: any, content: any }, { requiredKeys: [] })) }, { requiredKeys: [] })) }, { requiredKeys: [] });
+    const type = fc.constantFrom('application/cloudevents+json', 'application/cloudevents-batch+json', 'application/json', 'text/plain');
+    fc.assert(fc.property(fc.oneof(event, fc.array(event), any), type, (body, contentType) => {
+      const r = structuredRaw(body, contentType);
+      try {
+        const p = parseCloudEvents(r, ctx);
+        expect(p.events.length + p.ignored + p.rejected.length).toBeGreaterThanOrEqual(contentType.includes('batch') ? 0 : 1);
+      } catch (e) {
+        expect(e).toBeInstanceOf(AppError);
+        expect([(e as AppError).status, typeof (e as AppError).field]).toEqual([400, 'string']);
+      }
+    }));
   });
 });

@@ -32,7 +32,7 @@ export function cdeventsType(type: string): { subject: 'service' | 'environment'
   const m = /^dev\.cdevents\.(service|environment)\.([a-z]+)\.\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?$/.exec(type);
   if (!m) return null;
   const [, subject, predicate] = m as unknown as [string, 'service' | 'environment', string];
-  if (subject === 'service' && predicate in SERVICE_PREDICATES) return { subject, predicate };
+  if (subject === 'service' && Object.hasOwn(SERVICE_PREDICATES, predicate)) return { subject, predicate };
   if (subject === 'environment' && predicate === 'modified') return { subject, predicate };
   return null;
 }

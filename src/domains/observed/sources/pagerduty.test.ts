@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../../platform/errors.js';
 import { HARVEST_KINDS, type AdapterContext, type IntakeRequest } from '../observed-types.js';
@@ -98,5 +99,17 @@ describe('the PagerDuty change-event intake (POST /v2/change/enqueue)', () => {
 
   it('the summary may be exactly PagerDuty\'s 1,024 characters', () => {
     expect(parsePagerduty({ routing_key: KEY, payload: { summary: 's'.repeat(PAGERDUTY_SUMMARY_MAX) } }, ctx).events).toHaveLength(1);
+  });
+
+  it('any JSON whatever is recorded or refused with a 400 naming a field, never another error', () => {
+    const any = fc.jsonValue();
+    fc.assert(fc.property(fc.oneof(any, fc.record({ routing_key: any, links: fc.oneof(any, fc.array(fc.record({ href: any, text: any }, { requiredKeys: [] }))), payload: fc.oneof(any, fc.record({ summary: any, timestamp: any, source: any, custom_details: any }, { requiredKeys: [] })) }, { requiredKeys: [] })), (body) => {
+      try {
+        expect(parsePagerduty(body, ctx).events).toHaveLength(1);
+      } catch (e) {
+        expect(e).toBeInstanceOf(AppError);
+        expect([(e as AppError).status, typeof (e as AppError).field]).toEqual([400, 'string']);
+      }
+    }));
   });
 });

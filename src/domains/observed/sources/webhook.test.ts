@@ -58,7 +58,7 @@ describe('the generic change webhook', () => {
     }
     expect(parseWebhook({ ...change, kind: 'Infra' }, ctx).events[0]).toMatchObject({ kind: 'change', action: 'infra' });
     expect(parseWebhook({ ...change, kind: 'deployment' }, ctx).events[0]).toMatchObject({ kind: 'deploy', action: 'deployment' });
-    for (const k of ['k8s_write', 'cloud_write', 'health', 'party']) expect(refused({ ...change, kind: k }).field).toBe('kind');
+    for (const k of ['k8s_write', 'cloud_write', 'health', 'party', 'constructor', 'toString']) expect(refused({ ...change, kind: k }).field).toBe('kind');
   });
 
   it('never takes a change id from the sender: a generic webhook cannot stamp a receipt', () => {

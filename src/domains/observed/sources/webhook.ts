@@ -48,7 +48,8 @@ export function webhookEvent(item: unknown, ctx: AdapterContext): ObservedEvent 
   const id = reqText(c.id, 'id', 200);
   const title = reqText(c.title, 'title', 1024);
   const word = optText(c.kind, 'kind', 40)?.toLowerCase() ?? 'change';
-  const kind = WEBHOOK_KINDS[word];
+  // Own keys only: `constructor` or `toString` is no kind.
+  const kind = Object.hasOwn(WEBHOOK_KINDS, word) ? WEBHOOK_KINDS[word] : undefined;
   if (!kind) throw invalid('kind', `must be one of: ${Object.keys(WEBHOOK_KINDS).join(', ')}`, word);
   const environment = optText(c.environment, 'environment', 200);
   const repo = optText(c.repo, 'repo', 300);
