@@ -12,16 +12,40 @@ export type SourceTest = { ok: boolean; message: string; curl: string | null };
 export const SECRET_VARIABLE = 'CHANGELEDGER_SOURCE_SECRET';
 const SECRET = `$${SECRET_VARIABLE}`;
 
-/** The smallest body each sender's adapter accepts; the generic webhook's and CloudEvents' record one test change (sent again, it is a duplicate). */
+const AT = '2026-01-01T00:00:00Z';
+/**
+ * A body each sender's adapter accepts. Where the sender has a kind of event we do not record (a
+ * ping, a read), the line sends that: it proves the secret and the endpoint, and is counted as
+ * ignored. The generic webhook and PagerDuty record one test change (sent again, a duplicate).
+ */
 const BODIES: Record<SourceKind, unknown> = {
   github: { zen: 'Test from changeledger', hook_id: 0 },
   gitlab: { object_kind: 'test' },
   argocd: { app: 'changeledger-test', event: 'test' },
-  kubernetes: { kind: 'EventList', apiVersion: 'audit.k8s.io/v1', metadata: {}, items: [] },
-  aws: { version: '0', id: 'changeledger-test', 'detail-type': 'Test from changeledger', source: 'changeledger.test', detail: {} },
-  azure: { records: [] },
+  kubernetes: {
+    kind: 'EventList', apiVersion: 'audit.k8s.io/v1', metadata: {},
+    items: [{
+      kind: 'Event', apiVersion: 'audit.k8s.io/v1', level: 'Metadata', auditID: '00000000-0000-4000-8000-00000000c0de', stage: 'ResponseComplete',
+      requestURI: '/api/v1/namespaces/default/configmaps/changeledger-test', verb: 'get', user: { username: 'changeledger-test' },
+      objectRef: { resource: 'configmaps', namespace: 'default', name: 'changeledger-test', apiVersion: 'v1' }, responseStatus: { code: 200 },
+      requestReceivedTimestamp: AT, stageTimestamp: AT,
+    }],
+  },
+  aws: {
+    version: '0', id: 'changeledger-test', 'detail-type': 'AWS API Call via CloudTrail', source: 'aws.ec2', account: '123456789012', time: AT, region: 'eu-west-1', resources: [],
+    detail: {
+      eventVersion: '1.09', eventID: '00000000-0000-4000-8000-00000000c0de', eventTime: AT, eventSource: 'ec2.amazonaws.com', eventName: 'DescribeInstances', awsRegion: 'eu-west-1',
+      readOnly: true, eventCategory: 'Management', userIdentity: { type: 'IAMUser', userName: 'changeledger-test', arn: 'arn:aws:iam::123456789012:user/changeledger-test', accountId: '123456789012' },
+    },
+  },
+  azure: {
+    records: [{
+      time: AT, resourceId: '/SUBSCRIPTIONS/00000000-0000-0000-0000-000000000000/RESOURCEGROUPS/CHANGELEDGER-TEST', operationName: 'MICROSOFT.RESOURCES/SUBSCRIPTIONS/RESOURCEGROUPS/READ',
+      category: 'Administrative', resultType: 'Success', correlationId: '00000000-0000-4000-8000-00000000c0de', identity: {}, properties: {},
+    }],
+  },
   pagerduty: { routing_key: '', payload: { summary: 'Test change sent with curl', source: 'curl' } },
-  cloudevents: { specversion: '1.0', id: 'changeledger-test-1', source: 'changeledger/curl', type: 'dev.cdevents.service.deployed.0.2.0', data: {} },
+  cloudevents: { specversion: '1.0', id: 'changeledger-test-1', source: 'changeledger/curl', type: 'dev.changeledger.test', data: {} },
   webhook: { id: 'changeledger-test-1', title: 'Test change sent with curl' },
 };
 
