@@ -5,7 +5,9 @@
  * notification, with `event` naming the trigger that fired. argocd.test.ts renders that very
  * template against the real Applications in ../shared/fixtures/real/argocd.
  * Shapes: github:argoproj/argo-cd docs/operator-manual/notifications/services/webhook.md,
- * templates.md (Sprig functions) and notifications_catalog/triggers/*.yaml.
+ * templates.md (Sprig functions) and notifications_catalog/triggers/*.yaml; the body is rendered
+ * with Go's text/template, not html/template, and resent unchanged on a 5xx
+ * (github:argoproj/notifications-engine pkg/services/webhook.go), so a retry has the same key.
  */
 import { invalid } from '../../../platform/errors.js';
 import type { RecordPrincipal } from '../../changes/change-feed.js';
