@@ -27,8 +27,8 @@ export type CloudTrailApi = {
   requests: LookupRequest[];
   /** The records a region holds (CloudTrail records, as they would be logged). */
   hold(region: string, ...records: Array<Record<string, unknown>>): void;
-  /** Answer every request with this error, or null to answer again. */
-  fail(error: { status: number; type: string; message: string } | null): void;
+  /** Answer every request with this error (or only the next `times` ones), or null to answer again. */
+  fail(error: { status: number; type: string; message: string } | null, times?: number): void;
   close(): Promise<void>;
 };
 
@@ -53,6 +53,7 @@ export async function startCloudTrailApi(): Promise<CloudTrailApi> {
   const held = new Map<string, Array<Record<string, unknown>>>();
   const requests: LookupRequest[] = [];
   let failure: { status: number; type: string; message: string } | null = null;
+  let failuresLeft = Infinity;
 
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -72,7 +73,10 @@ export async function startCloudTrailApi(): Promise<CloudTrailApi> {
       }
       const target = (req.headers['x-amz-target'] as string | undefined) ?? null;
       requests.push({ target, contentType: (req.headers['content-type'] as string | undefined) ?? null, region: scope?.[2] ?? null, accessKeyId: scope?.[1] ?? null, securityToken: (req.headers['x-amz-security-token'] as string | undefined) ?? null, body });
-      if (failure) return send(failure.status, { __type: failure.type, message: failure.message }, failure.type);
+      if (failure && failuresLeft > 0) {
+        failuresLeft -= 1;
+        return send(failure.status, { __type: failure.type, message: failure.message }, failure.type);
+      }
       if (!target || !TARGETS.has(target)) return send(400, { __type: 'UnknownOperationException', message: `Unknown operation ${target ?? ''}` }, 'UnknownOperationException');
       if (!scope) return send(403, { __type: 'MissingAuthenticationTokenException', message: 'Missing Authentication Token' }, 'MissingAuthenticationTokenException');
       const max = body.MaxResults ?? 50;
@@ -98,8 +102,9 @@ export async function startCloudTrailApi(): Promise<CloudTrailApi> {
     hold(region, ...records) {
       held.set(region, [...(held.get(region) ?? []), ...records]);
     },
-    fail(error) {
+    fail(error, times = Infinity) {
       failure = error;
+      failuresLeft = times;
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };

@@ -11,14 +11,6 @@ export const isObj = (v: unknown): v is Json => typeof v === 'object' && v !== n
 /** A non-empty string, or null. */
 export const str = (v: unknown): string | null => (typeof v === 'string' && v.trim() !== '' ? v : null);
 
-/** The same key whatever its case: CloudTrail writes `environment.variables`, the API docs `Environment.Variables`. */
-export function getCI(o: Json, key: string): unknown {
-  if (key in o) return o[key];
-  const lower = key.toLowerCase();
-  for (const k of Object.keys(o)) if (k.toLowerCase() === lower) return o[k];
-  return undefined;
-}
-
 /** A planned change's display id as people and pipelines write it: CHG- and the 8 hex characters of its id. */
 const CHANGE_REF = /(?:^|[^0-9A-Za-z])(CHG-[0-9A-Fa-f]{8})(?![0-9A-Za-z])/;
 

@@ -57,7 +57,9 @@ export type LookupPage = { events: NonNullable<LookupEventsCommandOutput['Events
 /** A reader of one region's write events, page by page. */
 export function cloudTrailReader(outbound: OutboundClient, region: string, credential: AwsCredential, endpoint: string | null) {
   const client = new CloudTrailClient({
-    region, credentials: credential, requestHandler: outboundHandler(outbound), maxAttempts: 2,
+    // LookupEvents allows two calls a second per account and region: a throttled page is retried
+    // with the SDK's backoff (refusals such as 400/403 never are).
+    region, credentials: credential, requestHandler: outboundHandler(outbound), maxAttempts: 4,
     ...(endpoint ? { endpoint } : {}),
   });
   return {

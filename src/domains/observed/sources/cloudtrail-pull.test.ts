@@ -97,6 +97,14 @@ describe('cloudtrailPull against a loopback LookupEvents', () => {
       .rejects.toThrow(/^CloudTrail in us-east-1 refused LookupEvents \(403 AccessDeniedException\): User: .* is not authorized/);
   });
 
+  it('a throttled page is asked again (LookupEvents allows two calls a second)', async () => {
+    api.hold('ap-south-1', write('slow-1', '2026-11-30T10:10:00Z', { awsRegion: 'ap-south-1' }));
+    api.fail({ status: 400, type: 'ThrottlingException', message: 'Rate exceeded' }, 1);
+    const parsed = await cloudtrailPull.pull(deps, ctx({ regions: ['ap-south-1'], endpoint: api.url }), { since, until, maxRaw: 1500 });
+    expect(parsed.events.map((e) => e.eventId)).toContain('slow-1');
+    expect(api.requests.filter((r) => r.region === 'ap-south-1')).toHaveLength(2);
+  });
+
   it('says so in words when CloudTrail cannot be reached', async () => {
     const closed = await startCloudTrailApi();
     const url = closed.url;
