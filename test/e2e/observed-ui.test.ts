@@ -255,7 +255,12 @@ describeEachEngine('the observed changes pages in the web UI', (engine) => {
     try {
       await signInAt(narrow.page, base, '/changes', owner.user.email, PASSWORD);
       await narrow.page.getByTestId('change-row').first().waitFor();
+      expect(await narrow.page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(NARROW.width);
       await shoot(narrow.page, `observed-list-narrow-${suffix}.png`);
+      await narrow.page.getByTestId('change-row').filter({ hasText: 'Deploy checkout-api 2.5' }).getByTestId('change-title').click();
+      await narrow.page.getByTestId('observed-head').waitFor();
+      expect(await narrow.page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(NARROW.width);
+      await shoot(narrow.page, `observed-change-narrow-${suffix}.png`);
     } finally {
       await narrow.context.close();
     }

@@ -15,7 +15,7 @@ export function receiptsOf(detail: ChangeDetail): readonly Receipt[] {
 export function ChangeReceipts({ receipts, displayId }: { receipts: readonly Receipt[]; displayId: string }) {
   return (
     <section className="card change-receipts" data-testid="change-receipts" aria-labelledby="change-receipts-title">
-      <h2 id="change-receipts-title" className="card-title">Receipts</h2>
+      <h2 id="change-receipts-title">Receipts</h2>
       {receipts.length === 0 ? (
         <p className="muted small" data-testid="change-receipts-empty">
           No write has carried this change’s id yet. A Kubernetes annotation <code>changeledger.io/change-id: {displayId}</code>, an

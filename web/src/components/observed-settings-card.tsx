@@ -100,8 +100,8 @@ export function ObservedSettingsCard({ settings, canEdit, onSaved }: { settings:
   const elsewhere = field !== null && !named.some((n) => field === n || field.startsWith(`${n}.`));
 
   return (
-    <section className="card" data-testid="observed-settings" aria-labelledby="observed-settings-title">
-      <h2 id="observed-settings-title" className="card-title">Observed changes: settings</h2>
+    <section className="card observed-settings" data-testid="observed-settings" aria-labelledby="observed-settings-title">
+      <h2 id="observed-settings-title">Observed changes: settings</h2>
       <form onSubmit={(e) => void submit(e)} data-testid="observed-settings-form">
         <fieldset disabled={!canEdit || saving} className="plain-fieldset">
           <div className="field">
@@ -112,7 +112,7 @@ export function ObservedSettingsCard({ settings, canEdit, onSaved }: { settings:
           </div>
           <div className="field">
             <label htmlFor="obs-ci">CI namespaces</label>
-            <textarea id="obs-ci" rows={3} value={d.ciNamespaces} onChange={(e) => { set({ ciNamespaces: e.target.value }); }} spellCheck={false} aria-invalid={invalid('ciNamespaces')} data-testid="obs-ci" />
+            <textarea id="obs-ci" rows={4} value={d.ciNamespaces} onChange={(e) => { set({ ciNamespaces: e.target.value }); }} spellCheck={false} aria-invalid={invalid('ciNamespaces')} data-testid="obs-ci" />
             <span className="muted small">One a line. A service account in one of these is a pipeline and its writes are recorded; other <code>system:</code> identities are plumbing. argocd and the kube-* namespaces can never be listed.</span>
             <FieldError field={field} name="ciNamespaces" message={message} />
           </div>

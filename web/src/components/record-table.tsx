@@ -53,6 +53,8 @@ function Who({ e }: { e: ListEntry }) {
 export function RecordTable({ entries }: { entries: readonly ListEntry[] }) {
   const { navigate } = useRouter();
   return (
+    // A narrow screen scrolls the table sideways, not the page.
+    <div className="record-table-wrap">
     <table className="data-table change-table record-table" data-testid="change-table">
       <thead>
         <tr>
@@ -126,5 +128,6 @@ export function RecordTable({ entries }: { entries: readonly ListEntry[] }) {
         })}
       </tbody>
     </table>
+    </div>
   );
 }

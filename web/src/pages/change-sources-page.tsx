@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useState } from 'react';
 import { observedApi } from '../api/observed-client';
 import type { ChangeSource, ObservedSettings, SourceWithSecret } from '../api/observed-types';
 import { ChangeSourceForm } from '../components/change-source-form';
@@ -8,8 +8,8 @@ import { Layout } from '../components/layout';
 import { ObservedSettingsCard } from '../components/observed-settings-card';
 import { SecretBox } from '../components/secret-box';
 import { useSession } from '../components/session';
-import { errorMessage, isAbort } from '../lib/errors';
 import { sourceLabel } from '../lib/record-format';
+import { useReloadable } from '../lib/use-reloadable';
 import './change-sources-page.css';
 
 type Loaded = { sources: ChangeSource[]; settings: ObservedSettings };
@@ -22,28 +22,11 @@ type Shown = { made: SourceWithSecret; why: 'created' | 'rotated' };
 export function ChangeSourcesPage() {
   const { session } = useSession();
   const canEdit = session.role === 'owner' || session.role === 'admin';
-  const [loaded, setLoaded] = useState<Loaded | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [reloads, setReloads] = useState(0);
+  const { loaded, setLoaded, error, reload } = useReloadable<Loaded>((signal) =>
+    Promise.all([observedApi.listSources(signal), observedApi.settings(signal)]).then(([list, settings]) => ({ sources: list.sources, settings })),
+  );
   const [adding, setAdding] = useState(false);
   const [secret, setSecret] = useState<Shown | null>(null);
-
-  useEffect(() => {
-    const abort = new AbortController();
-    Promise.all([observedApi.listSources(abort.signal), observedApi.settings(abort.signal)]).then(
-      ([list, settings]) => {
-        if (abort.signal.aborted) return;
-        setLoaded({ sources: list.sources, settings });
-        setError(null);
-      },
-      (caught: unknown) => {
-        if (!abort.signal.aborted && !isAbort(caught)) setError(errorMessage(caught));
-      },
-    );
-    return () => { abort.abort(); };
-  }, [reloads]);
-
-  const reload = useCallback(() => { setReloads((n) => n + 1); }, []);
   const created = (made: SourceWithSecret): void => {
     setAdding(false);
     setSecret({ made, why: 'created' });
@@ -81,7 +64,7 @@ export function ChangeSourcesPage() {
       {loaded !== null && (
         <>
           <section className="card" data-testid="change-sources" aria-labelledby="change-sources-title">
-            <h2 id="change-sources-title" className="card-title">Connections</h2>
+            <h2 id="change-sources-title">Connections</h2>
             {loaded.sources.length === 0 ? (
               <p className="muted" data-testid="change-sources-empty">
                 No change source yet. Each connection gets an endpoint on the pipeline listener and a secret; GitHub, GitLab and AWS

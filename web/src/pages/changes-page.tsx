@@ -211,7 +211,7 @@ export function ChangesPage() {
 function NeverCaptured({ lines }: { lines: string[] }) {
   return (
     <section className="card never-captured" data-testid="never-captured" aria-labelledby="never-captured-title">
-      <h2 id="never-captured-title" className="card-title">What we cannot see</h2>
+      <h2 id="never-captured-title">What we cannot see</h2>
       <p className="muted small">
         This list holds what reached changeledger. With the sources connected now, these changes never do — so nothing listed
         here does not mean nothing happened. <Link to="/settings/change-sources">Change sources</Link>

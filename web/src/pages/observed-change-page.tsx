@@ -20,9 +20,9 @@ const viaWords: Record<ObservedView['serviceVia'], string> = {
   unmapped: 'no service claimed it',
 };
 
-function Facts({ rows, testId }: { rows: Array<[string, string | null | undefined]>; testId: string }) {
+function Facts({ rows, testId, empty = 'The source did not say.' }: { rows: Array<[string, string | null | undefined]>; testId: string; empty?: string }) {
   const shown = rows.filter((r): r is [string, string] => r[1] !== null && r[1] !== undefined && r[1] !== '');
-  if (shown.length === 0) return <p className="muted small" data-testid={testId}>The source did not say.</p>;
+  if (shown.length === 0) return <p className="muted small" data-testid={testId}>{empty}</p>;
   return (
     <dl className="observed-facts" data-testid={testId}>
       {shown.map(([k, v]) => (
@@ -116,23 +116,23 @@ export function ObservedChangePage({ observedId }: { observedId: string }) {
       )}
       <div className="observed-grid">
         <section className="card" data-testid="observed-who" aria-labelledby="observed-who-title">
-          <h2 id="observed-who-title" className="card-title">Who</h2>
+          <h2 id="observed-who-title">Who</h2>
           <p className="observed-principal">
             <strong data-testid="observed-principal">{o.principal.name === '' ? 'unknown' : o.principal.name}</strong>{' '}
             <span className="pill pill-system">{principalKindLabels[o.principal.kind]}</span>
           </p>
-          <Facts testId="observed-principal-detail" rows={[['id', o.principal.id], ...detail.map(([k, v]): [string, string] => [detailLabel(k), v])]} />
+          <Facts testId="observed-principal-detail" empty="The source said nothing more about who it was." rows={[['id', o.principal.id], ...detail.map(([k, v]): [string, string] => [detailLabel(k), v])]} />
         </section>
         <section className="card" data-testid="observed-what" aria-labelledby="observed-what-title">
-          <h2 id="observed-what-title" className="card-title">What</h2>
+          <h2 id="observed-what-title">What</h2>
           <Facts testId="observed-what-facts" rows={[['action', o.action], ['resource', o.resource], ['kind', o.kind], ['outcome', o.outcome], ['error', o.errorCode]]} />
         </section>
         <section className="card" data-testid="observed-where" aria-labelledby="observed-where-title">
-          <h2 id="observed-where-title" className="card-title">Where</h2>
+          <h2 id="observed-where-title">Where</h2>
           <Facts testId="observed-location" rows={locationParts(o.location)} />
         </section>
         <section className="card" data-testid="observed-when" aria-labelledby="observed-when-title">
-          <h2 id="observed-when-title" className="card-title">When</h2>
+          <h2 id="observed-when-title">When</h2>
           <Facts testId="observed-times" rows={[['happened', formatUtc(o.at)], ['received', formatUtc(o.receivedAt)], ['event id', o.eventId], ['connection', o.connection]]} />
           {o.link !== null && (
             <a className="btn btn-small" href={o.link} target="_blank" rel="noreferrer noopener" data-testid="observed-link">
@@ -142,7 +142,7 @@ export function ObservedChangePage({ observedId }: { observedId: string }) {
         </section>
       </div>
       <section className="card" data-testid="observed-services" aria-labelledby="observed-services-title">
-        <h2 id="observed-services-title" className="card-title">Linked services</h2>
+        <h2 id="observed-services-title">Linked services</h2>
         {services.length === 0 ? (
           <p className="muted" data-testid="observed-unmapped">
             Unmapped: no service claimed it. A repository or resource map in <Link to="/settings/change-sources">Change sources</Link> links writes like it.
@@ -161,7 +161,7 @@ export function ObservedChangePage({ observedId }: { observedId: string }) {
         )}
       </section>
       <section className="card" data-testid="observed-diff" aria-labelledby="observed-diff-title">
-        <h2 id="observed-diff-title" className="card-title">Diff</h2>
+        <h2 id="observed-diff-title">Diff</h2>
         {o.diff === null ? (
           <p className="muted small">The source sent no diff.</p>
         ) : (
@@ -170,7 +170,7 @@ export function ObservedChangePage({ observedId }: { observedId: string }) {
         <p className="muted small">Secrets are scrubbed and the text is cut at 2,048 characters before it is stored.</p>
       </section>
       <section className="card" data-testid="observed-receipt" aria-labelledby="observed-receipt-title">
-        <h2 id="observed-receipt-title" className="card-title">Receipt</h2>
+        <h2 id="observed-receipt-title">Receipt</h2>
         <p data-testid="observed-receipt-note">{receiptNote(o)}</p>
       </section>
     </Layout>
