@@ -116,6 +116,19 @@ describeEachEngine('scheduled and manual pulls', (engine) => {
     expect((await source(t2.id)).markers.scheduled).toBeNull();
   });
 
+  it('one connection has one pending pull however often it is saved; a deleted one is never pulled again', async () => {
+    const s = await connect('Saved often', {}, 'acme/saved');
+    for (const name of ['Saved often 2', 'Saved often 3']) expect((await api('PUT', `/api/change-sources/${s.id}`, { name })).statusCode).toBe(200);
+    expect(await pending(s.id)).toHaveLength(1);
+    const [due] = await pending(s.id);
+    expect((await t.main.inject({ method: 'DELETE', url: `/api/change-sources/${s.id}`, headers: owner.headers })).statusCode).toBe(204);
+    gh.repo('acme/saved', { deployments: [deployment(60, 1, 'acme/saved')] });
+    clock.set(new Date(due!));
+    await t.services.worker.runOnce();
+    expect(asked(gh, 'acme/saved')).toBe(0);
+    expect(await pending(s.id)).toEqual([]);
+  });
+
   it('a manual pull reads the last N minutes under its own marker and leaves the scheduled one alone', async () => {
     const s = await connect('Manual', {}, 'acme/manual');
     // The scheduled pull runs once, so its marker exists.
