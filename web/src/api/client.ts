@@ -400,8 +400,12 @@ export const api = {
   previewContracts: (body: BlastRequest & { edges?: KeyPair[] }, signal?: AbortSignal): Promise<BlastContracts> =>
     request<BlastContracts>('POST', '/api/changes/preview-contracts', { body, ...withSignal(signal) }),
 
-  listChanges: (filters: ChangeListFilters, signal?: AbortSignal): Promise<{ changes: Change[] }> =>
-    request<{ changes: Change[] }>('GET', `/api/changes${changeListQuery(filters)}`, withSignal(signal)),
+  // Planned changes only (the home page and an entity's activity, which list flag writes apart):
+  // source=changeledger keeps the one list's flag writes and observed changes out.
+  listChanges: (filters: ChangeListFilters, signal?: AbortSignal): Promise<{ changes: Change[] }> => {
+    const query = changeListQuery(filters);
+    return request<{ changes: Change[] }>('GET', `/api/changes${query === '' ? '?' : `${query}&`}source=changeledger`, withSignal(signal));
+  },
   // The stored blast radius of a change: its silence scope line (what the home page shows of holds).
   changeScope: (id: string, signal?: AbortSignal): Promise<Pick<ChangeDetail, 'change' | 'scopeLine' | 'scopeBreakdown'>> =>
     request<ChangeDetail>('GET', changePath(id, '?include=blast'), withSignal(signal)),
