@@ -7,7 +7,6 @@
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { createHash } from 'node:crypto';
 import { Type } from 'typebox';
 import type { Clock } from '../../platform/clock.js';
 import type { Database } from '../../platform/db/database.js';
@@ -16,6 +15,7 @@ import { errors } from '../../platform/http/schemas.js';
 import type { AuditContext } from '../ledger/index.js';
 import type { IntakeService } from './intake-service.js';
 import { findSource, findSourceBySecretHash, readIntakeSettings, type SourceRow } from './observed-store.js';
+import { secretHash } from './source-store.js';
 import { DEFAULT_CI_NAMESPACES, type IntakeRequest, type Parsed, type SourceKind } from './observed-types.js';
 import { INTAKE_ADAPTERS } from './sources/index.js';
 
@@ -126,7 +126,7 @@ export const observedIntakeRoutes: FastifyPluginAsyncTypebox<IntakeRoutesDeps> =
     const body = bodyOf(req, raw);
     const key = typeof body === 'object' && body !== null ? (body as Record<string, unknown>).routing_key : undefined;
     if (typeof key !== 'string' || key === '') throw badRequest('routing_key is required: the secret of a PagerDuty change source', 'routing_key');
-    const source = await findSourceBySecretHash(deps.db, createHash('sha256').update(key, 'utf8').digest('hex'));
+    const source = await findSourceBySecretHash(deps.db, secretHash(key));
     // The key is the secret: an unknown one is refused as a bad secret would be.
     if (!source || source.kind !== 'pagerduty') throw unauthorized('the routing_key is not the secret of a PagerDuty change source');
     return receive(req, reply, source, { headers: req.headers, rawBody: raw, body });
