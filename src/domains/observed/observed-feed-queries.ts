@@ -1,27 +1,23 @@
 /** SQL reads of the one change list's observed part: rows, one row, a change's receipts, the connected kinds. */
 import type { Queryable, Row } from '../../platform/db/database.js';
-import { displayId } from '../changes/index.js';
 import type { FeedEntry, Receipt, RecordPrincipal } from '../changes/change-feed.js';
+import { observedOf } from './observed-store.js';
 import type { SourceKind } from './observed-types.js';
 
-type ObservedRow = Row & {
-  id: string; source_id: string | null; source: string; kind: string; event_id: string; title: string; occurred_at: Date; received_at: Date;
-  principal: RecordPrincipal; action: string | null; resource: string | null; location: Record<string, string>; service: string; service_via: string;
-  services: string[]; diff: string | null; params: unknown; link: string | null; denied: boolean; error_code: string | null; outcome: string | null;
-  authorized: boolean | null; authorized_reason: string | null; cap_bucket: string | null; change_ref: string | null; connection_name: string | null;
-};
+type ObservedRow = Row & { connection_name: string | null };
 
 const iso = (d: Date | string) => new Date(d).toISOString();
 
 /** An observed row as the one list answers it: the shared fields, and the row's own under detail. */
 function toEntry(r: ObservedRow): FeedEntry {
+  const o = observedOf(r);
   return {
-    id: r.id, displayId: displayId(r.id), origin: 'observed', source: r.source, mode: r.kind, kind: r.kind, status: 'recorded', title: r.title,
-    at: iso(r.occurred_at), principal: r.principal, service: r.service, services: r.services, diff: r.diff, denied: r.denied, authorized: r.authorized, link: r.link,
+    id: o.id, displayId: o.displayId, origin: 'observed', source: o.source, mode: o.kind, kind: o.kind, status: o.status, title: o.title,
+    at: o.occurredAt, principal: o.principal, service: o.service, services: o.services, diff: o.diff, denied: o.denied, authorized: o.authorized, link: o.link,
     detail: {
-      eventId: r.event_id, sourceId: r.source_id, connection: r.connection_name, receivedAt: iso(r.received_at), action: r.action, resource: r.resource,
-      location: r.location, params: r.params ?? null, serviceVia: r.service_via, errorCode: r.error_code, outcome: r.outcome,
-      authorizedReason: r.authorized_reason, capBucket: r.cap_bucket, changeRef: r.change_ref,
+      eventId: o.eventId, sourceId: o.sourceId, connection: r.connection_name, receivedAt: o.receivedAt, action: o.action, resource: o.resource,
+      location: o.location, params: o.params, serviceVia: o.serviceVia, errorCode: o.errorCode, outcome: o.outcome,
+      authorizedReason: o.authorizedReason, capBucket: o.capBucket, changeRef: o.changeRef,
     },
   };
 }

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeEachEngine } from '../../../test/support/engines.js';
 import { aConnection, anObserved, aReceipt } from '../../../test/support/observed.js';
-import { countRows, createToken, PASSWORD, signedInOwner, signIn, testApp, type SignedIn, type TestApp } from '../../../test/support/test-app.js';
+import { countRows, createToken, PASSWORD, signedInOwner, signIn, testApp, testCtx, type SignedIn, type TestApp } from '../../../test/support/test-app.js';
 import { SettableClock } from '../../platform/clock.js';
 
 // The one change list: planned changes, flag writes and observed changes in one answer, each filter,
@@ -204,5 +204,20 @@ describeEachEngine('the one change list', (engine) => {
     expect(r.json().receipts[0]).toMatchObject({ source: 'kubernetes', action: 'patch', resource: 'deployments/checkout', principal: { kind: 'service', detail: { ciNamespace: 'jenkins' } } });
     const none = await t.main.inject({ method: 'GET', url: `/api/changes/${ids['payments pipeline deploy']!}`, headers: owner.headers });
     expect(none.json().receipts).toEqual([]);
+  });
+
+  it('an event the intake records is in the list at its time, its diff scrubbed', async () => {
+    const sourceId = await aConnection(engine.db(), owner.org.id, 'webhook', 'admin screen');
+    const event = {
+      eventId: 'cfg-1', kind: 'change' as const, title: 'feature limits raised in the admin screen', occurredAt: at(8.5).toISOString(),
+      principal: { kind: 'person' as const, name: 'erin@example.com', id: null, detail: {} }, action: 'update', resource: 'settings/limits', location: {},
+      serviceHint: null, repo: null, diff: 'limit: 10 -> 20\npassword=hunter2', params: null, link: null, denied: false, errorCode: null, outcome: null, changeRef: null, capBucket: null,
+    };
+    await t.services.intake.record(testCtx, sourceId, { events: [event], ignored: 0, noise: 0, rejected: [] }, 'webhook');
+    const [first] = (await list('')).changes as Json[];
+    expect(first).toMatchObject({ title: 'feature limits raised in the admin screen', origin: 'observed', source: 'webhook', mode: 'change', at: at(8.5).toISOString(), service: '' });
+    expect(first!.diff).toContain('limit: 10 -> 20');
+    expect(first!.diff).not.toContain('hunter2');
+    expect(await titles('source=webhook')).toEqual(['feature limits raised in the admin screen']);
   });
 });
