@@ -133,6 +133,16 @@ describeEachEngine('the change-source intake routes on the pipeline listener', (
     expect(r.json()).toMatchObject({ field: 'events' });
   });
 
+  it('limits each connection to 600 requests a minute (429 with Retry-After), apart from every other connection', async () => {
+    t.clock.advance(61_000);
+    for (let i = 0; i < 600; i++) expect((await post('/v1/changes/webhook/src_busy', { events: [] })).statusCode).toBe(404);
+    const over = await post('/v1/changes/webhook/src_busy', { events: [] });
+    expect(over.statusCode).toBe(429);
+    expect(over.headers['retry-after']).toBeDefined();
+    expect(over.json().error).toMatch(/^more than 600 requests a minute for this change source/);
+    expect((await post('/v1/changes/webhook/src_quiet', { events: [] })).statusCode).toBe(404);
+  });
+
   it('PagerDuty\'s shared path finds the connection by its routing key and answers as PagerDuty does', async () => {
     const pd = await addChangeSource(t, owner.org.id, 'pagerduty');
     const event = { routing_key: pd.secret, dedup_key: 'pd-42', payload: { summary: 'Build 42 deployed', timestamp: '2026-03-02T09:00:00Z', source: 'ci' } };
