@@ -293,6 +293,11 @@ describeEachEngine('the observed changes pages in the web UI', (engine) => {
       await card.scrollIntoViewIfNeeded();
       await card.screenshot({ path: join(artifactsDir, `observed-receipt-${suffix}.png`) });
 
+      // Counted as a receipt on its connection, not as a recorded change.
+      await page.goto(new URL('/settings/change-sources', base).toString());
+      const k8sRow = page.getByTestId('source-row').filter({ hasText: 'prod-eu' });
+      await expect.poll(() => k8sRow.locator('[data-testid="source-count"][data-count="receipts"]').textContent()).toBe('1 receipt');
+      expect(await k8sRow.locator('[data-testid="source-count"][data-count="recorded"]').textContent()).toBe('0 recorded');
       // Folded, never a second row: the Kubernetes chip stays empty.
       await page.goto(new URL('/changes?chip=kubernetes', base).toString());
       await page.getByTestId('changes-empty').waitFor();

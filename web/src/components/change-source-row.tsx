@@ -13,13 +13,14 @@ type Props = {
   onSecret: (made: SourceWithSecret, why: 'rotated') => void;
 };
 
-const countNames = ['recorded', 'duplicate', 'noise', 'capped', 'denied'] as const;
+const countNames = ['recorded', 'duplicate', 'noise', 'capped', 'denied', 'receipts'] as const;
 const countTitles: Record<(typeof countNames)[number], string> = {
-  recorded: 'Changes recorded (including receipts folded into planned changes)',
+  recorded: 'Observed changes recorded',
   duplicate: 'Events seen before: their id was already recorded',
   noise: 'Left out by the noise rules: plumbing identities, objects a pipeline spawns, dry runs, repeated writes of one object',
   capped: 'Over a cap: 50 objects per cluster · service account · hour, 500 rows a tick',
   denied: 'Writes the source refused: recorded as denied attempts',
+  receipts: 'Writes that carried a planned change’s id: folded into that change as its receipt, not recorded as a row',
 };
 
 type Busy = null | 'testing' | 'rotating' | 'pulling' | 'removing';
@@ -75,7 +76,7 @@ export function ChangeSourceRow({ source: s, canEdit, onChanged, onSecret }: Pro
       <ul className="source-counts" data-testid="source-counts">
         {countNames.map((c) => (
           <li key={c} title={countTitles[c]} data-testid="source-count" data-count={c}>
-            <span className="source-count-value">{(s.counts[c] ?? 0).toLocaleString('en-US')}</span> {c}
+            <span className="source-count-value">{s.counts[c].toLocaleString('en-US')}</span> {c === 'receipts' && s.counts[c] === 1 ? 'receipt' : c}
           </li>
         ))}
       </ul>
