@@ -6,6 +6,7 @@
  * write carrying a planned change's id folded into that change's receipt (harvest sources only);
  * the connection's counters; one audit event for a call that wrote anything.
  */
+import { createHash } from 'node:crypto';
 import type { Clock } from '../../platform/clock.js';
 import type { Sealer } from '../../platform/crypto/sealed.js';
 import type { Database, Tx } from '../../platform/db/database.js';
@@ -14,10 +15,10 @@ import { cutText, scrubJson, scrubSecrets } from '../../platform/scrub.js';
 import { readServiceNames } from '../catalogue/service-names.js';
 import { appendAuditEvent, type AuditContext } from '../ledger/index.js';
 import {
-  addCounts, bucketCounts, enrichObserved, enrichReceipt, findSeen, findSource, insertObserved, insertReceipt, newObservedId, plannedByDisplayId,
-  readIntakeSettings, type NewObserved, type Seen, type SourceRow,
+  addCounts, bucketCounts, enrichObserved, enrichReceipt, findDelivery, findSeen, findSource, insertObserved, insertReceipt, newObservedId, plannedByDisplayId,
+  readIntakeSettings, rememberDelivery, type NewObserved, type Seen, type SourceRow,
 } from './observed-store.js';
-import { DEFAULT_CI_NAMESPACES, HARVEST_KINDS, LIMITS, type IntakeCounts, type ObservedEvent, type Parsed } from './observed-types.js';
+import { DEFAULT_CI_NAMESPACES, HARVEST_KINDS, LIMITS, type IntakeCounts, type ObservedEvent, type Parsed, type Rejected, type SourceKind } from './observed-types.js';
 import { compileMaps, resolveServices } from './resolution.js';
 
 export type IntakeVia = 'webhook' | 'pull' | 'manual';
@@ -25,7 +26,20 @@ export type IntakeResult = {
   counts: IntakeCounts;
   /** A Kubernetes bucket reached its 50 objects, or the call its 500 rows: the caller notes it once (a pull's marker). */
   capReached: boolean;
+  /** The call's 500 rows were reached: a resend of the same delivery could record more, so it is not remembered. */
+  rowLimitReached: boolean;
 };
+
+/** A request's delivery as the intake routes answer it. */
+export type Received = IntakeResult & { rejected: Rejected[]; events: number; replayed: boolean };
+
+/**
+ * Batch senders resend a whole batch byte for byte when they missed our answer. For these kinds
+ * the body alone says what the delivery is (no header carries an event's id or type), so its
+ * digest can stand for it.
+ */
+const REMEMBERED_KINDS: readonly SourceKind[] = ['kubernetes', 'aws', 'azure'];
+const REMEMBER_HOURS = 24;
 
 export const emptyCounts = (): IntakeCounts => ({ recorded: 0, duplicate: 0, enriched: 0, noise: 0, capped: 0, denied: 0, ignored: 0, rejected: 0, receipts: 0 });
 
@@ -67,6 +81,35 @@ export class IntakeService {
     return this.deps.sealer.open(source.secretSealed);
   }
 
+  /**
+   * A request's delivery: read by `read` (the adapter) and recorded in one transaction, unless it is
+   * a byte-identical resend of a delivery of the last day from a batch sender: then nothing is read
+   * again, every event it held counts as a duplicate and the first reading's noise, caps and bad
+   * items are answered again.
+   */
+  async receive(ctx: AuditContext, source: Pick<SourceRow, 'id' | 'kind'>, rawBody: Buffer, read: () => Promise<Parsed>): Promise<Received> {
+    const digest = REMEMBERED_KINDS.includes(source.kind) && rawBody.length > 0 ? createHash('sha256').update(rawBody).digest('hex') : null;
+    if (digest !== null) {
+      const seen = await findDelivery(this.deps.db, source.id, digest);
+      if (seen) {
+        const counts: IntakeCounts = { ...emptyCounts(), duplicate: seen.events - seen.capped, capped: seen.capped, noise: seen.noise, ignored: seen.ignored, rejected: seen.rejected.length };
+        await this.deps.db.transaction((tx) => addCounts(tx, source.id, counts, null, this.deps.clock.now().toISOString()));
+        return { counts, capReached: false, rowLimitReached: false, rejected: seen.rejected, events: seen.events, replayed: true };
+      }
+    }
+    const parsed = await read();
+    const result = await this.deps.db.transaction(async (tx) => {
+      const r = await this.recordIn(tx, ctx, source.id, parsed, 'webhook');
+      if (digest !== null && !r.rowLimitReached) {
+        const now = this.deps.clock.now();
+        const answer = { events: parsed.events.length, noise: parsed.noise, ignored: parsed.ignored, capped: r.counts.capped, rejected: parsed.rejected };
+        await rememberDelivery(tx, source.id, digest, answer, now.toISOString(), new Date(now.getTime() - REMEMBER_HOURS * 3_600_000).toISOString());
+      }
+      return r;
+    });
+    return { ...result, rejected: parsed.rejected, events: parsed.events.length, replayed: false };
+  }
+
   /** One delivery (or pull page) in its own transaction: the answer is sent only after it commits. */
   async record(ctx: AuditContext, sourceId: string, parsed: Parsed, via: IntakeVia): Promise<IntakeResult> {
     return this.deps.db.transaction((tx) => this.recordIn(tx, ctx, sourceId, parsed, via));
@@ -89,6 +132,7 @@ export class IntakeService {
     }
 
     let capReached = false;
+    let rowLimitReached = false;
     const rows: NewObserved[] = [];
     const receipts: Array<{ changeId: string; e: ObservedEvent }> = [];
     if (fresh.length) {
@@ -114,6 +158,7 @@ export class IntakeService {
         if (written >= LIMITS.rowsPerTick) {
           counts.capped += 1;
           capReached = true;
+          rowLimitReached = true;
           continue;
         }
         written += 1;
@@ -154,7 +199,7 @@ export class IntakeService {
         data: { ...counts, via, kind: source.kind, name: source.name, ...(capReached ? { capReached } : {}) },
       });
     }
-    return { counts, capReached };
+    return { counts, capReached, rowLimitReached };
   }
 
   /** Fills the diff or params a first sighting lacked; false when it brings nothing new (a duplicate). */

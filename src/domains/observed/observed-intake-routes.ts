@@ -78,17 +78,18 @@ export const observedIntakeRoutes: FastifyPluginAsyncTypebox<IntakeRoutesDeps> =
     const secret = deps.intake.secretOf(source);
     // A bad secret writes nothing at all, not even a counter: anyone can post to a public URL.
     if (!(await INTAKE_ADAPTERS[source.kind].authenticate(request, secret))) throw unauthorized(`the request does not carry this ${source.kind} change source's secret`);
-    const settings = await readIntakeSettings(deps.db, source.orgId, [...DEFAULT_CI_NAMESPACES]);
-    const parsed = parse(source, request, settings.ciNamespaces);
     const ctx: AuditContext = { actor: { kind: 'service', id: source.id, name: `change source "${source.name}" (${source.kind})` }, source: 'webhook', requestId: req.id };
-    const { counts, capReached } = await deps.intake.record(ctx, source.id, parsed, 'webhook');
+    const { counts, capReached, rejected, events } = await deps.intake.receive(ctx, source, request.rawBody, async () => {
+      const settings = await readIntakeSettings(deps.db, source.orgId, [...DEFAULT_CI_NAMESPACES]);
+      return parse(source, request, settings.ciNamespaces);
+    });
     // A webhook has no marker: the cap goes to the server's log, once per delivery that reached it.
     if (capReached) req.log.info({ sourceId: source.id, capped: counts.capped }, 'change source reached a cap: the rest of this delivery was counted capped');
     const { rejected: _n, ...shown } = counts;
-    if (source.kind === 'pagerduty') return reply.status(202).send({ status: 'success' as const, message: 'Change event processed', ...shown, rejected: parsed.rejected });
-    const nothing = parsed.events.length === 0 && parsed.rejected.length === 0 && parsed.noise === 0;
+    if (source.kind === 'pagerduty') return reply.status(202).send({ status: 'success' as const, message: 'Change event processed', ...shown, rejected });
+    const nothing = events === 0 && rejected.length === 0 && counts.noise === 0;
     if (nothing) return reply.status(202).send({ ignored: counts.ignored });
-    return reply.status(200).send({ ...shown, rejected: parsed.rejected });
+    return reply.status(200).send({ ...shown, rejected });
   };
 
   for (const kind of PATH_KINDS) {

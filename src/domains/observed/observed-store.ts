@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import type { Queryable, Row, Tx } from '../../platform/db/database.js';
 import { displayId } from '../changes/index.js';
 import type { RecordPrincipal } from '../changes/change-feed.js';
-import type { IntakeCounts, Location, ObservedChange, SourceKind } from './observed-types.js';
+import type { IntakeCounts, Location, ObservedChange, Rejected, SourceKind } from './observed-types.js';
 
 export const newObservedId = () => `obs_${randomBytes(16).toString('hex')}`;
 
@@ -161,4 +161,19 @@ export function observedOf(r: Row): ObservedChange {
     outcome: (r.outcome ?? null) as ObservedChange['outcome'], authorized: (r.authorized ?? null) as boolean | null, authorizedReason: (r.authorized_reason ?? null) as string | null,
     capBucket: (r.cap_bucket ?? null) as string | null, changeRef: (r.change_ref ?? null) as string | null, status: 'recorded',
   };
+}
+
+/** What a remembered delivery was read as the first time: enough to answer its byte-identical retry. */
+export type DeliveryAnswer = { events: number; noise: number; ignored: number; capped: number; rejected: Rejected[] };
+
+export async function findDelivery(q: Queryable, sourceId: string, digest: string): Promise<DeliveryAnswer | null> {
+  const r = await q.query<{ answer: DeliveryAnswer }>('SELECT answer FROM change_source_deliveries WHERE source_id = $1 AND digest = $2', [sourceId, digest]);
+  return r.rows[0]?.answer ?? null;
+}
+
+/** Remembers a delivery (a concurrent twin may have done it first) and forgets the connection's older than `before`. */
+export async function rememberDelivery(tx: Tx, sourceId: string, digest: string, answer: DeliveryAnswer, now: string, before: string): Promise<void> {
+  await tx.query('DELETE FROM change_source_deliveries WHERE source_id = $1 AND received_at < $2', [sourceId, before]);
+  await tx.query('INSERT INTO change_source_deliveries (source_id, digest, answer, received_at) VALUES ($1, $2, $3, $4) ON CONFLICT (source_id, digest) DO NOTHING',
+    [sourceId, digest, JSON.stringify(answer), now]);
 }
