@@ -135,6 +135,13 @@ export const LIMITS = {
   servicesPerGlob: 10,
 } as const;
 
+/**
+ * A pull may ask an API on the organisation's own network (GitHub Enterprise Server, a self-managed
+ * GitLab, a CloudTrail VPC endpoint), as evidence sources and Alertmanagers may: private addresses
+ * are allowed; loopback, link-local and cloud metadata never are (the outbound guard).
+ */
+export const PULLS_ALLOW_PRIVATE = true;
+
 /** Values written here are stored as this; which key changed is kept. */
 export const NOT_STORED = '[not stored]';
 /** Namespaces that can never be CI namespaces. */

@@ -62,6 +62,12 @@ describeEachEngine('Settings → Change sources API', (engine) => {
       expect(res.json().source.endpoint).toBe(`${PIPELINE_PLACEHOLDER}/v2/change/enqueue`);
     });
 
+    it('a self-managed GitLab on the organisation\'s own network: a private API address is kept (metadata and link-local never are)', async () => {
+      const res = await api('POST', '/api/change-sources', { kind: 'gitlab', name: 'GitLab inside', config: { apiUrl: 'http://10.1.2.3/api/v4/', projects: ['shop/checkout'] }, credential: 'glpat-inside' }, admin);
+      expect(res.statusCode, res.body).toBe(201);
+      expect((res.json().source as Json).config).toMatchObject({ apiUrl: 'http://10.1.2.3/api/v4' });
+    });
+
     it('a GitHub connection: the public API by default, its token write-only, scheduled for its first pull', async () => {
       const res = await api('POST', '/api/change-sources', { kind: 'github', name: 'GitHub acme', config: { repos: ['acme/checkout', 'acme/checkout'] }, credential: 'ghp_s3cr3t-token' }, admin);
       expect(res.statusCode).toBe(201);
@@ -101,7 +107,6 @@ describeEachEngine('Settings → Change sources API', (engine) => {
         [{ kind: 'github', name: 'G', config: { repos: ['checkout'] } }, 'config.repos.0', /owner\/name/],
         [{ kind: 'github', name: 'G', config: { apiUrl: 'http://169.254.169.254/' } }, 'config.apiUrl', /never be reached/],
         [{ kind: 'github', name: 'G', config: { apiUrl: 'ftp://github.example' } }, 'config.apiUrl', /http or https/],
-        [{ kind: 'gitlab', name: 'L', config: { apiUrl: 'http://10.1.2.3/api/v4' } }, 'config.apiUrl', /never be reached by a pull: 10\.1\.2\.3 is a private/],
         [{ kind: 'github', name: 'G', config: { apiUrl: 'https://u:p@github.example' } }, 'config.apiUrl', /credentials/],
         [{ kind: 'github', name: 'G', credential: 'two words' }, 'credential', /without spaces/],
         [{ kind: 'gitlab', name: 'L', config: { projects: ['a b'] } }, 'config.projects.0', /numeric id or a path/],

@@ -7,7 +7,7 @@ import { newId, randomSecret } from '../../platform/ids.js';
 import type { OutboundSettings } from '../../platform/net/outbound.js';
 import { appendAuditEvent, type AuditContext } from '../ledger/index.js';
 import { applySettings, type ObservedSettings, type ObservedSettingsInput } from './observed-settings.js';
-import { LIMITS, PULL_KINDS, SOURCE_KINDS, type IntakeCounts, type SourceKind } from './observed-types.js';
+import { LIMITS, PULL_KINDS, PULLS_ALLOW_PRIVATE, SOURCE_KINDS, type IntakeCounts, type SourceKind } from './observed-types.js';
 import { commitRead, notScheduledBecause, readWindow, rawRead, scheduleAllPulls, schedulePull, type PullIntake } from './pull-scheduler.js';
 import { MANUAL_MINUTES, manualWindow } from './pull-window.js';
 import { checkCredential, checkSourceConfig } from './source-config.js';
@@ -78,9 +78,8 @@ function checkKind(raw: string | undefined): SourceKind {
 export class SourceService {
   constructor(private readonly deps: { db: Database; clock: Clock; sealer: Sealer; outbound: OutboundSettings; intake: PullIntake; relink: (tx: Tx, orgId: string, since: Date) => Promise<number> }) {}
 
-  // Private addresses are refused as the pull adapters refuse them (they ask with allowPrivate off):
-  // a URL saved here is one a pull can reach.
-  private judge = (url: string) => this.deps.outbound.client.judgeLiteral(url, false);
+  // Judged as the pulls ask (PULLS_ALLOW_PRIVATE): a URL saved here is one a pull can reach.
+  private judge = (url: string) => this.deps.outbound.client.judgeLiteral(url, PULLS_ALLOW_PRIVATE);
 
   private view(s: SealedSource, intervalSeconds: number, pipelineUrl: string | null): SourceView {
     const base = (pipelineUrl ?? PIPELINE_PLACEHOLDER).replace(/\/+$/, '');

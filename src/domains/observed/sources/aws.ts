@@ -4,7 +4,7 @@
  */
 import { judgeUrlLiteral } from '../../../platform/net/outbound.js';
 import { badRequest } from '../../../platform/errors.js';
-import type { IntakeAdapter, IntakeRequest, Parsed, PullAdapter } from '../observed-types.js';
+import { PULLS_ALLOW_PRIVATE, type IntakeAdapter, type IntakeRequest, type Parsed, type PullAdapter } from '../observed-types.js';
 import { bearerMatches } from './auth.js';
 import { readCloudTrailItems, type RecordItem } from './cloud-aws-batch.js';
 import { isObj, str, type Json } from './cloud-fields.js';
@@ -95,7 +95,7 @@ function pullEndpoint(config: Record<string, unknown>, allowLoopback: boolean): 
   const endpoint = config.endpoint;
   if (endpoint === undefined || endpoint === null || endpoint === '') return null;
   if (typeof endpoint !== 'string' || !/^https?:\/\//.test(endpoint)) throw new Error('the CloudTrail endpoint must be an http(s) URL');
-  const j = judgeUrlLiteral(endpoint, { allowPrivate: false, allowLoopback });
+  const j = judgeUrlLiteral(endpoint, { allowPrivate: PULLS_ALLOW_PRIVATE, allowLoopback });
   if (j.verdict !== 'ok') throw new Error(`the CloudTrail endpoint is refused: ${j.what}`);
   return endpoint;
 }

@@ -7,6 +7,7 @@
 import { Readable } from 'node:stream';
 import { CloudTrailClient, LookupEventsCommand, type CloudTrailClientConfig, type LookupEventsCommandOutput } from '@aws-sdk/client-cloudtrail';
 import type { OutboundClient } from '../../../platform/net/outbound.js';
+import { PULLS_ALLOW_PRIVATE } from '../observed-types.js';
 
 type Handler = Extract<NonNullable<CloudTrailClientConfig['requestHandler']>, { handle: unknown }>;
 type SdkRequest = Parameters<Handler['handle']>[0];
@@ -23,7 +24,7 @@ function outboundHandler(outbound: OutboundClient): Handler {
       const url = `${req.protocol}//${req.hostname}${req.port ? `:${req.port}` : ''}${req.path}${qs ? `?${qs}` : ''}`;
       // TextDecoder reads the bytes as bytes: Buffer.from would call the SDK body's valueOf (a string view it warns about).
       const body = typeof req.body === 'string' ? req.body : req.body == null ? undefined : new TextDecoder().decode(req.body as Uint8Array);
-      const res = await outbound.request({ method: req.method as 'POST', url, headers: { ...req.headers }, ...(body === undefined ? {} : { body }), maxResponseBytes: PAGE_BYTES });
+      const res = await outbound.request({ method: req.method as 'POST', url, allowPrivate: PULLS_ALLOW_PRIVATE, headers: { ...req.headers }, ...(body === undefined ? {} : { body }), maxResponseBytes: PAGE_BYTES });
       if (res.truncated) throw new Error(`the answer of ${url} was larger than ${PAGE_BYTES / 1024 / 1024} MiB`);
       const headers: Record<string, string> = {};
       for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(', ') : String(v);

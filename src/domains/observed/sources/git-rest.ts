@@ -5,7 +5,7 @@
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import { OutboundFailed, OutboundRefused } from '../../../platform/net/outbound.js';
-import type { PullDeps } from '../observed-types.js';
+import { PULLS_ALLOW_PRIVATE, type PullDeps } from '../observed-types.js';
 import type { Json } from './git-common.js';
 
 /** A page of 100 pull requests with their repositories runs to megabytes; the client's default cap is 256 KiB. */
@@ -38,7 +38,7 @@ export async function getJson(deps: PullDeps, service: RestService, url: string,
   const path = new URL(url).pathname;
   let res;
   try {
-    res = await deps.outbound.request({ method: 'GET', url, headers: { accept: service === 'GitHub' ? 'application/vnd.github+json' : 'application/json', ...headers }, maxResponseBytes: MAX_PAGE_BYTES });
+    res = await deps.outbound.request({ method: 'GET', url, allowPrivate: PULLS_ALLOW_PRIVATE, headers: { accept: service === 'GitHub' ? 'application/vnd.github+json' : 'application/json', ...headers }, maxResponseBytes: MAX_PAGE_BYTES });
   } catch (err) {
     if (err instanceof OutboundRefused || err instanceof OutboundFailed) throw new Error(`could not reach ${service} at ${new URL(url).host}: ${err.message}`);
     throw err;
