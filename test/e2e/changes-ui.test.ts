@@ -445,7 +445,8 @@ async function changeList(page: Page, id: string): Promise<void> {
   expect(await row.getByTestId('change-status').getAttribute('data-status')).toBe('evaluating');
   expect(await row.getByTestId('change-criticality').getAttribute('data-tier')).toBe('critical');
   expect(await row.getByTestId('change-title').textContent()).toBe('Deploy payments-api 2.4');
-  expect(await row.getByTestId('change-window').textContent()).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2} – /);
+  // A window within one UTC day reads "2026-03-02 09:00 – 10:00"; one across midnight names both days in full.
+  expect(await row.getByTestId('change-window').textContent()).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}(Z – \d{4}-\d{2}-\d{2} \d{2}:\d{2}Z| – \d{2}:\d{2}Z)$/);
 
   // Filters: critical keeps it, rejected does not; a CHG- id finds exactly it.
   await page.locator('[data-testid="criticality-chip"][data-tier="critical"]').click();
