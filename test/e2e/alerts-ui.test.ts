@@ -1,10 +1,11 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { SettableClock } from '../../src/platform/clock.js';
 import { hasAlertmanager, startAlertmanager, type Alertmanager } from '../support/alertmanager.js';
 import { hasChromium, launchChromium, openPage, signInAt } from '../support/browser.js';
+import { WallClock } from '../support/alert-stack.js';
+import { shoot } from '../support/ui-suite.js';
 import { webBundle } from '../support/deliveries-web.js';
 import { describeEachEngine } from '../support/engines.js';
 import { startReceiver } from '../support/receiver.js';
@@ -29,22 +30,9 @@ entities:
 type Json = Record<string, unknown>;
 const NARROW = { width: 390, height: 860 };
 
-// The wall clock, through the test clock type testApp takes: alerts are last seen in the order they
-// arrive, and the change's window is now.
-class WallClock extends SettableClock {
-  override now(): Date {
-    return new Date();
-  }
-}
-
 // One build of the UI for both engines of this file.
 let bundle: ReturnType<typeof webBundle> | undefined;
 const web = () => (bundle ??= webBundle());
-
-async function shoot(page: Page, name: string): Promise<void> {
-  await page.evaluate('window.scrollTo(0, 0)');
-  await page.screenshot({ path: join(artifactsDir, name), fullPage: true });
-}
 
 /** Alertmanager's webhook, payload version 4, as prometheus-alertmanager 0.25 sends it. */
 function webhook(alerts: Array<{ status: 'firing' | 'resolved'; labels: Record<string, string>; startsAt: string; endsAt?: string; summary?: string }>): Json {
@@ -110,7 +98,6 @@ describeEachEngine('the alerts pages in the web UI', (engine) => {
     await hook?.close();
     await t?.close();
   }, 60_000);
-
 
   it.skipIf(!hasChromium)('before any alert: the Alerts page says how to send alerts and links to Settings → Alert sources', async () => {
     const { page, context, consoleErrors } = await openPage(browser!);

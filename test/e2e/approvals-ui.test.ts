@@ -1,10 +1,9 @@
 import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { type Locator, type Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { hasChromium } from '../support/browser.js';
 import { runCli } from '../support/spawn-server.js';
-import { artifactsDir, uiSuite } from '../support/ui-suite.js';
+import { shoot, uiSuite } from '../support/ui-suite.js';
 
 // Settings → Change approvals and the change page, in the built UI (dist/web) against a real
 // server in Debian's Chromium: a quorum set while nobody is designated is a warning, not an
@@ -38,10 +37,6 @@ async function call(baseUrl: string, s: Session | { token: string }, method: str
   const text = await r.text();
   expect(r.ok, `${method} ${path}: ${text}`).toBe(true);
   return JSON.parse(text) as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
-}
-
-async function shoot(page: Page, name: string): Promise<void> {
-  await page.screenshot({ path: join(artifactsDir, name), fullPage: true });
 }
 
 describe('approvals web UI', () => {

@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { hasChromium } from '../support/browser.js';
 import { startSmtpCapture, type SmtpCapture } from '../support/smtp-capture.js';
 import { runCli } from '../support/spawn-server.js';
-import { artifactsDir, uiSuite } from '../support/ui-suite.js';
+import { artifactsDir, shoot, uiSuite } from '../support/ui-suite.js';
 
 // Drives the change pages of the built UI (dist/web, produced by `npm run build`) against a
 // real server process in Debian's Chromium. An owner requires approval by a quorum of two and
@@ -468,8 +468,3 @@ async function changeList(page: Page, id: string): Promise<void> {
   await row.waitFor();
 }
 
-// A full page from its top: scrolled, the sticky bar and sidebar would be drawn mid-page.
-async function shoot(page: Page, name: string): Promise<void> {
-  await page.evaluate('window.scrollTo(0, 0)');
-  await page.screenshot({ path: join(artifactsDir, name), fullPage: true });
-}

@@ -1,10 +1,11 @@
 import { mkdir } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { SettableClock } from '../../src/platform/clock.js';
 import { hasChromium, launchChromium, openPage, signInAt } from '../support/browser.js';
+import { WallClock } from '../support/alert-stack.js';
+import { shoot } from '../support/ui-suite.js';
 import { startDeliveriesReceiver, type Hit, type Reply } from '../support/deliveries-receiver.js';
 import { webBundle } from '../support/deliveries-web.js';
 import { describeEachEngine } from '../support/engines.js';
@@ -29,13 +30,6 @@ entities:
 const TICKET = { id: 'OPS-7', key: 'OPS-7', url: 'https://tickets.example.com/OPS-7' };
 const SECRET = 'whsec-bridge-0123456789abcdef';
 
-// The wall clock, through the test clock type testApp takes: retries are due at real times.
-class WallClock extends SettableClock {
-  override now(): Date {
-    return new Date();
-  }
-}
-
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const s = createServer();
@@ -57,11 +51,6 @@ async function until<T>(what: string, read: () => Promise<T | null | undefined |
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 150));
   }
-}
-
-async function shoot(page: Page, name: string): Promise<void> {
-  await page.evaluate('window.scrollTo(0, 0)');
-  await page.screenshot({ path: join(artifactsDir, name), fullPage: true });
 }
 
 describeEachEngine('deliveries in the web UI', (engine) => {
@@ -117,7 +106,6 @@ describeEachEngine('deliveries in the web UI', (engine) => {
     expect(r.statusCode, r.body).toBe(200);
     return (r.json() as { settings: Record<string, unknown> }).settings;
   };
-
 
   it.skipIf(!hasChromium)('sets a webhook ticket destination: a field error under the short secret, a passing test, saved and shown masked', async () => {
     const { page, context, consoleErrors } = await openPage(browser!);

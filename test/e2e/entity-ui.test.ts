@@ -1,8 +1,9 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { hasChromium, launchChromium, openPage, signInAt } from '../support/browser.js';
+import { shoot } from '../support/ui-suite.js';
 import { webBundle } from '../support/deliveries-web.js';
 import { describeEachEngine } from '../support/engines.js';
 import { PASSWORD, signIn, testApp, testCtx, type SignedIn, type TestApp } from '../support/test-app.js';
@@ -27,11 +28,6 @@ type Json = Record<string, unknown>;
 let bundle: ReturnType<typeof webBundle> | undefined;
 const web = () => (bundle ??= webBundle());
 const entityPath = (key: string) => `/catalogue/${encodeURIComponent(key)}`;
-
-async function shoot(page: Page, name: string): Promise<void> {
-  await page.evaluate('window.scrollTo(0, 0)');
-  await page.screenshot({ path: join(artifactsDir, name), fullPage: true });
-}
 
 describeEachEngine('the catalogue entity page: what touched it', (engine) => {
   let t: TestApp | undefined;
@@ -72,7 +68,6 @@ describeEachEngine('the catalogue entity page: what touched it', (engine) => {
     await browser?.close().catch(() => undefined);
     await t?.close();
   }, 60_000);
-
 
   it.skipIf(!hasChromium)('lists the changes naming the entity or holding it in their blast radius, and the flag changes of the flags it owns', async () => {
     const { page, context, consoleErrors } = await openPage(browser!);

@@ -1,5 +1,4 @@
-import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startOpenAiPeer, AI_PEER_KEY, type AiPeer } from '../support/ai-peers.js';
 import { hasChromium, launchChromium, openPage, signInAt } from '../support/browser.js';
@@ -8,7 +7,7 @@ import { describeEachEngine } from '../support/engines.js';
 import { JumpClock } from '../support/evidence-stack.js';
 import { missingPeers, pollUntil, PEER_TEST_TIMEOUT_MS } from '../support/peer-process.js';
 import { HEALTHY, startPrometheusHistory, type PrometheusHistory } from '../support/prometheus-history.js';
-import { artifactsDir } from '../support/ui-suite.js';
+import { shoot } from '../support/ui-suite.js';
 import { createToken, PASSWORD, signIn, testApp, testCtx, type SignedIn, type TestApp } from '../support/test-app.js';
 
 // Settings → Evidence and a change's report in Debian's Chromium, against the real app (in this
@@ -43,11 +42,6 @@ type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-ex
 
 let bundle: ReturnType<typeof webBundle> | undefined;
 const web = () => (bundle ??= webBundle());
-
-async function shoot(page: Page, name: string): Promise<void> {
-  await page.evaluate('window.scrollTo(0, 0)');
-  await page.screenshot({ path: join(artifactsDir, name), fullPage: true });
-}
 
 /** Alertmanager's webhook, version 4, as prometheus-alertmanager 0.25 sends it: one firing alert. */
 function firing(labels: Record<string, string>, startsAt: string): Json {
@@ -102,7 +96,6 @@ describeEachEngine('Settings → Evidence and the report card in the web UI', (e
     await ai?.close().catch(() => undefined);
     await t?.close();
   }, 60_000);
-
 
   it.skipIf(skip)('adds a Prometheus, shows a bad URL at its field with nothing saved, tests the real Prometheus and says its answer; sets the AI provider with a write-only key', async () => {
     const { page, context, consoleErrors } = await openPage(browser!);

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { hasChromium, launchChromium, openPage } from '../support/browser.js';
+import { shoot } from '../support/ui-suite.js';
 import { webBundle } from '../support/deliveries-web.js';
 import { describeEachEngine } from '../support/engines.js';
 import { startReceiver } from '../support/receiver.js';
@@ -27,11 +28,6 @@ type Json = Record<string, unknown>;
 // One build of the UI for both engines of this file.
 let bundle: ReturnType<typeof webBundle> | undefined;
 const web = () => (bundle ??= webBundle());
-
-async function shoot(page: Page, name: string): Promise<void> {
-  await page.evaluate('window.scrollTo(0, 0)');
-  await page.screenshot({ path: join(artifactsDir, name), fullPage: true });
-}
 
 describeEachEngine('the home page in the web UI', (engine) => {
   let t: TestApp | undefined;

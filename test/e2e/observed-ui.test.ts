@@ -1,9 +1,10 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { SettableClock } from '../../src/platform/clock.js';
 import { hasChromium, launchChromium, openPage, signInAt } from '../support/browser.js';
+import { WallClock } from '../support/alert-stack.js';
+import { shoot } from '../support/ui-suite.js';
 import { webBundle } from '../support/deliveries-web.js';
 import { describeEachEngine } from '../support/engines.js';
 import { PASSWORD, signIn, testApp, testCtx, type SignedIn, type TestApp } from '../support/test-app.js';
@@ -27,20 +28,8 @@ entities:
 type Json = Record<string, unknown>;
 const NARROW = { width: 390, height: 860 };
 
-// The wall clock: the list is newest first and a change's window is now.
-class WallClock extends SettableClock {
-  override now(): Date {
-    return new Date();
-  }
-}
-
 let bundle: ReturnType<typeof webBundle> | undefined;
 const web = () => (bundle ??= webBundle());
-
-async function shoot(page: Page, name: string): Promise<void> {
-  await page.evaluate('window.scrollTo(0, 0)');
-  await page.screenshot({ path: join(artifactsDir, name), fullPage: true });
-}
 
 /** One write as the Kubernetes API server's audit webhook backend sends it (audit.k8s.io/v1 EventList). */
 function auditList(o: { auditID: string; user: string; changeId: string; at: string }): Json {

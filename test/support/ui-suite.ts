@@ -1,7 +1,7 @@
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
 import { hasChromium, launchChromium } from './browser.js';
 import { createOwner, startServer, type ServerProcess } from './spawn-server.js';
@@ -53,4 +53,10 @@ export function uiSuite(o: {
     if (dataDir === undefined || server === undefined || browser === undefined) throw new Error('setup did not complete');
     return { dataDir, server, browser };
   };
+}
+
+/** A full-page screenshot into test-artifacts/, taken from the top of the page (look at them). */
+export async function shoot(page: Page, name: string): Promise<void> {
+  await page.evaluate('window.scrollTo(0, 0)');
+  await page.screenshot({ path: join(artifactsDir, name), fullPage: true });
 }
