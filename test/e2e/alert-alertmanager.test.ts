@@ -72,6 +72,9 @@ describeEachEngine('Alertmanager routes to changeledger\'s webhook', (engine) =>
     expect((after.json.transitions as Json[]).map((x) => [x.state, x.via])).toEqual([['firing', 'webhook'], ['resolved', 'webhook']]);
     const firingAt = (after.json.transitions as Json[])[0]!.at as string;
     expect(new Date(firingAt).getTime()).toBe(new Date(inAm.startsAt).getTime());
+    // The tap notes an answer once it has relayed it, which can be after changeledger shows the
+    // resolution: wait for the resolved notification's own entry before adding the answers up.
+    await pollUntil('the resolved notification tapped with its answer', async () => (hooks('resolved', 'checkout').length >= 1 ? true : undefined), { details: am.logs });
     // Every notification Alertmanager sent was taken, and the ones after the first added nothing.
     expect(tap.tapped.every((h) => h.status === 200)).toBe(true);
     expect(tap.tapped.reduce((n, h) => n + Number(h.answer.transitions ?? 0), 0)).toBe(2);
