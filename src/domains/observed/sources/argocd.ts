@@ -13,6 +13,7 @@ import { invalid } from '../../../platform/errors.js';
 import type { RecordPrincipal } from '../../changes/change-feed.js';
 import type { AdapterContext, IntakeAdapter, ObservedEvent, Parsed } from '../observed-types.js';
 import { bearerMatches } from './auth.js';
+import { wholeChangeRef } from './change-ref.js';
 import { isObj, optLink, optObj, optText, optTime, repoFromUrl, reqText, unknownPrincipal, type Obj } from './standard-fields.js';
 
 /** The triggers the template is sent for, and what each records. */
@@ -27,7 +28,6 @@ type ArgoEvent = keyof typeof EVENTS;
 export const ARGOCD_SERVICE_LABEL = 'app.kubernetes.io/name';
 /** Application labels read as the environment, first found wins. */
 export const ARGOCD_ENVIRONMENT_LABELS = ['changeledger.io/environment', 'environment'] as const;
-const CHANGE_ID = /^CHG-[0-9A-Z]{8}$/i;
 
 const short = (rev: string | null) => (rev && /^[0-9a-f]{40}$/i.test(rev) ? rev.slice(0, 7) : rev);
 
@@ -123,7 +123,7 @@ export function parseArgocd(body: unknown, ctx: AdapterContext): Parsed {
     errorCode: null,
     outcome: EVENTS[event].outcome,
     // Only a succeeded sync wrote the planned change's manifests: a failed sync or a degraded app confirms nothing.
-    changeRef: event === 'sync-succeeded' && changeId && CHANGE_ID.test(changeId) ? changeId.toUpperCase() : null,
+    changeRef: event === 'sync-succeeded' ? wholeChangeRef(changeId) : null,
     capBucket: null,
   };
   return { events: [e], ignored: 0, noise: 0, rejected: [] };

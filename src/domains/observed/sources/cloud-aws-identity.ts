@@ -13,7 +13,8 @@
  *   the STS call answered in `responseElements.credentials.accessKeyId`.
  */
 import type { RecordPrincipal } from '../../changes/change-feed.js';
-import { changeRefIn, isObj, str, type Json } from './cloud-fields.js';
+import { changeRefIn } from './change-ref.js';
+import { isObj, str, type Json } from './cloud-fields.js';
 
 /** The role session's name: the last part of `arn:aws:sts::<acct>:assumed-role/<role>/<session>`. */
 function sessionName(arn: string | null): string | null {

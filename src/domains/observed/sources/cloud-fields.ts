@@ -11,15 +11,6 @@ export const isObj = (v: unknown): v is Json => typeof v === 'object' && v !== n
 /** A non-empty string, or null. */
 export const str = (v: unknown): string | null => (typeof v === 'string' && v.trim() !== '' ? v : null);
 
-/** A planned change's display id as people and pipelines write it: CHG- and the 8 hex characters of its id. */
-const CHANGE_REF = /(?:^|[^0-9A-Za-z])(CHG-[0-9A-Fa-f]{8})(?![0-9A-Za-z])/;
-
-/** The first CHG-XXXXXXXX inside a value (a session name `deploy-CHG-1A2B3C4D`, a tag value), upper-cased. */
-export function changeRefIn(value: unknown): string | null {
-  if (typeof value !== 'string') return null;
-  const m = CHANGE_REF.exec(value);
-  return m ? m[1]!.toUpperCase() : null;
-}
 
 /**
  * An event time as ISO 8601 UTC, or null. Besides ISO it reads the `2022-09-30 15:11:25.000000000`

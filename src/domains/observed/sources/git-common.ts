@@ -5,6 +5,7 @@
  */
 import type { RecordPrincipal } from '../../changes/change-feed.js';
 import { badRequest } from '../../../platform/errors.js';
+import { wholeChangeRef } from './change-ref.js';
 import type { ObservedEvent, Parsed } from '../observed-types.js';
 
 export type Json = Record<string, unknown>;
@@ -84,22 +85,7 @@ export function readTime(s: string): string | null {
   return Number.isNaN(d.getTime()) ? null : d.toISOString();
 }
 
-/**
- * A `Change-Id: CHG-XXXXXXXX` line in a commit message, a pull request's body or a merge commit.
- * A line of its own anywhere in the text counts, not only in the last paragraph, since people
- * paste it into PR descriptions. Gerrit's `Change-Id: I…` never matches (no CHG- prefix).
- */
-const TRAILER = /^[ \t]*Change-Id:[ \t]*(CHG-[0-9A-F]{8})[ \t]*$/im;
 
-export function trailerChangeRef(texts: ReadonlyArray<string | null | undefined>): string | null {
-  for (const t of texts) {
-    const m = t ? TRAILER.exec(t) : null;
-    if (m) return m[1]!.toUpperCase();
-  }
-  return null;
-}
-
-const CHANGE_ID = /^CHG-[0-9A-F]{8}$/i;
 /** Field names a pipeline may set in a deployment's payload to carry the planned change's id. */
 export const PAYLOAD_CHANGE_FIELDS = ['changeId', 'change_id', 'changeledger_change_id'] as const;
 
@@ -115,8 +101,8 @@ export function payloadChangeRef(payload: unknown): string | null {
   }
   if (!isObject(p)) return null;
   for (const k of PAYLOAD_CHANGE_FIELDS) {
-    const v = p[k];
-    if (typeof v === 'string' && CHANGE_ID.test(v.trim())) return v.trim().toUpperCase();
+    const ref = wholeChangeRef(p[k]);
+    if (ref) return ref;
   }
   return null;
 }

@@ -5,7 +5,8 @@
  * https://docs.github.com/en/rest/pulls/pulls and the webhook payloads of the same objects.
  */
 import type { ObservedEvent } from '../observed-types.js';
-import { Fields, firstLine, gitEvent, gitPrincipal, payloadChangeRef, shortSha, trailerChangeRef, type Json } from './git-common.js';
+import { trailerChangeRef } from './change-ref.js';
+import { Fields, firstLine, gitEvent, gitPrincipal, payloadChangeRef, shortSha, type Json } from './git-common.js';
 
 /** A GitHub account: a bot or an app (`dependabot[bot]`, type Bot) is a service, anyone else a person. */
 export function githubPrincipal(user: Json | null, extra: Record<string, string | null | undefined> = {}) {

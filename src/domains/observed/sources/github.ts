@@ -7,7 +7,8 @@ import { verify } from '@octokit/webhooks-methods';
 import { badRequest } from '../../../platform/errors.js';
 import type { AdapterContext, IntakeAdapter, IntakeRequest, Parsed } from '../observed-types.js';
 import { header } from './auth.js';
-import { Fields, commitLines, firstLine, gitEvent, ignoredOne, one, shortSha, trailerChangeRef, ZERO_SHA, type Json } from './git-common.js';
+import { trailerChangeRef } from './change-ref.js';
+import { Fields, commitLines, firstLine, gitEvent, ignoredOne, one, shortSha, ZERO_SHA, type Json } from './git-common.js';
 import { GITHUB_FINAL_STATES, githubDeploymentEvent, githubMergedEvent, githubPrincipal } from './github-events.js';
 import { githubPull as githubPullAdapter } from './github-pull.js';
 

@@ -6,7 +6,8 @@
  * REST: https://docs.gitlab.com/api/deployments/ and https://docs.gitlab.com/api/merge_requests/
  */
 import type { ObservedEvent } from '../observed-types.js';
-import { firstLine, gitEvent, gitPrincipal, shortSha, trailerChangeRef, type Json } from './git-common.js';
+import { trailerChangeRef } from './change-ref.js';
+import { firstLine, gitEvent, gitPrincipal, shortSha, type Json } from './git-common.js';
 
 /** GitLab's own automation: project and group access-token bots, and service accounts. */
 const GITLAB_BOT = /^(?:(?:project|group)_\d+_bot(?:_[0-9a-f]+)?|service_account_.+|.+-bot)$/;

@@ -7,7 +7,8 @@
 import { badRequest } from '../../../platform/errors.js';
 import type { AdapterContext, IntakeAdapter, IntakeRequest, Parsed } from '../observed-types.js';
 import { header, sameSecret } from './auth.js';
-import { commitLines, Fields, firstLine, gitEvent, ignoredOne, one, shortSha, trailerChangeRef, ZERO_SHA, type Json } from './git-common.js';
+import { trailerChangeRef } from './change-ref.js';
+import { commitLines, Fields, firstLine, gitEvent, ignoredOne, one, shortSha, ZERO_SHA, type Json } from './git-common.js';
 import { GITLAB_FINAL_STATUSES, gitlabDeploymentEvent, gitlabMergeEvent, gitlabPrincipal } from './gitlab-events.js';
 import { gitlabPull as gitlabPullAdapter } from './gitlab-pull.js';
 

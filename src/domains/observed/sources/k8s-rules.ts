@@ -5,6 +5,7 @@
  * table of cases can pin it.
  */
 import { NEVER_CI_NAMESPACES, NOT_STORED } from '../observed-types.js';
+import { changeRefIn } from './change-ref.js';
 
 /** The verbs that change an object. deletecollection is kept: `kubectl delete cm --all` removes objects as surely as one delete. */
 export const WRITE_VERBS = ['create', 'update', 'patch', 'delete', 'deletecollection'] as const;
@@ -188,7 +189,6 @@ export function serviceHintOf(...objects: Json[]): string | null {
 }
 
 export const CHANGE_ID_ANNOTATION = 'changeledger.io/change-id';
-const CHANGE_ID = /\bCHG-[0-9A-F]{8}\b/i;
 const CHANGE_ID_PATH = '/metadata/annotations/changeledger.io~1change-id';
 
 /** A planned change's id the write carried in `changeledger.io/change-id` (an object's annotation, or a JSON patch adding it). */
@@ -198,8 +198,8 @@ export function changeRefOf(...objects: Json[]): string | null {
       ? o.filter((op) => isObject(op) && op.path === CHANGE_ID_PATH).map((op) => (op as Record<string, Json>).value)
       : [stringMap(metadataOf(o), 'annotations')[CHANGE_ID_ANNOTATION]];
     for (const v of values) {
-      const m = typeof v === 'string' ? CHANGE_ID.exec(v) : null;
-      if (m) return m[0].toUpperCase();
+      const ref = changeRefIn(v);
+      if (ref) return ref;
     }
   }
   return null;
