@@ -13,7 +13,7 @@ import { compose, type Services } from '../src/compose.js';
 import type { AuditContext } from '../src/domains/ledger/index.js';
 import type { IntakeAdapter, IntakeCounts, SourceKind } from '../src/domains/observed/observed-types.js';
 import { INTAKE_ADAPTERS } from '../src/domains/observed/sources/index.js';
-import { DEFAULT_CI_NAMESPACES } from '../src/domains/observed/observed-types.js';
+import type { SourceRow } from '../src/domains/observed/observed-store.js';
 import { systemClock } from '../src/platform/clock.js';
 import { createSealer } from '../src/platform/crypto/sealed.js';
 import type { Database, Engine } from '../src/platform/db/database.js';
@@ -49,7 +49,7 @@ function options(args: string[]): Options {
 }
 
 const ctx: AuditContext = { actor: { kind: 'service', id: null, name: 'bench sender' }, source: 'webhook' };
-type Source = { id: string; kind: SourceKind; adapter: IntakeAdapter; config: Record<string, unknown> };
+type Source = SourceRow & { adapter: IntakeAdapter };
 
 async function addSource(db: Database, orgId: string, kind: SourceKind, config: Record<string, unknown>): Promise<Source> {
   const id = `src_${randomBytes(16).toString('hex')}`;
@@ -57,13 +57,13 @@ async function addSource(db: Database, orgId: string, kind: SourceKind, config: 
   await db.query(
     `INSERT INTO change_sources (id, org_id, kind, name, secret_sealed, secret_hash, config, created_at, updated_at) VALUES ($1, $2, $3, $4, 'unused', $5, $6::jsonb, now(), now())`,
     [id, orgId, kind, `bench ${kind}`, createHash('sha256').update(secret).digest('hex'), JSON.stringify(config)]);
-  return { id, kind, adapter: INTAKE_ADAPTERS[kind], config };
+  return { id, orgId, kind, name: `bench ${kind}`, secretSealed: 'unused', adapter: INTAKE_ADAPTERS[kind], config };
 }
 
 /** What a request does before the service: JSON.parse of the bytes, then the adapter's rules. */
-function read(s: Source, raw: Buffer) {
+function read(s: Source, raw: Buffer, ciNamespaces: string[]) {
   const body = JSON.parse(raw.toString('utf8')) as unknown;
-  return s.adapter.parse({ headers: {}, rawBody: raw, body }, { sourceId: s.id, config: s.config, ciNamespaces: [...DEFAULT_CI_NAMESPACES], now: new Date() });
+  return s.adapter.parse({ headers: {}, rawBody: raw, body }, { sourceId: s.id, config: s.config, ciNamespaces, now: new Date() });
 }
 
 const add = (a: IntakeCounts, b: IntakeCounts): IntakeCounts => Object.fromEntries(Object.keys(a).map((k) => [k, a[k as keyof IntakeCounts] + b[k as keyof IntakeCounts]])) as IntakeCounts;
@@ -118,9 +118,9 @@ async function onEngine(engine: BenchEngine, o: Options): Promise<Done> {
     // adapter (JSON.parse + the rules) unless it is a byte-identical resend, then records it.
     const once = async () => {
       let parse = 0;
-      const timedRead = (s: Source, raw: Buffer) => async () => {
+      const timedRead = (s: Source, raw: Buffer) => (ciNamespaces: string[]) => {
         const p0 = performance.now();
-        const parsed = read(s, raw);
+        const parsed = read(s, raw, ciNamespaces);
         parse += performance.now() - p0;
         return parsed;
       };

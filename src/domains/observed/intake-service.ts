@@ -16,10 +16,11 @@ import { readServiceNames } from '../catalogue/service-names.js';
 import { appendAuditEvent, type AuditContext } from '../ledger/index.js';
 import {
   addCounts, bucketCounts, enrichObserved, enrichReceipt, findDelivery, findSeen, findSource, insertObserved, insertReceipt, newObservedId, plannedByDisplayId,
-  readIntakeSettings, rememberDelivery, type NewObserved, type Seen, type SourceRow,
+  rememberDelivery, type NewObserved, type Seen, type SourceRow,
 } from './observed-store.js';
-import { DEFAULT_CI_NAMESPACES, HARVEST_KINDS, LIMITS, type IntakeCounts, type ObservedEvent, type Parsed, type Rejected, type SourceKind } from './observed-types.js';
-import { compileMaps, resolveServices } from './resolution.js';
+import { HARVEST_KINDS, LIMITS, type IntakeCounts, type ObservedEvent, type Parsed, type Rejected, type SourceKind } from './observed-types.js';
+import { compileMaps, resolveServices, type ServiceMaps } from './resolution.js';
+import { readObservedSettings } from './source-store.js';
 
 export type IntakeVia = 'webhook' | 'pull' | 'manual';
 export type IntakeResult = {
@@ -87,7 +88,7 @@ export class IntakeService {
    * again, every event it held counts as a duplicate and the first reading's noise, caps and bad
    * items are answered again.
    */
-  async receive(ctx: AuditContext, source: Pick<SourceRow, 'id' | 'kind'>, rawBody: Buffer, read: () => Promise<Parsed>): Promise<Received> {
+  async receive(ctx: AuditContext, source: SourceRow, rawBody: Buffer, read: (ciNamespaces: string[]) => Parsed): Promise<Received> {
     const digest = REMEMBERED_KINDS.includes(source.kind) && rawBody.length > 0 ? createHash('sha256').update(rawBody).digest('hex') : null;
     if (digest !== null) {
       const seen = await findDelivery(this.deps.db, source.id, digest);
@@ -97,9 +98,11 @@ export class IntakeService {
         return { counts, capReached: false, rowLimitReached: false, rejected: seen.rejected, events: seen.events, replayed: true };
       }
     }
-    const parsed = await read();
+    // Read once: the adapter's rules need the CI namespaces, the record the maps.
+    const settings = await readObservedSettings(this.deps.db, source.orgId);
+    const parsed = read(settings.ciNamespaces);
     const result = await this.deps.db.transaction(async (tx) => {
-      const r = await this.recordIn(tx, ctx, source.id, parsed, 'webhook');
+      const r = await this.#record(tx, ctx, source, parsed, 'webhook', settings);
       if (digest !== null && !r.rowLimitReached) {
         const now = this.deps.clock.now();
         const answer = { events: parsed.events.length, noise: parsed.noise, ignored: parsed.ignored, capped: r.counts.capped, rejected: parsed.rejected };
@@ -119,6 +122,11 @@ export class IntakeService {
   async recordIn(tx: Tx, ctx: AuditContext, sourceId: string, parsed: Parsed, via: IntakeVia): Promise<IntakeResult> {
     const source = await findSource(tx, sourceId);
     if (!source) throw notFound(`no change source ${sourceId}`);
+    return this.#record(tx, ctx, source, parsed, via, null);
+  }
+
+  /** The record itself; `known` is the organisation's settings when the caller has read them already. */
+  async #record(tx: Tx, ctx: AuditContext, source: SourceRow, parsed: Parsed, via: IntakeVia, known: ServiceMaps | null): Promise<IntakeResult> {
     const now = this.deps.clock.now().toISOString();
     const counts: IntakeCounts = { ...emptyCounts(), ignored: parsed.ignored, noise: parsed.noise, rejected: parsed.rejected.length };
     const events = uniqueEvents(parsed.events, counts);
@@ -136,7 +144,7 @@ export class IntakeService {
     const rows: NewObserved[] = [];
     const receipts: Array<{ changeId: string; e: ObservedEvent }> = [];
     if (fresh.length) {
-      const settings = await readIntakeSettings(tx, source.orgId, [...DEFAULT_CI_NAMESPACES]);
+      const settings = known ?? await readObservedSettings(tx, source.orgId);
       const names = await readServiceNames(tx, source.orgId);
       const maps = compileMaps(settings);
       // Only a source that reads a system's own record may stamp a receipt; a webhook sender cannot.
@@ -236,7 +244,7 @@ function withRepo(e: ObservedEvent): ObservedEvent['location'] {
  * changed their service or links.
  */
 export async function relink(tx: Tx, orgId: string, since: Date): Promise<number> {
-  const settings = await readIntakeSettings(tx, orgId, [...DEFAULT_CI_NAMESPACES]);
+  const settings = await readObservedSettings(tx, orgId);
   const names = await readServiceNames(tx, orgId);
   const maps = compileMaps(settings);
   const rows = await tx.query<{ id: string; service: string; service_via: string; services: string[]; service_hint: string | null; resource: string | null; resource_name: string | null; location: Record<string, string> }>(

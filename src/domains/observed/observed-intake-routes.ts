@@ -14,9 +14,9 @@ import { AppError, badRequest, notFound, unauthorized } from '../../platform/err
 import { errors } from '../../platform/http/schemas.js';
 import type { AuditContext } from '../ledger/index.js';
 import type { IntakeService } from './intake-service.js';
-import { findSource, findSourceBySecretHash, readIntakeSettings, type SourceRow } from './observed-store.js';
+import { findSource, findSourceBySecretHash, type SourceRow } from './observed-store.js';
 import { secretHash } from './source-store.js';
-import { DEFAULT_CI_NAMESPACES, type IntakeRequest, type Parsed, type SourceKind } from './observed-types.js';
+import type { IntakeRequest, Parsed, SourceKind } from './observed-types.js';
 import { INTAKE_ADAPTERS } from './sources/index.js';
 
 /** The largest body a sender may post: a Kubernetes audit batch or an EventBridge burst. */
@@ -79,10 +79,7 @@ export const observedIntakeRoutes: FastifyPluginAsyncTypebox<IntakeRoutesDeps> =
     // A bad secret writes nothing at all, not even a counter: anyone can post to a public URL.
     if (!(await INTAKE_ADAPTERS[source.kind].authenticate(request, secret))) throw unauthorized(`the request does not carry this ${source.kind} change source's secret`);
     const ctx: AuditContext = { actor: { kind: 'service', id: source.id, name: `change source "${source.name}" (${source.kind})` }, source: 'webhook', requestId: req.id };
-    const { counts, capReached, rejected, events } = await deps.intake.receive(ctx, source, request.rawBody, async () => {
-      const settings = await readIntakeSettings(deps.db, source.orgId, [...DEFAULT_CI_NAMESPACES]);
-      return parse(source, request, settings.ciNamespaces);
-    });
+    const { counts, capReached, rejected, events } = await deps.intake.receive(ctx, source, request.rawBody, (ciNamespaces) => parse(source, request, ciNamespaces));
     // A webhook has no marker: the cap goes to the server's log, once per delivery that reached it.
     if (capReached) req.log.info({ sourceId: source.id, capped: counts.capped }, 'change source reached a cap: the rest of this delivery was counted capped');
     const { rejected: _n, ...shown } = counts;

@@ -139,14 +139,6 @@ export async function findSourceBySecretHash(q: Queryable, hash: string): Promis
   return r.rows[0] ? sourceOf(r.rows[0]) : null;
 }
 
-/** The organisation's observed settings, defaults when it has never saved any. */
-export type IntakeSettings = { ciNamespaces: string[]; serviceMap: Record<string, string>; resourceMap: Record<string, string | string[]> };
-export async function readIntakeSettings(q: Queryable, orgId: string, defaults: string[]): Promise<IntakeSettings> {
-  const r = await q.query<{ ci_namespaces: string[]; service_map: Record<string, string>; resource_map: Record<string, string | string[]> }>(
-    'SELECT ci_namespaces, service_map, resource_map FROM observed_settings WHERE org_id = $1', [orgId]);
-  const s = r.rows[0];
-  return s ? { ciNamespaces: s.ci_namespaces, serviceMap: s.service_map ?? {}, resourceMap: s.resource_map ?? {} } : { ciNamespaces: defaults, serviceMap: {}, resourceMap: {} };
-}
 
 const iso = (d: unknown) => (d instanceof Date ? d.toISOString() : new Date(d as string).toISOString());
 
