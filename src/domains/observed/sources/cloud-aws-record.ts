@@ -6,6 +6,7 @@ import type { ObservedEvent } from '../observed-types.js';
 import { awsChangeRef, awsPrincipal } from './cloud-aws-identity.js';
 import { awsStoredParams, awsTarget } from './cloud-aws-request.js';
 import { isObj, isoTime, str, type ItemProblem, type Json } from './cloud-fields.js';
+import { draftAwsRevert } from './revert-aws.js';
 
 export type RecordReading =
   | { as: 'event'; event: ObservedEvent }
@@ -82,6 +83,7 @@ export function readCloudTrailRecord(record: unknown, at: string, sessionTags: R
       link: region && REGION.test(region) ? `https://${region}.console.aws.amazon.com/cloudtrail/home?region=${region}#/events/${encodeURIComponent(eventId)}` : null,
       denied, errorCode, outcome: denied ? 'failed' : 'succeeded',
       changeRef: awsChangeRef(r, sessionTags), capBucket: null,
+      revert: denied ? null : draftAwsRevert(r, region),
     },
   };
 }

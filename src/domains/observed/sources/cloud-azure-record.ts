@@ -18,6 +18,7 @@ import { createHash } from 'node:crypto';
 import type { RecordPrincipal } from '../../changes/change-feed.js';
 import { NOT_STORED, type ObservedEvent } from '../observed-types.js';
 import { isObj, isoTime, str, type ItemProblem, type Json } from './cloud-fields.js';
+import { draftAzureRevert } from './revert-azure.js';
 
 export type AzureReading =
   | { as: 'event'; event: ObservedEvent }
@@ -155,6 +156,7 @@ export function readAzureEntry(entry: unknown, at: string): AzureReading {
       // The portal opens a resource by its id; a deleted one shows its activity log there still.
       link: resourceId && resourceId.startsWith('/') ? `https://portal.azure.com/#resource${resourceId}` : null,
       denied, errorCode, outcome: denied ? 'failed' : 'succeeded', changeRef: null, capBucket: null,
+      revert: denied ? null : draftAzureRevert({ operation: op, resourceId, requestBody }),
     },
   };
 }

@@ -64,6 +64,7 @@ describe('kubernetes audit intake: one write read into an observed event', () =>
       serviceHint: 'checkout', repo: null, diff: JSON.stringify(e.requestObject, null, 2),
       params: { requestURI: e.requestURI, level: 'RequestResponse', apiGroup: 'apps' }, link: null,
       denied: false, errorCode: null, outcome: 'succeeded', changeRef: 'CHG-1A2B3C4D', capBucket: null,
+      revert: { tool: 'kubectl', command: 'kubectl rollout undo deployments/checkout -n shop', manifest: null, changed: null, summary: expect.stringContaining('previous revision') },
     }]);
   });
 

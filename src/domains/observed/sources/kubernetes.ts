@@ -10,6 +10,7 @@ import type { RecordPrincipal } from '../../changes/change-feed.js';
 import type { AdapterContext, IntakeAdapter, IntakeRequest, ObservedEvent, Parsed, Rejected } from '../observed-types.js';
 import { bearerMatches } from './auth.js';
 import { capBucket, changeRefOf, ciNamespaceSet, deniedCode, diffBody, foldKey, identityOf, judge, serviceHintOf, type AuditRef } from './k8s-rules.js';
+import { draftK8sRevert } from './revert-k8s.js';
 
 const API_VERSIONS = ['audit.k8s.io/v1', 'audit.k8s.io/v1beta1'];
 /** The cluster's name in the connection's settings, else this. */
@@ -135,6 +136,8 @@ function toEvent(r: Read, ref: AuditRef, denied: boolean, ci: ReadonlySet<string
     changeRef: changeRefOf(r.requestObject, r.responseObject),
     // Only a CI service account's successful writes count toward the hourly cap; a refusal never does.
     capBucket: !denied && principal.detail.ciNamespace ? capBucket(cluster, r.username, r.at) : null,
+    // A generateName prefix names no object, so the revert is not told it as the name.
+    revert: denied ? null : draftK8sRevert({ verb: r.verb, ref: r.exactName ? ref : { ...ref, name: null }, requestObject: r.requestObject, responseObject: r.responseObject }),
   };
 }
 
