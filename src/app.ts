@@ -26,6 +26,7 @@ import { incidentRoutes } from './domains/incidents/incident-routes.js';
 import { observedRoutes } from './domains/observed/observed-routes.js';
 import { sourceRoutes } from './domains/observed/source-routes.js';
 import { observedIntakeRoutes } from './domains/observed/observed-intake-routes.js';
+import { unmanagedRoutes } from './domains/observed/unmanaged/unmanaged-routes.js';
 import { ledgerRoutes } from './domains/ledger/index.js';
 import type { Services } from './compose.js';
 import type { Listener } from './platform/http/access.js';
@@ -155,6 +156,7 @@ export async function buildApp(deps: AppDeps, listener: Listener): Promise<Fasti
   await app.register(aiProviderRoutes, { aiProvider: deps.aiProvider });
   await app.register(evidenceSourceRoutes, { evidenceSources: deps.evidenceSources });
   await app.register(sourceRoutes, { sources: deps.sources, pipelineUrl: deps.pipelineUrl ?? (() => null) });
+  await app.register(unmanagedRoutes, { unmanaged: deps.unmanaged });
   await app.register(ofrepRoutes, { db: deps.db, clock: deps.clock, sdkKeys: deps.sdkKeys });
 
   const webDir = listener === 'main' ? (deps.webDir === undefined ? webDistDir : deps.webDir) : null;

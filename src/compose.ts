@@ -36,6 +36,7 @@ import { LogIntake } from './domains/evidence/log-intake.js';
 import { logRetentionJobHandlers } from './domains/evidence/log-retention.js';
 import { ObservedFeed } from './domains/observed/observed-feed.js';
 import { IntakeService, relink } from './domains/observed/intake-service.js';
+import { UnmanagedService } from './domains/observed/unmanaged/unmanaged-service.js';
 import { SourceService } from './domains/observed/source-service.js';
 import { pullJobHandlers, type PullIntake } from './domains/observed/pull-scheduler.js';
 
@@ -74,6 +75,8 @@ export type Services = {
   intake: IntakeService;
   /** Settings → Change sources: connections, secrets, tests, manual pulls and the observed-change settings. */
   sources: SourceService;
+  /** Settings → Unmanaged changes: the reference rule, the ITSM token and the tickets ITSM tools send. */
+  unmanaged: UnmanagedService;
   /** Settings → AI provider: the provider of change assessment. */
   aiProvider: AiProviderService;
   /** Settings → Evidence: evidence sources, thresholds, RED templates, the AI switch. */
@@ -167,8 +170,9 @@ export function compose(o: ComposeOptions): Services {
   // OTLP logs intake (POST /v1/logs): counted in /metrics, not audited.
   const logIntake = new LogIntake({ db: o.db, clock: o.clock, registry: metrics.registry });
   // Observed changes: the intake of every change source (webhooks, and the scheduled pulls).
-  const intake = new IntakeService({ db: o.db, clock: o.clock, sealer: o.sealer });
-  return { intake, sources, db: o.db, clock: o.clock, logger: o.logger, metrics, auth, members, flags, flagRequests, sdkKeys, incidents, catalogue, mappings, blast, changes, approvals, changeSettings, deliveries, holds, alerts, relay, alertSettings, evidence, logIntake, observedFeed, aiProvider, evidenceSources, mailer, worker };
+  const unmanaged = new UnmanagedService({ db: o.db, clock: o.clock });
+  const intake = new IntakeService({ db: o.db, clock: o.clock, sealer: o.sealer, unmanaged });
+  return { intake, sources, unmanaged, db: o.db, clock: o.clock, logger: o.logger, metrics, auth, members, flags, flagRequests, sdkKeys, incidents, catalogue, mappings, blast, changes, approvals, changeSettings, deliveries, holds, alerts, relay, alertSettings, evidence, logIntake, observedFeed, aiProvider, evidenceSources, mailer, worker };
 }
 
 /** Every notifier hears every event, in order, inside the same transaction. */

@@ -185,6 +185,15 @@ export const ROUTE_RULES: readonly RouteRule[] = [
   person('POST', '/api/change-sources/:id/pull', 'admin'),
   person('GET', '/api/observed-settings'),
   person('PUT', '/api/observed-settings', 'admin'),
+  // Settings → Unmanaged changes: members read; owners and admins write (the rule's switch: owners, checked by the service).
+  person('GET', '/api/unmanaged-settings'),
+  person('PUT', '/api/unmanaged-settings', 'admin'),
+  person('POST', '/api/unmanaged-settings/dry-run'),
+  person('POST', '/api/organizations/:id/itsm-webhook-token', 'admin'),
+  person('GET', '/api/itsm/tickets'),
+  // Change tickets from ITSM tools: their own bearer (the ITSM webhook token), on the pipeline listener.
+  rule('POST', '/api/itsm/servicenow', 'source', PIPELINE),
+  rule('POST', '/api/itsm/jira', 'source', PIPELINE),
 
   // Settings → AI provider (change assessment): people only; members read, owners and admins set, remove and test.
   person('GET', '/api/ai-provider'),

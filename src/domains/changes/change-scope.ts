@@ -21,3 +21,16 @@ export async function readChangeScope(db: Queryable, changeId: string): Promise<
   };
   return { version: b.version, services: c.scope.s.map(entity), assets: c.scope.a.map(entity), sourceIds: [...c.scope.src] };
 }
+
+/**
+ * The catalogue keys in the scope (services and assets) of many changes' latest blast radius, in
+ * one statement: what tells whether a change covers a write seen elsewhere.
+ */
+export async function readScopeKeys(db: Queryable, changeIds: readonly string[]): Promise<Map<string, { version: number; keys: Set<string> }>> {
+  const out = new Map<string, { version: number; keys: Set<string> }>();
+  if (!changeIds.length) return out;
+  const r = await db.query<{ change_id: string; version: number; stored: CompactBlast }>(
+    'SELECT DISTINCT ON (change_id) change_id, version, stored FROM change_blasts WHERE change_id = ANY($1::text[]) ORDER BY change_id, version DESC', [changeIds]);
+  for (const b of r.rows) out.set(b.change_id, { version: b.version, keys: new Set([...b.stored.scope.s, ...b.stored.scope.a].map((i) => b.stored.k[i]!)) });
+  return out;
+}

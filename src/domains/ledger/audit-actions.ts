@@ -79,7 +79,11 @@ export const AUDIT_ACTIONS = {
   },
   observedIntake: {
     label: 'observed changes received from a change source, and writes that confirmed a planned change',
-    actions: ['change_source.received', 'change.confirmed_by_audit_log'],
+    actions: ['change_source.received', 'change.confirmed_by_audit_log', 'change.unauthorized_detected', 'change.denied_attempt'],
+  },
+  unmanaged: {
+    label: 'the reference rule and its settings, the ITSM webhook token and the change tickets ITSM tools send',
+    actions: ['unmanaged_settings.updated', 'organization.itsm_webhook_token', 'itsm_ticket.received'],
   },
 } as const satisfies Record<string, { label: string; actions: readonly string[] }>;
 

@@ -18,9 +18,13 @@ import {
   addCounts, bucketCounts, enrichObserved, enrichReceipt, findDelivery, findSeen, findSource, insertObserved, insertReceipt, newObservedId, plannedByDisplayId,
   rememberDelivery, type NewObserved, type Seen, type SourceRow,
 } from './observed-store.js';
+import type { RevertDraft } from './unmanaged/unmanaged-types.js';
 import { HARVEST_KINDS, LIMITS, type IntakeCounts, type ObservedEvent, type Parsed, type Rejected, type SourceKind } from './observed-types.js';
 import { compileMaps, resolveServices, type ServiceMaps } from './resolution.js';
 import { readObservedSettings } from './source-store.js';
+import { classifyPrincipal, type ClassOfPrincipal } from './unmanaged/principal-class.js';
+import { JUDGED_SOURCES, judgeWrite, NOT_JUDGED, type Judgement } from './unmanaged/reference-rule.js';
+import { UnmanagedService } from './unmanaged/unmanaged-service.js';
 
 export type IntakeVia = 'webhook' | 'pull' | 'manual';
 export type IntakeResult = {
@@ -57,6 +61,19 @@ export function cleanParams(params: unknown): unknown {
   return text.length <= LIMITS.diffChars ? scrubbed : cutText(text, LIMITS.diffChars);
 }
 
+/**
+ * A drafted revert as stored: what it shows of the write scrubbed like a diff, and a manifest past
+ * the limit left out (a cut manifest cannot be applied), saying so.
+ */
+export function cleanRevert(r: RevertDraft | null): RevertDraft | null {
+  if (r === null) return null;
+  const changed = r.changed === null ? null : cutText(scrubSecrets(r.changed), LIMITS.diffChars);
+  if (r.manifest !== null && Buffer.byteLength(r.manifest) > LIMITS.manifestBytes) {
+    return { tool: 'none', command: null, manifest: null, changed, summary: `${r.summary} The object's manifest is over ${LIMITS.manifestBytes / 1024} KiB, so it is not kept here: take it from the audit log itself.` };
+  }
+  return { ...r, changed, manifest: r.manifest === null ? null : scrubSecrets(r.manifest) };
+}
+
 /** Time order, then the event id, so two deliveries of overlapping windows walk the same sequence. */
 const byTime = (a: ObservedEvent, b: ObservedEvent) => Date.parse(a.occurredAt) - Date.parse(b.occurredAt) || (a.eventId < b.eventId ? -1 : a.eventId > b.eventId ? 1 : 0);
 
@@ -75,7 +92,11 @@ function uniqueEvents(events: ObservedEvent[], counts: IntakeCounts): ObservedEv
 }
 
 export class IntakeService {
-  constructor(private readonly deps: { db: Database; clock: Clock; sealer: Sealer }) {}
+  readonly #unmanaged: UnmanagedService;
+
+  constructor(private readonly deps: { db: Database; clock: Clock; sealer: Sealer; unmanaged?: UnmanagedService }) {
+    this.#unmanaged = deps.unmanaged ?? new UnmanagedService(deps);
+  }
 
   /** A connection's intake secret, for its adapter to check a request against (never logged or answered). */
   secretOf(source: Pick<SourceRow, 'secretSealed'>): string {
@@ -150,6 +171,9 @@ export class IntakeService {
       // Only a source that reads a system's own record may stamp a receipt; a webhook sender cannot.
       const folds = HARVEST_KINDS.includes(source.kind);
       const planned = folds ? await plannedByDisplayId(tx, source.orgId, fresh.flatMap((e) => (e.changeRef ? [e.changeRef] : []))) : new Map<string, string>();
+      const rule = (JUDGED_SOURCES as readonly string[]).includes(source.kind)
+        ? await this.#unmanaged.ruleContext(tx, source.orgId, fresh.filter((e) => !e.denied).map((e) => e.occurredAt), fresh.flatMap((e) => (e.changeRef ? [e.changeRef] : [])))
+        : null;
       const buckets = await bucketCounts(tx, source.orgId, [...new Set(fresh.flatMap((e) => (e.capBucket && !e.denied ? [e.capBucket] : [])))]);
       let written = 0;
       for (const e of fresh) {
@@ -171,8 +195,15 @@ export class IntakeService {
         }
         written += 1;
         const changeId = e.changeRef ? planned.get(e.changeRef.toUpperCase()) : undefined;
-        if (changeId) receipts.push({ changeId, e });
-        else rows.push(this.#row(source, e, now, resolveServices(e, names, maps)));
+        const resolution = resolveServices(e, names, maps);
+        const who = classifyPrincipal(source.kind, e.principal);
+        const judgement = rule
+          ? judgeWrite({ source: source.kind, denied: e.denied, outcome: e.outcome, principalClass: who.principalClass, principal: e.principal, at: e.occurredAt, services: resolution.services, resource: e.resource, changeRef: e.changeRef }, rule)
+          : NOT_JUDGED;
+        // With the rule on, only a change that vouches for the write may take it as its receipt; any
+        // other id it carries (a refused change, one whose scope misses it) leaves it a judged row.
+        if (changeId && (judgement.authorized === null || judgement.reference === 'change_id')) receipts.push({ changeId, e });
+        else rows.push(this.#row(source, e, now, resolution, who, judgement));
       }
     }
 
@@ -182,6 +213,13 @@ export class IntakeService {
       if (!stored.has(r.id)) counts.duplicate += 1;
       else if (r.denied) counts.denied += 1;
       else counts.recorded += 1;
+    }
+    for (const r of rows) {
+      if (!stored.has(r.id) || (!r.denied && r.authorized !== false)) continue;
+      const who = { principal: r.principal.name, principalClass: r.principalClass, source: r.source, title: r.title, occurredAt: r.occurredAt, account: accountOf(r.location) };
+      await appendAuditEvent(tx, this.deps.clock, ctx, r.denied
+        ? { orgId: source.orgId, action: 'change.denied_attempt', target: { type: 'observed_change', id: r.id }, data: { ...who, errorCode: r.errorCode, action: r.action, resource: r.resource } }
+        : { orgId: source.orgId, action: 'change.unauthorized_detected', target: { type: 'observed_change', id: r.id }, data: { ...who, reason: r.authorizedReason, services: r.services, resource: r.resource } });
     }
     for (const { changeId, e } of receipts) {
       const receipt = {
@@ -223,14 +261,22 @@ export class IntakeService {
     return enrichObserved(tx, before.id, before.hasDiff ? null : diff, before.hasParams ? null : params);
   }
 
-  #row(source: SourceRow, e: ObservedEvent, now: string, r: ReturnType<typeof resolveServices>): NewObserved {
+  #row(source: SourceRow, e: ObservedEvent, now: string, r: ReturnType<typeof resolveServices>, who: ClassOfPrincipal, j: Judgement): NewObserved {
     return {
       id: newObservedId(), orgId: source.orgId, sourceId: source.id, source: source.kind, kind: e.kind, eventId: e.eventId, title: e.title.slice(0, 500),
       occurredAt: new Date(e.occurredAt).toISOString(), receivedAt: now, principal: e.principal, action: e.action, resource: e.resource, location: withRepo(e),
       ...r, diff: cleanDiff(e.diff), params: cleanParams(e.params), link: e.link, denied: e.denied, errorCode: e.errorCode, outcome: e.outcome,
       capBucket: e.capBucket, changeRef: e.changeRef, serviceHint: e.serviceHint, resourceName: e.resourceName ?? null,
+      principalClass: who.principalClass, principalClassReason: who.reason, authorized: j.authorized, authorizedReason: j.reason, reference: j.reference,
+      // A refused call changed nothing: there is nothing to revert.
+      revert: e.denied ? null : cleanRevert(e.revert ?? null),
     };
   }
+}
+
+/** The account a write was made in: the AWS account, the Azure subscription or the cluster. */
+export function accountOf(l: ObservedEvent['location']): string {
+  return l.account ?? l.subscription ?? l.cluster ?? '';
 }
 
 /** The repository is kept in the location, so a relink (and the list's filters) can read it back. */

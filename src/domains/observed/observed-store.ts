@@ -38,16 +38,18 @@ export async function bucketCounts(q: Queryable, orgId: string, buckets: string[
 }
 
 /** A row as written (the service resolved, the diff and params scrubbed and cut). */
-export type NewObserved = Omit<ObservedChange, 'displayId' | 'status' | 'authorized' | 'authorizedReason'> & {
+export type NewObserved = Omit<ObservedChange, 'displayId' | 'status'> & {
   /** Kept for a relink (migration 0028): what resolution read of the event. */
   serviceHint: string | null; resourceName: string | null;
 };
 
 const COLUMNS = ['id', 'org_id', 'source_id', 'source', 'kind', 'event_id', 'title', 'occurred_at', 'received_at', 'principal', 'action', 'resource', 'location',
-  'service', 'service_via', 'services', 'diff', 'params', 'link', 'denied', 'error_code', 'outcome', 'cap_bucket', 'change_ref', 'service_hint', 'resource_name'] as const;
+  'service', 'service_via', 'services', 'diff', 'params', 'link', 'denied', 'error_code', 'outcome', 'cap_bucket', 'change_ref', 'service_hint', 'resource_name',
+  'principal_class', 'principal_class_reason', 'authorized', 'authorized_reason', 'reference', 'revert'] as const;
 const valuesOf = (o: NewObserved): unknown[] => [o.id, o.orgId, o.sourceId, o.source, o.kind, o.eventId, o.title, o.occurredAt, o.receivedAt, JSON.stringify(o.principal),
   o.action, o.resource, JSON.stringify(o.location), o.service, o.serviceVia, o.services, o.diff, o.params === null || o.params === undefined ? null : JSON.stringify(o.params),
-  o.link, o.denied, o.errorCode, o.outcome, o.capBucket, o.changeRef, o.serviceHint, o.resourceName];
+  o.link, o.denied, o.errorCode, o.outcome, o.capBucket, o.changeRef, o.serviceHint, o.resourceName,
+  o.principalClass, o.principalClassReason, o.authorized, o.authorizedReason, o.reference, o.revert === null ? null : JSON.stringify(o.revert)];
 
 /**
  * Many rows in one statement (a 1,000-event audit batch is one round trip per 200 rows, not 1,000).
@@ -63,7 +65,7 @@ export async function insertObserved(tx: Tx, rows: NewObserved[]): Promise<Set<s
       const vals = valuesOf(o);
       const base = params.length;
       params.push(...vals);
-      return `(${vals.map((_, j) => `$${base + j + 1}${COLUMNS[j] === 'principal' || COLUMNS[j] === 'location' || COLUMNS[j] === 'params' ? '::jsonb' : COLUMNS[j] === 'services' ? '::text[]' : ''}`).join(', ')})`;
+      return `(${vals.map((_, j) => `$${base + j + 1}${COLUMNS[j] === 'principal' || COLUMNS[j] === 'location' || COLUMNS[j] === 'params' || COLUMNS[j] === 'revert' ? '::jsonb' : COLUMNS[j] === 'services' ? '::text[]' : ''}`).join(', ')})`;
     });
     const r = await tx.query<{ id: string }>(
       `INSERT INTO observed_changes (${COLUMNS.join(', ')}) VALUES ${tuples.join(', ')} ON CONFLICT (org_id, source, event_id) DO NOTHING RETURNING id`, params);
@@ -152,6 +154,8 @@ export function observedOf(r: Row): ObservedChange {
     params: r.params ?? null, link: (r.link ?? null) as string | null, denied: r.denied as boolean, errorCode: (r.error_code ?? null) as string | null,
     outcome: (r.outcome ?? null) as ObservedChange['outcome'], authorized: (r.authorized ?? null) as boolean | null, authorizedReason: (r.authorized_reason ?? null) as string | null,
     capBucket: (r.cap_bucket ?? null) as string | null, changeRef: (r.change_ref ?? null) as string | null, status: 'recorded',
+    principalClass: (r.principal_class ?? null) as ObservedChange['principalClass'], principalClassReason: (r.principal_class_reason ?? null) as string | null,
+    reference: (r.reference ?? null) as ObservedChange['reference'], revert: (r.revert ?? null) as ObservedChange['revert'],
   };
 }
 

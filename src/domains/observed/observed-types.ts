@@ -4,6 +4,7 @@
  * dedupes, caps, scrubs, resolves services, folds receipts and writes.
  */
 import type { ObservedKind, RecordPrincipal } from '../changes/change-feed.js';
+import type { PrincipalClass, ReferenceKind, RevertDraft } from './unmanaged/unmanaged-types.js';
 
 export const SOURCE_KINDS = ['github', 'gitlab', 'argocd', 'kubernetes', 'aws', 'azure', 'pagerduty', 'cloudevents', 'webhook'] as const;
 export type SourceKind = (typeof SOURCE_KINDS)[number];
@@ -45,6 +46,8 @@ export type ObservedEvent = {
   changeRef: string | null;
   /** Kubernetes service-account writes: `cluster · account · YYYY-MM-DDTHH` for the 50-object cap. */
   capBucket: string | null;
+  /** The revert a person would run if nothing vouches for the write; drafted from the raw event (unmanaged/). */
+  revert?: RevertDraft | null;
 };
 
 /** A bad item of a batch: reported, the good ones still recorded. */
@@ -112,6 +115,11 @@ export type ObservedChange = {
   location: Location; service: string; serviceVia: 'event' | 'repo_map' | 'unmapped'; services: string[]; diff: string | null;
   params: unknown; link: string | null; denied: boolean; errorCode: string | null; outcome: ObservedEvent['outcome'];
   authorized: boolean | null; authorizedReason: string | null; capBucket: string | null; changeRef: string | null; status: 'recorded';
+  /** Who made it, in five words, and why we say so. */
+  principalClass: PrincipalClass | null; principalClassReason: string | null;
+  /** What vouched for it (the reference rule's answer; `kept` when a person kept it); null when nothing did or it was not judged. */
+  reference: ReferenceKind | 'kept' | null;
+  revert: RevertDraft | null;
 };
 
 /** Counts of one delivery or pull: added to the connection's totals. */
@@ -126,6 +134,8 @@ export const LIMITS = {
   objectsPerAccountHour: 50,
   /** Diffs and request parameters after scrubbing. */
   diffChars: 2048,
+  /** A drafted revert's manifest (the object as it was before a delete): past this it is not kept. */
+  manifestBytes: 64 * 1024,
   /** A pull reads from its marker minus this overlap. */
   overlapMinutes: 20,
   defaultIntervalSeconds: 900,
