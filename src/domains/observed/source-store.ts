@@ -134,6 +134,9 @@ type SettingsRow = Row & { pull_interval_seconds: number; ci_namespaces: string[
 
 /** The organisation's settings, the defaults while none are saved; updatedAt null then. */
 export async function readObservedSettings(db: Queryable, orgId: string, lock = false): Promise<ObservedSettings & { updatedAt: string | null }> {
+  // Before the first save there is no settings row to lock: the organisation's row stands in, so two
+  // first PUTs cannot both start from the defaults and lose one.
+  if (lock) await db.query('SELECT 1 FROM organizations WHERE id = $1 FOR NO KEY UPDATE', [orgId]);
   const r = await db.query<SettingsRow>(`SELECT * FROM observed_settings WHERE org_id = $1${lock ? ' FOR UPDATE' : ''}`, [orgId]);
   const row = r.rows[0];
   if (!row) return { ...DEFAULT_OBSERVED_SETTINGS, ciNamespaces: [...DEFAULT_OBSERVED_SETTINGS.ciNamespaces], updatedAt: null };

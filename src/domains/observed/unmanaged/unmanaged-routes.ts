@@ -46,7 +46,7 @@ const TicketView = Type.Object({
 });
 
 const TicketAnswer = Type.Object({
-  ticket: TicketView, counts: Type.Boolean({ description: 'Whether the ticket can vouch for a write' }),
+  ticket: TicketView, counts: Type.Boolean({ description: 'It arrived with the ITSM webhook token, so it can vouch for a write (while its state, window and items match)' }),
   created: Type.Boolean(), refreshed: Type.Boolean(), why: Nullable(Type.String({ description: 'Why it does not count, or why nothing changed' })),
 });
 

@@ -20,6 +20,10 @@ type SettingsRow = Row & {
 
 /** The organisation's settings, the defaults while none is saved; `lock` for a read-modify-write. */
 export async function readUnmanagedSettings(q: Queryable, orgId: string, lock = false): Promise<StoredSettings> {
+  // Before its first save the organisation has no row to lock: two first PUTs would both start from
+  // the defaults and one would be lost. The organisation's row stands in (NO KEY UPDATE leaves
+  // inserts that reference it alone).
+  if (lock) await q.query('SELECT 1 FROM organizations WHERE id = $1 FOR NO KEY UPDATE', [orgId]);
   const r = await q.query<SettingsRow>(`SELECT * FROM unmanaged_settings WHERE org_id = $1${lock ? ' FOR UPDATE' : ''}`, [orgId]);
   const row = r.rows[0];
   if (!row) return { ...DEFAULT_UNMANAGED_SETTINGS, authorizedPrincipals: [], itsmChangeMatch: {}, itsmTokenMintedAt: null, updatedAt: null };
