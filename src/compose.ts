@@ -36,6 +36,7 @@ import { LogIntake } from './domains/evidence/log-intake.js';
 import { logRetentionJobHandlers } from './domains/evidence/log-retention.js';
 import { ObservedFeed } from './domains/observed/observed-feed.js';
 import { IntakeService, relink } from './domains/observed/intake-service.js';
+import { CaseService } from './domains/observed/unmanaged/case-service.js';
 import { UnmanagedService } from './domains/observed/unmanaged/unmanaged-service.js';
 import { SourceService } from './domains/observed/source-service.js';
 import { pullJobHandlers, type PullIntake } from './domains/observed/pull-scheduler.js';
@@ -77,6 +78,8 @@ export type Services = {
   sources: SourceService;
   /** Settings → Unmanaged changes: the reference rule, the ITSM token and the tickets ITSM tools send. */
   unmanaged: UnmanagedService;
+  /** Cases of unauthorized changes and denied attempts, and the approvers' answers. */
+  cases: CaseService;
   /** Settings → AI provider: the provider of change assessment. */
   aiProvider: AiProviderService;
   /** Settings → Evidence: evidence sources, thresholds, RED templates, the AI switch. */
@@ -171,8 +174,11 @@ export function compose(o: ComposeOptions): Services {
   const logIntake = new LogIntake({ db: o.db, clock: o.clock, registry: metrics.registry });
   // Observed changes: the intake of every change source (webhooks, and the scheduled pulls).
   const unmanaged = new UnmanagedService({ db: o.db, clock: o.clock });
-  const intake = new IntakeService({ db: o.db, clock: o.clock, sealer: o.sealer, unmanaged });
-  return { intake, sources, unmanaged, db: o.db, clock: o.clock, logger: o.logger, metrics, auth, members, flags, flagRequests, sdkKeys, incidents, catalogue, mappings, blast, changes, approvals, changeSettings, deliveries, holds, alerts, relay, alertSettings, evidence, logIntake, observedFeed, aiProvider, evidenceSources, mailer, worker };
+  // A case of unmanaged changes is posted to the organisation's channel, which the incidents domain keeps.
+  const cases = new CaseService({ db: o.db, clock: o.clock, baseUrl });
+  cases.setChannel({ post: async (tx, n, text) => void (await incidents.queueChannelPost(tx, n.orgId, { type: 'case', id: n.caseId }, text)) });
+  const intake = new IntakeService({ db: o.db, clock: o.clock, sealer: o.sealer, unmanaged, cases });
+  return { intake, sources, unmanaged, cases, db: o.db, clock: o.clock, logger: o.logger, metrics, auth, members, flags, flagRequests, sdkKeys, incidents, catalogue, mappings, blast, changes, approvals, changeSettings, deliveries, holds, alerts, relay, alertSettings, evidence, logIntake, observedFeed, aiProvider, evidenceSources, mailer, worker };
 }
 
 /** Every notifier hears every event, in order, inside the same transaction. */

@@ -115,6 +115,17 @@ export class IncidentService {
     };
   }
 
+  /**
+   * Queues one post to the organisation's channel inside the caller's transaction, for another
+   * domain's record (`target`); nothing when no channel is set. The dedupe key makes it once.
+   */
+  async queueChannelPost(tx: Tx, orgId: string, target: { type: string; id: string }, text: string): Promise<boolean> {
+    const row = await this.settingsRow(tx, orgId);
+    if (!row?.channel_url_sealed) return false;
+    const id = await scheduleJob(tx, this.deps.clock, { kind: POST_JOB, runAt: this.deps.clock.now(), orgId, dedupeKey: `${POST_JOB}:${target.type}:${target.id}`, maxAttempts: 8, payload: { target, text } });
+    return id !== null;
+  }
+
   /** Posts the message (idempotent enough: one job per incident), then records that it went out. */
   jobHandlers(): Record<string, JobHandler<unknown>> {
     return {
@@ -134,7 +145,9 @@ export class IncidentService {
         commit: async (tx: Tx, job: Job, performed: unknown) => {
           const p = performed as { status: number; skipped?: string; host?: string };
           await appendAuditEvent(tx, this.deps.clock, { actor: { kind: 'system', id: null, name: 'changeledger worker' }, source: 'scheduler' }, {
-            orgId: job.orgId!, action: p.skipped ? 'incident.post_skipped' : 'incident.posted', target: { type: 'incident', id: String(job.payload.incidentId) },
+            orgId: job.orgId!, action: p.skipped ? 'incident.post_skipped' : 'incident.posted',
+            // A post another domain queued names its own record (a case of unmanaged changes).
+            target: job.payload.target ? (job.payload.target as { type: string; id: string }) : { type: 'incident', id: String(job.payload.incidentId) },
             data: p.skipped ? { why: p.skipped } : { status: p.status, channelHost: p.host ?? null, changes: job.payload.changes ?? 0 },
           });
         },

@@ -82,8 +82,11 @@ export const AUDIT_ACTIONS = {
     actions: ['change_source.received', 'change.confirmed_by_audit_log', 'change.unauthorized_detected', 'change.denied_attempt'],
   },
   unmanaged: {
-    label: 'the reference rule and its settings, the ITSM webhook token and the change tickets ITSM tools send',
-    actions: ['unmanaged_settings.updated', 'organization.itsm_webhook_token', 'itsm_ticket.received'],
+    label: 'the reference rule and its settings, the ITSM webhook token, the change tickets ITSM tools send, and the cases of unmanaged changes with their answers',
+    actions: [
+      'unmanaged_settings.updated', 'organization.itsm_webhook_token', 'itsm_ticket.received',
+      'case.opened', 'case.reopened', 'case.rollback_approved', 'case.rolled_back', 'case.change_kept', 'case.resolved', 'change.kept',
+    ],
   },
 } as const satisfies Record<string, { label: string; actions: readonly string[] }>;
 

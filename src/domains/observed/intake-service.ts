@@ -24,7 +24,10 @@ import { compileMaps, resolveServices, type ServiceMaps } from './resolution.js'
 import { readObservedSettings } from './source-store.js';
 import { classifyPrincipal, type ClassOfPrincipal } from './unmanaged/principal-class.js';
 import { JUDGED_SOURCES, judgeWrite, NOT_JUDGED, type Judgement } from './unmanaged/reference-rule.js';
+import { CaseService } from './unmanaged/case-service.js';
 import { UnmanagedService } from './unmanaged/unmanaged-service.js';
+import type { UnmanagedSettings } from './unmanaged/unmanaged-settings.js';
+import { readUnmanagedSettings } from './unmanaged/unmanaged-store.js';
 
 export type IntakeVia = 'webhook' | 'pull' | 'manual';
 export type IntakeResult = {
@@ -93,9 +96,11 @@ function uniqueEvents(events: ObservedEvent[], counts: IntakeCounts): ObservedEv
 
 export class IntakeService {
   readonly #unmanaged: UnmanagedService;
+  readonly #cases: CaseService;
 
-  constructor(private readonly deps: { db: Database; clock: Clock; sealer: Sealer; unmanaged?: UnmanagedService }) {
+  constructor(private readonly deps: { db: Database; clock: Clock; sealer: Sealer; unmanaged?: UnmanagedService; cases?: CaseService }) {
     this.#unmanaged = deps.unmanaged ?? new UnmanagedService(deps);
+    this.#cases = deps.cases ?? new CaseService(deps);
   }
 
   /** A connection's intake secret, for its adapter to check a request against (never logged or answered). */
@@ -162,6 +167,7 @@ export class IntakeService {
 
     let capReached = false;
     let rowLimitReached = false;
+    let unmanaged: UnmanagedSettings | null = null;
     const rows: NewObserved[] = [];
     const receipts: Array<{ changeId: string; e: ObservedEvent }> = [];
     if (fresh.length) {
@@ -171,8 +177,10 @@ export class IntakeService {
       // Only a source that reads a system's own record may stamp a receipt; a webhook sender cannot.
       const folds = HARVEST_KINDS.includes(source.kind);
       const planned = folds ? await plannedByDisplayId(tx, source.orgId, fresh.flatMap((e) => (e.changeRef ? [e.changeRef] : []))) : new Map<string, string>();
-      const rule = (JUDGED_SOURCES as readonly string[]).includes(source.kind)
-        ? await this.#unmanaged.ruleContext(tx, source.orgId, fresh.filter((e) => !e.denied).map((e) => e.occurredAt), fresh.flatMap((e) => (e.changeRef ? [e.changeRef] : [])))
+      unmanaged = (JUDGED_SOURCES as readonly string[]).includes(source.kind) ? await readUnmanagedSettings(tx, source.orgId) : null;
+      const applied = fresh.filter((e) => !e.denied).map((e) => e.occurredAt);
+      const rule = unmanaged?.referenceRule && applied.length
+        ? await this.#unmanaged.contextFor(tx, source.orgId, unmanaged, applied, fresh.flatMap((e) => (e.changeRef ? [e.changeRef] : [])))
         : null;
       const buckets = await bucketCounts(tx, source.orgId, [...new Set(fresh.flatMap((e) => (e.capBucket && !e.denied ? [e.capBucket] : [])))]);
       let written = 0;
@@ -221,6 +229,7 @@ export class IntakeService {
         ? { orgId: source.orgId, action: 'change.denied_attempt', target: { type: 'observed_change', id: r.id }, data: { ...who, errorCode: r.errorCode, action: r.action, resource: r.resource } }
         : { orgId: source.orgId, action: 'change.unauthorized_detected', target: { type: 'observed_change', id: r.id }, data: { ...who, reason: r.authorizedReason, services: r.services, resource: r.resource } });
     }
+    if (unmanaged) await this.#cases.openOrJoin(tx, ctx, source.orgId, rows.filter((r) => stored.has(r.id)), unmanaged.deniedAccessToSecops);
     for (const { changeId, e } of receipts) {
       const receipt = {
         orgId: source.orgId, changeId, sourceId: source.id, source: source.kind, kind: e.kind, eventId: e.eventId, title: e.title, occurredAt: e.occurredAt,

@@ -18,6 +18,7 @@ function toEntry(r: ObservedRow): FeedEntry {
       eventId: o.eventId, sourceId: o.sourceId, connection: r.connection_name, receivedAt: o.receivedAt, action: o.action, resource: o.resource,
       location: o.location, params: o.params, serviceVia: o.serviceVia, errorCode: o.errorCode, outcome: o.outcome,
       authorizedReason: o.authorizedReason, capBucket: o.capBucket, changeRef: o.changeRef,
+      principalClass: o.principalClass, principalClassReason: o.principalClassReason, reference: o.reference, revert: o.revert, caseId: o.caseId,
     },
   };
 }

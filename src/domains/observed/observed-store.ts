@@ -38,7 +38,7 @@ export async function bucketCounts(q: Queryable, orgId: string, buckets: string[
 }
 
 /** A row as written (the service resolved, the diff and params scrubbed and cut). */
-export type NewObserved = Omit<ObservedChange, 'displayId' | 'status'> & {
+export type NewObserved = Omit<ObservedChange, 'displayId' | 'status' | 'caseId'> & {
   /** Kept for a relink (migration 0028): what resolution read of the event. */
   serviceHint: string | null; resourceName: string | null;
 };
@@ -155,7 +155,7 @@ export function observedOf(r: Row): ObservedChange {
     outcome: (r.outcome ?? null) as ObservedChange['outcome'], authorized: (r.authorized ?? null) as boolean | null, authorizedReason: (r.authorized_reason ?? null) as string | null,
     capBucket: (r.cap_bucket ?? null) as string | null, changeRef: (r.change_ref ?? null) as string | null, status: 'recorded',
     principalClass: (r.principal_class ?? null) as ObservedChange['principalClass'], principalClassReason: (r.principal_class_reason ?? null) as string | null,
-    reference: (r.reference ?? null) as ObservedChange['reference'], revert: (r.revert ?? null) as ObservedChange['revert'],
+    reference: (r.reference ?? null) as ObservedChange['reference'], revert: (r.revert ?? null) as ObservedChange['revert'], caseId: (r.case_id ?? null) as string | null,
   };
 }
 

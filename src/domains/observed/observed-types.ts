@@ -120,6 +120,8 @@ export type ObservedChange = {
   /** What vouched for it (the reference rule's answer; `kept` when a person kept it); null when nothing did or it was not judged. */
   reference: ReferenceKind | 'kept' | null;
   revert: RevertDraft | null;
+  /** The case it opened or joined (an unauthorized change, a denied attempt), if any. */
+  caseId: string | null;
 };
 
 /** Counts of one delivery or pull: added to the connection's totals. */

@@ -43,6 +43,8 @@ export type RuleContext = {
   vouching: readonly Vouching[];
   /** Tickets that arrived with the ITSM token (the only ones that count), newest first. */
   tickets: readonly Ticket[];
+  /** Tickets kept without the token: never a reference, but a flagged write says when one would have matched. */
+  unverified?: readonly Ticket[];
   itsmMatch: ItsmChangeMatch;
   principals: PrincipalMatcher;
 };
@@ -110,10 +112,10 @@ export function judgeWrite(w: WriteFacts, ctx: RuleContext): Judgement {
     else return { authorized: true, reference: 'change_id', reason: `carries ${c.displayId}, an approved change whose scope covers ${w.services.join(', ')}` };
   }
 
+  // A ticket names a service as people do (checkout), the record by its catalogue key (svc:checkout).
+  const asTicketSees = () => ({ at: w.at, services: [...new Set([...w.services, ...w.services.map((s) => s.slice(s.indexOf(':') + 1))])], resource: w.resource });
   if (ctx.tickets.length) {
-    // A ticket names a service as people do (checkout), the record by its catalogue key (svc:checkout).
-    const names = [...new Set([...w.services, ...w.services.map((s) => s.slice(s.indexOf(':') + 1))])];
-    const t = firstMatchingTicket(ctx.tickets, { at: w.at, services: names, resource: w.resource }, ctx.itsmMatch);
+    const t = firstMatchingTicket(ctx.tickets, asTicketSees(), ctx.itsmMatch);
     if (t.ticket) return { authorized: true, reference: 'itsm_ticket', reason: t.reason };
   }
 
@@ -127,5 +129,9 @@ export function judgeWrite(w: WriteFacts, ctx: RuleContext): Judgement {
   const glob = ctx.principals.match(w.principal);
   if (glob) return { authorized: true, reference: 'authorized_principal', reason: `${w.principal.name} is an authorized principal (${glob})` };
 
+  if (ctx.unverified?.length) {
+    const t = firstMatchingTicket(ctx.unverified, asTicketSees(), ctx.itsmMatch);
+    if (t.ticket) refNote.push(`ticket ${t.ticket.key} would match, but it arrived without the ITSM webhook token, so it is no reference`);
+  }
   return { authorized: false, reference: null, reason: refNote.length ? `${NO_REFERENCE}; ${refNote.join('; ')}` : NO_REFERENCE };
 }

@@ -111,14 +111,16 @@ describeEachEngine('the reference rule at the intake', (engine) => {
     expect(m.get('ticketed')).toMatchObject({ authorized: true, reference: 'itsm_ticket' });
     expect(m.get('ticketed')!.authorized_reason).toContain('CHG0030001');
     expect(m.get('ci')).toMatchObject({ authorized: true, reference: 'authorized_principal', principal_class: 'pipeline' });
-    expect(m.get('nobody')).toMatchObject({ authorized: false, reference: null, authorized_reason: NO_REFERENCE, principal_class: 'human' });
+    // The ticket for search arrived without the token: the record says it would have matched.
+    const wouldMatch = `${NO_REFERENCE}; ticket CHG0030002 would match, but it arrived without the ITSM webhook token, so it is no reference`;
+    expect(m.get('nobody')).toMatchObject({ authorized: false, reference: null, authorized_reason: wouldMatch, principal_class: 'human' });
     expect(m.get('refused')).toMatchObject({ denied: true, authorized: null, revert: null });
     expect(m.has('folded')).toBe(false);
 
     const flagged = await audits('change.unauthorized_detected');
     expect(flagged).toHaveLength(1);
     expect(flagged[0]).toMatchObject({ target_type: 'observed_change', target_id: m.get('nobody')!.id });
-    expect(flagged[0]!.data).toMatchObject({ principal: 'mallory@example.com', principalClass: 'human', reason: NO_REFERENCE, account: 'prod-eu' });
+    expect(flagged[0]!.data).toMatchObject({ principal: 'mallory@example.com', principalClass: 'human', reason: wouldMatch, account: 'prod-eu' });
     const denied = await audits('change.denied_attempt');
     expect(denied.map((a) => a.target_id)).toContain(m.get('refused')!.id);
 
@@ -156,7 +158,7 @@ describeEachEngine('the reference rule at the intake', (engine) => {
     expect(r.statusCode, r.body).toBe(200);
     const row = (await byEvent(src.id)).get('stray-id')!;
     expect(row.authorized).toBe(false);
-    expect(row.authorized_reason).toBe(`${NO_REFERENCE}; it carries CHG-0BADF00D, which is no approved planned change`);
+    expect(row.authorized_reason).toBe(`${NO_REFERENCE}; it carries CHG-0BADF00D, which is no approved planned change; ticket CHG0030002 would match, but it arrived without the ITSM webhook token, so it is no reference`);
   });
 
   describe.skipIf(!hasShared)('real Kubernetes audit events', () => {

@@ -206,8 +206,9 @@ export class UnmanagedService {
     }
     const vouching: Vouching[] = rows.map((c) => ({ id: c.id, displayId: c.displayId, status: c.status, from: c.from, until: c.until, scope: this.#scopes.get(`${c.id}@${c.blastVersion}`) ?? new Set() }));
     const tickets = await ticketsAround(q, orgId, from, until);
+    const unverified = await ticketsAround(q, orgId, from, until, false);
     return {
-      enabled: true, byDisplayId: new Map(vouching.map((v) => [v.displayId, v])), vouching, tickets, itsmMatch: s.itsmChangeMatch,
+      enabled: true, byDisplayId: new Map(vouching.map((v) => [v.displayId, v])), vouching, tickets, unverified, itsmMatch: s.itsmChangeMatch,
       principals: principalMatcher(s.authorizedPrincipals),
     };
   }

@@ -104,11 +104,11 @@ export async function listTickets(q: Queryable, orgId: string, limit = 200): Pro
  * The verified tickets that could match writes between two times: a planned window around them,
  * or no window at all (which matches only when the organisation does not ask for one).
  */
-export async function ticketsAround(q: Queryable, orgId: string, from: string, until: string): Promise<StoredTicket[]> {
+export async function ticketsAround(q: Queryable, orgId: string, from: string, until: string, verified = true): Promise<StoredTicket[]> {
   const r = await q.query<TicketRow>(
-    `SELECT * FROM itsm_tickets WHERE org_id = $1 AND verified
+    `SELECT * FROM itsm_tickets WHERE org_id = $1 AND verified = $4
        AND (planned_start IS NULL OR planned_start <= $3) AND (planned_end IS NULL OR planned_end >= $2)
-     ORDER BY received_at DESC, key LIMIT 1000`, [orgId, from, until]);
+     ORDER BY received_at DESC, key LIMIT $5`, [orgId, from, until, verified, verified ? 1000 : 100]);
   return r.rows.map(toTicket);
 }
 
