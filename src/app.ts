@@ -27,6 +27,8 @@ import { observedRoutes } from './domains/observed/observed-routes.js';
 import { sourceRoutes } from './domains/observed/source-routes.js';
 import { observedIntakeRoutes } from './domains/observed/observed-intake-routes.js';
 import { unmanagedRoutes } from './domains/observed/unmanaged/unmanaged-routes.js';
+import { changeStatsRoutes } from './domains/observed/change-stats-routes.js';
+import { caseRoutes } from './domains/observed/unmanaged/case-routes.js';
 import { ledgerRoutes } from './domains/ledger/index.js';
 import type { Services } from './compose.js';
 import type { Listener } from './platform/http/access.js';
@@ -148,6 +150,7 @@ export async function buildApp(deps: AppDeps, listener: Listener): Promise<Fasti
   await app.register(changeRoutes, { db: deps.db, changes: deps.changes, approvals: deps.approvals, settings: deps.changeSettings, blast: deps.blast });
   await app.register(reportRoutes, { db: deps.db, changes: deps.changes });
   await app.register(observedRoutes, { feed: deps.observedFeed });
+  await app.register(changeStatsRoutes, { db: deps.db, clock: deps.clock });
   await app.register(deliveryRoutes, { deliveries: deps.deliveries, changes: deps.changes });
   await app.register(alertRoutes, { alerts: deps.alerts, clock: deps.clock });
   await app.register(alertSettingsRoutes, { settings: deps.alertSettings, pipelineUrl: deps.pipelineUrl ?? (() => null) });
@@ -157,6 +160,7 @@ export async function buildApp(deps: AppDeps, listener: Listener): Promise<Fasti
   await app.register(evidenceSourceRoutes, { evidenceSources: deps.evidenceSources });
   await app.register(sourceRoutes, { sources: deps.sources, pipelineUrl: deps.pipelineUrl ?? (() => null) });
   await app.register(unmanagedRoutes, { unmanaged: deps.unmanaged });
+  await app.register(caseRoutes, { cases: deps.cases });
   await app.register(ofrepRoutes, { db: deps.db, clock: deps.clock, sdkKeys: deps.sdkKeys });
 
   const webDir = listener === 'main' ? (deps.webDir === undefined ? webDistDir : deps.webDir) : null;

@@ -83,9 +83,10 @@ describeEachEngine('every route against the route rules', (engine) => {
   it('on the pipeline listener a token gets 403 on the change decisions people make, and passes the guard on every token route', async () => {
     const byGuard = /not a pipeline route|signed-in person|lacks the scope|only owners|API token|requests a minute/;
     const routes = ROUTE_RULES.filter((x) => x.listeners.includes('pipeline') && x.access !== 'public' && x.access !== 'sdk' && x.access !== 'source');
-    expect(routes.length).toBeLessThan(60); // one token, within its rate
-    t.clock.advance(61_000);
-    for (const r of routes) {
+    expect(routes.length).toBeGreaterThan(50);
+    for (const [i, r] of routes.entries()) {
+      // One token, kept within its 60 a minute: a new minute every 50 routes.
+      if (i % 50 === 0) t.clock.advance(61_000);
       const res = await t.pipeline.inject({ method: r.method, url: urlOf(r), headers: { authorization: `Bearer ${allScopes}` } });
       if (r.access === 'session') {
         expect(res.statusCode, `${r.method} ${r.path}`).toBe(403);

@@ -95,6 +95,7 @@ export const ROUTE_RULES: readonly RouteRule[] = [
   person('DELETE', '/api/organizations/:id/manual-services/:key', 'admin'),
 
   scoped('GET', '/api/changes', 'changes:read'),
+  scoped('GET', '/api/changes/stats', 'changes:read'),
   scoped('POST', '/api/changes', 'changes:write'),
   scoped('POST', '/api/changes/preview-blast', 'changes:read'),
   scoped('POST', '/api/changes/preview-contracts', 'changes:read'),
@@ -191,6 +192,13 @@ export const ROUTE_RULES: readonly RouteRule[] = [
   person('POST', '/api/unmanaged-settings/dry-run'),
   person('POST', '/api/organizations/:id/itsm-webhook-token', 'admin'),
   person('GET', '/api/itsm/tickets'),
+  // Cases of unauthorized changes and denied attempts: members read; approvers answer (checked by the service).
+  person('GET', '/api/cases'),
+  person('GET', '/api/cases/:id'),
+  person('POST', '/api/cases/:id/approve-rollback'),
+  person('POST', '/api/cases/:id/rolled-back'),
+  person('POST', '/api/cases/:id/keep'),
+  person('POST', '/api/cases/:id/resolve'),
   // Change tickets from ITSM tools: their own bearer (the ITSM webhook token), on the pipeline listener.
   rule('POST', '/api/itsm/servicenow', 'source', PIPELINE),
   rule('POST', '/api/itsm/jira', 'source', PIPELINE),
