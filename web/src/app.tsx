@@ -28,6 +28,7 @@ import { ChangeSourcesPage } from './pages/change-sources-page';
 import { SignInLinkPage } from './pages/signin-link-page';
 import { SignInPage } from './pages/signin-page';
 import { TokensPage } from './pages/tokens-page';
+import { UnmanagedChangesPage } from './pages/unmanaged-changes-page';
 
 type SessionState =
   | { status: 'loading' }
@@ -176,6 +177,8 @@ function Routes({ pathname }: { pathname: string }) {
       return <EvidenceSettingsPage />;
     case '/settings/change-sources':
       return <ChangeSourcesPage />;
+    case '/settings/unmanaged-changes':
+      return <UnmanagedChangesPage />;
     default: {
       // Keyed so moving between flags or entities starts each page fresh.
       const flagKey = keyUnder('flags', pathname);

@@ -36,6 +36,19 @@ export type ObservedSettingsPatch = Partial<Pick<ObservedSettings, 'pullInterval
 
 export type ObservedLocation = Partial<Record<'repo' | 'ref' | 'environment' | 'cluster' | 'namespace' | 'account' | 'region' | 'subscription' | 'resourceGroup', string>>;
 
+/** Who made an observed write, in five words (the server's principal class). */
+export type PrincipalClass = 'human' | 'pipeline' | 'changeledger' | 'system' | 'unknown';
+/** What vouched for a write under the reference rule; `kept` when a person kept it. */
+export type ReferenceKind = 'change_id' | 'itsm_ticket' | 'change_window' | 'authorized_principal' | 'kept';
+/** The revert drafted for a write with no reference: a person runs it with their own access; changeledger never does. */
+export type RevertDraft = {
+  tool: 'kubectl' | 'aws' | 'az' | 'none';
+  summary: string;
+  command: string | null;
+  manifest: string | null;
+  changed: string | null;
+};
+
 /** An observed change as its page reads it: the entry, and its detail's fields by name (lib/record-format.ts observedView). */
 export type ObservedView = FeedEntry & {
   sourceId: string | null;
@@ -50,4 +63,8 @@ export type ObservedView = FeedEntry & {
   outcome: string | null;
   authorizedReason: string | null;
   changeRef: string | null;
+  principalClass: PrincipalClass | null;
+  principalClassReason: string | null;
+  reference: ReferenceKind | null;
+  revert: RevertDraft | null;
 };

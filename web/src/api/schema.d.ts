@@ -2080,6 +2080,853 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/cases": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Cases of unauthorized changes and denied attempts, most recently touched first (100 at most) */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Comma-separated: unauthorized_change, denied_access */
+                    kind?: string;
+                    /** @description Comma-separated: open, rollback_approved, rolled_back, kept, resolved */
+                    status?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            cases: {
+                                account: string;
+                                /** @description How many writes the case holds */
+                                changes: number;
+                                closedAt: string | null;
+                                closedBy: {
+                                    id: string;
+                                    name: string;
+                                } | null;
+                                /** @description unauthorized=<account>/<principal>@<hour> or denied_access=<account>/<principal>@<hour> */
+                                correlationKey: string;
+                                /** @description CASE- and 8 characters */
+                                displayId: string;
+                                hour: string;
+                                id: string;
+                                /**
+                                 * @description unauthorized_change: writes nothing vouched for; denied_access: calls a source refused
+                                 * @enum {unknown}
+                                 */
+                                kind: "unauthorized_change" | "denied_access";
+                                note: string | null;
+                                openedAt: string;
+                                orgId: string;
+                                principal: string;
+                                rollbackApprovedAt: string | null;
+                                rollbackApprovedBy: {
+                                    id: string;
+                                    name: string;
+                                } | null;
+                                /** @enum {unknown} */
+                                status: "open" | "rollback_approved" | "rolled_back" | "kept" | "resolved";
+                                updatedAt: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/cases/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One case with its writes and their drafted reverts */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            case: {
+                                account: string;
+                                /** @description How many writes the case holds */
+                                changes: number;
+                                closedAt: string | null;
+                                closedBy: {
+                                    id: string;
+                                    name: string;
+                                } | null;
+                                /** @description unauthorized=<account>/<principal>@<hour> or denied_access=<account>/<principal>@<hour> */
+                                correlationKey: string;
+                                /** @description CASE- and 8 characters */
+                                displayId: string;
+                                hour: string;
+                                id: string;
+                                /**
+                                 * @description unauthorized_change: writes nothing vouched for; denied_access: calls a source refused
+                                 * @enum {unknown}
+                                 */
+                                kind: "unauthorized_change" | "denied_access";
+                                note: string | null;
+                                openedAt: string;
+                                orgId: string;
+                                principal: string;
+                                rollbackApprovedAt: string | null;
+                                rollbackApprovedBy: {
+                                    id: string;
+                                    name: string;
+                                } | null;
+                                /** @enum {unknown} */
+                                status: "open" | "rollback_approved" | "rolled_back" | "kept" | "resolved";
+                                updatedAt: string;
+                                /** @description The observed changes of the case, oldest first, each with its drafted revert */
+                                writes: {
+                                    [key: string]: unknown;
+                                }[];
+                            };
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/cases/{id}/approve-rollback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Approve the drafted rollback (approvers): changeledger runs nothing; run the revert with your own access, then mark it done. Audited case.rollback_approved */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** Note */
+                        note?: unknown;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            case: {
+                                account: string;
+                                /** @description How many writes the case holds */
+                                changes: number;
+                                closedAt: string | null;
+                                closedBy: {
+                                    id: string;
+                                    name: string;
+                                } | null;
+                                /** @description unauthorized=<account>/<principal>@<hour> or denied_access=<account>/<principal>@<hour> */
+                                correlationKey: string;
+                                /** @description CASE- and 8 characters */
+                                displayId: string;
+                                hour: string;
+                                id: string;
+                                /**
+                                 * @description unauthorized_change: writes nothing vouched for; denied_access: calls a source refused
+                                 * @enum {unknown}
+                                 */
+                                kind: "unauthorized_change" | "denied_access";
+                                note: string | null;
+                                openedAt: string;
+                                orgId: string;
+                                principal: string;
+                                rollbackApprovedAt: string | null;
+                                rollbackApprovedBy: {
+                                    id: string;
+                                    name: string;
+                                } | null;
+                                /** @enum {unknown} */
+                                status: "open" | "rollback_approved" | "rolled_back" | "kept" | "resolved";
+                                updatedAt: string;
+                                /** @description The observed changes of the case, oldest first, each with its drafted revert */
+                                writes: {
+                                    [key: string]: unknown;
+                                }[];
+                            };
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/cases/{id}/keep": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Keep the changes as legitimate (approvers) with a note of 10 characters or more: every change of the case is authorized, "kept as legitimate: <note>". Audited change.kept per change and case.change_kept; 409 once a rollback was marked as run */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** Note */
+                        note?: unknown;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            case: {
+                                account: string;
+                                /** @description How many writes the case holds */
+                                changes: number;
+                                closedAt: string | null;
+                                closedBy: {
+                                    id: string;
+                                    name: string;
+                                } | null;
+                                /** @description unauthorized=<account>/<principal>@<hour> or denied_access=<account>/<principal>@<hour> */
+                                correlationKey: string;
+                                /** @description CASE- and 8 characters */
+                                displayId: string;
+                                hour: string;
+                                id: string;
+                                /**
+                                 * @description unauthorized_change: writes nothing vouched for; denied_access: calls a source refused
+                                 * @enum {unknown}
+                                 */
+                                kind: "unauthorized_change" | "denied_access";
+                                note: string | null;
+                                openedAt: string;
+                                orgId: string;
+                                principal: string;
+                                rollbackApprovedAt: string | null;
+                                rollbackApprovedBy: {
+                                    id: string;
+                                    name: string;
+                                } | null;
+                                /** @enum {unknown} */
+                                status: "open" | "rollback_approved" | "rolled_back" | "kept" | "resolved";
+                                updatedAt: string;
+                                /** @description The observed changes of the case, oldest first, each with its drafted revert */
+                                writes: {
+                                    [key: string]: unknown;
+                                }[];
+                            };
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/cases/{id}/resolve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Acknowledge a case of denied attempts (approvers), with an optional note. Audited case.resolved */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** Note */
+                        note?: unknown;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            case: {
+                                account: string;
+                                /** @description How many writes the case holds */
+                                changes: number;
+                                closedAt: string | null;
+                                closedBy: {
+                                    id: string;
+                                    name: string;
+                                } | null;
+                                /** @description unauthorized=<account>/<principal>@<hour> or denied_access=<account>/<principal>@<hour> */
+                                correlationKey: string;
+                                /** @description CASE- and 8 characters */
+                                displayId: string;
+                                hour: string;
+                                id: string;
+                                /**
+                                 * @description unauthorized_change: writes nothing vouched for; denied_access: calls a source refused
+                                 * @enum {unknown}
+                                 */
+                                kind: "unauthorized_change" | "denied_access";
+                                note: string | null;
+                                openedAt: string;
+                                orgId: string;
+                                principal: string;
+                                rollbackApprovedAt: string | null;
+                                rollbackApprovedBy: {
+                                    id: string;
+                                    name: string;
+                                } | null;
+                                /** @enum {unknown} */
+                                status: "open" | "rollback_approved" | "rolled_back" | "kept" | "resolved";
+                                updatedAt: string;
+                                /** @description The observed changes of the case, oldest first, each with its drafted revert */
+                                writes: {
+                                    [key: string]: unknown;
+                                }[];
+                            };
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/cases/{id}/rolled-back": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Mark the approved rollback as run (approvers); the change can no longer be kept. Audited case.rolled_back */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** Note */
+                        note?: unknown;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            case: {
+                                account: string;
+                                /** @description How many writes the case holds */
+                                changes: number;
+                                closedAt: string | null;
+                                closedBy: {
+                                    id: string;
+                                    name: string;
+                                } | null;
+                                /** @description unauthorized=<account>/<principal>@<hour> or denied_access=<account>/<principal>@<hour> */
+                                correlationKey: string;
+                                /** @description CASE- and 8 characters */
+                                displayId: string;
+                                hour: string;
+                                id: string;
+                                /**
+                                 * @description unauthorized_change: writes nothing vouched for; denied_access: calls a source refused
+                                 * @enum {unknown}
+                                 */
+                                kind: "unauthorized_change" | "denied_access";
+                                note: string | null;
+                                openedAt: string;
+                                orgId: string;
+                                principal: string;
+                                rollbackApprovedAt: string | null;
+                                rollbackApprovedBy: {
+                                    id: string;
+                                    name: string;
+                                } | null;
+                                /** @enum {unknown} */
+                                status: "open" | "rollback_approved" | "rolled_back" | "kept" | "resolved";
+                                updatedAt: string;
+                                /** @description The observed changes of the case, oldest first, each with its drafted revert */
+                                writes: {
+                                    [key: string]: unknown;
+                                }[];
+                            };
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/catalog/format.schema.json": {
         parameters: {
             query?: never;
@@ -7173,6 +8020,123 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/changes/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Counts of the one change list over [since, until) (default: the last 7 days, at most 366): total, per source, per service, unauthorized, and denied attempts apart */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description ISO-8601 time with a zone; counted from here, inclusive. Default: 7 days before until */
+                    since?: string;
+                    /** @description ISO-8601 time with a zone; counted up to here, exclusive. Default: now */
+                    until?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description How many changes in the range, from where, on which services; denied attempts apart */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description The 20 services with the most changes, most first, then by key; denied attempts excluded */
+                            byService: {
+                                /** @description Changes whose main service this is */
+                                count: number;
+                                /** @description The main service key; empty for changes linked to no service (unmapped) */
+                                service: string;
+                            }[];
+                            /** @description Changes per source: changeledger (planned), flags, or a connection kind (github … webhook); denied attempts excluded */
+                            bySource: {
+                                [key: string]: number;
+                            };
+                            /** @description Denied attempts, counted apart from the changes */
+                            denied: {
+                                /** @description The 10 principal · account pairs with the most denied attempts, most first */
+                                byPrincipal: {
+                                    /** @description Where: the cloud account, else the Azure subscription, else the Kubernetes cluster; empty when the source named none */
+                                    account: string;
+                                    /** @description Denied attempts of this principal in this account */
+                                    count: number;
+                                    /** @description Who tried: the principal’s name as the source gave it */
+                                    principal: string;
+                                }[];
+                                /** @description Denied attempts: writes the source refused (access attempts, not changes) */
+                                total: number;
+                            };
+                            /** @description Start of the range counted (inclusive), UTC */
+                            since: string;
+                            /** @description Changes in the range: planned changes by window start, flag writes, observed changes. Never a denied attempt */
+                            total: number;
+                            /** @description Observed changes the reference rule flagged as unauthorized (denied attempts excluded) */
+                            unauthorized: number;
+                            /** @description End of the range counted (exclusive), UTC */
+                            until: string;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/deliveries": {
         parameters: {
             query?: never;
@@ -10594,6 +11558,440 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/itsm/jira": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A change ticket from Jira: stored, refreshed by a re-send; it vouches for writes only when it carries the ITSM webhook token
+         * @description Authorization: Bearer <the organisation's ITSM webhook token>. Without it, ?org=<slug> names the organisation and the ticket is kept but never counts as a reference.
+         */
+        post: {
+            parameters: {
+                query?: {
+                    org?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            /** @description A Jira issue webhook (jira:issue_created, jira:issue_updated) */
+            requestBody: {
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description It arrived with the ITSM webhook token, so it can vouch for a write (while its state, window and items match) */
+                            counts: boolean;
+                            created: boolean;
+                            refreshed: boolean;
+                            ticket: {
+                                approval: string | null;
+                                assignmentGroup: string | null;
+                                firstReceivedAt: string;
+                                items: string[];
+                                key: string;
+                                link: string | null;
+                                plannedEnd: string | null;
+                                plannedStart: string | null;
+                                receivedAt: string;
+                                state: string | null;
+                                /** @enum {unknown} */
+                                system: "servicenow" | "jira";
+                                title: string;
+                                unverifiedReason: string | null;
+                                updatedAt: string | null;
+                                /** @description It arrived with the ITSM webhook token: only such a ticket vouches for a write */
+                                verified: boolean;
+                            };
+                            why: string | null;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description It arrived with the ITSM webhook token, so it can vouch for a write (while its state, window and items match) */
+                            counts: boolean;
+                            created: boolean;
+                            refreshed: boolean;
+                            ticket: {
+                                approval: string | null;
+                                assignmentGroup: string | null;
+                                firstReceivedAt: string;
+                                items: string[];
+                                key: string;
+                                link: string | null;
+                                plannedEnd: string | null;
+                                plannedStart: string | null;
+                                receivedAt: string;
+                                state: string | null;
+                                /** @enum {unknown} */
+                                system: "servicenow" | "jira";
+                                title: string;
+                                unverifiedReason: string | null;
+                                updatedAt: string | null;
+                                /** @description It arrived with the ITSM webhook token: only such a ticket vouches for a write */
+                                verified: boolean;
+                            };
+                            why: string | null;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/itsm/servicenow": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A change ticket from ServiceNow: stored, refreshed by a re-send; it vouches for writes only when it carries the ITSM webhook token
+         * @description Authorization: Bearer <the organisation's ITSM webhook token>. Without it, ?org=<slug> names the organisation and the ticket is kept but never counts as a reference.
+         */
+        post: {
+            parameters: {
+                query?: {
+                    org?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            /** @description A change_request record, flat or as the Table API's {result: {…}} */
+            requestBody: {
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description It arrived with the ITSM webhook token, so it can vouch for a write (while its state, window and items match) */
+                            counts: boolean;
+                            created: boolean;
+                            refreshed: boolean;
+                            ticket: {
+                                approval: string | null;
+                                assignmentGroup: string | null;
+                                firstReceivedAt: string;
+                                items: string[];
+                                key: string;
+                                link: string | null;
+                                plannedEnd: string | null;
+                                plannedStart: string | null;
+                                receivedAt: string;
+                                state: string | null;
+                                /** @enum {unknown} */
+                                system: "servicenow" | "jira";
+                                title: string;
+                                unverifiedReason: string | null;
+                                updatedAt: string | null;
+                                /** @description It arrived with the ITSM webhook token: only such a ticket vouches for a write */
+                                verified: boolean;
+                            };
+                            why: string | null;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description It arrived with the ITSM webhook token, so it can vouch for a write (while its state, window and items match) */
+                            counts: boolean;
+                            created: boolean;
+                            refreshed: boolean;
+                            ticket: {
+                                approval: string | null;
+                                assignmentGroup: string | null;
+                                firstReceivedAt: string;
+                                items: string[];
+                                key: string;
+                                link: string | null;
+                                plannedEnd: string | null;
+                                plannedStart: string | null;
+                                receivedAt: string;
+                                state: string | null;
+                                /** @enum {unknown} */
+                                system: "servicenow" | "jira";
+                                title: string;
+                                unverifiedReason: string | null;
+                                updatedAt: string | null;
+                                /** @description It arrived with the ITSM webhook token: only such a ticket vouches for a write */
+                                verified: boolean;
+                            };
+                            why: string | null;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/itsm/tickets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The change tickets received from ITSM tools, newest first (200 at most) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            tickets: {
+                                approval: string | null;
+                                assignmentGroup: string | null;
+                                firstReceivedAt: string;
+                                items: string[];
+                                key: string;
+                                link: string | null;
+                                plannedEnd: string | null;
+                                plannedStart: string | null;
+                                receivedAt: string;
+                                state: string | null;
+                                /** @enum {unknown} */
+                                system: "servicenow" | "jira";
+                                title: string;
+                                unverifiedReason: string | null;
+                                updatedAt: string | null;
+                                /** @description It arrived with the ITSM webhook token: only such a ticket vouches for a write */
+                                verified: boolean;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/me": {
         parameters: {
             query?: never;
@@ -12030,6 +13428,89 @@ export interface paths {
                 };
             };
         };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/organizations/{id}/itsm-webhook-token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A new ITSM webhook token, answered once (only its hash is kept); the previous one stops counting. Audited organization.itsm_webhook_token */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            mintedAt: string;
+                            token: string;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -14261,6 +15742,317 @@ export interface paths {
                 };
             };
         };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/unmanaged-settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The reference rule, authorized principals, ticket matching and the denied-attempt cases (the defaults while none is saved) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Globs over a principal's names: system:serviceaccount:ci:*, arn:aws:iam::*:role/deploy-* */
+                            authorizedPrincipals: string[];
+                            /** @description Denied attempts open or join a case per principal · account · UTC hour */
+                            deniedAccessToSecops: boolean;
+                            itsmChangeMatch: {
+                                /** @description Assignment groups whose tickets count; none: any */
+                                assignmentGroups?: string[];
+                                /** @description One of the ticket's configuration items or services must name the write's service (default true) */
+                                items?: boolean;
+                                /** @description The Jira fields (customfield_…) that hold these */
+                                jiraFields?: {
+                                    assignmentGroup?: string;
+                                    items?: string;
+                                    plannedEnd?: string;
+                                    plannedStart?: string;
+                                };
+                                /** @description Ticket states that count (case-blind); none: any state but a closed or cancelled one */
+                                states?: string[];
+                                /** @description The write's time must fall in the ticket's planned window (default true) */
+                                window?: boolean;
+                            };
+                            itsmTokenMintedAt: string | null;
+                            itsmTokenSet: boolean;
+                            /** @description Every applied write from CloudTrail, the Azure activity log or the Kubernetes audit webhook needs a reference */
+                            referenceRule: boolean;
+                            updatedAt: string | null;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        /** Set any of them (owners and admins; only an owner switches the reference rule); audited unmanaged_settings.updated */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** Authorized principals */
+                        authorizedPrincipals?: unknown;
+                        /** Denied attempts open a case */
+                        deniedAccessToSecops?: unknown;
+                        /** Ticket matching */
+                        itsmChangeMatch?: unknown;
+                        /**
+                         * Reference rule
+                         * @description true or false; owners only
+                         */
+                        referenceRule?: unknown;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Globs over a principal's names: system:serviceaccount:ci:*, arn:aws:iam::*:role/deploy-* */
+                            authorizedPrincipals: string[];
+                            /** @description Denied attempts open or join a case per principal · account · UTC hour */
+                            deniedAccessToSecops: boolean;
+                            itsmChangeMatch: {
+                                /** @description Assignment groups whose tickets count; none: any */
+                                assignmentGroups?: string[];
+                                /** @description One of the ticket's configuration items or services must name the write's service (default true) */
+                                items?: boolean;
+                                /** @description The Jira fields (customfield_…) that hold these */
+                                jiraFields?: {
+                                    assignmentGroup?: string;
+                                    items?: string;
+                                    plannedEnd?: string;
+                                    plannedStart?: string;
+                                };
+                                /** @description Ticket states that count (case-blind); none: any state but a closed or cancelled one */
+                                states?: string[];
+                                /** @description The write's time must fall in the ticket's planned window (default true) */
+                                window?: boolean;
+                            };
+                            itsmTokenMintedAt: string | null;
+                            itsmTokenSet: boolean;
+                            /** @description Every applied write from CloudTrail, the Azure activity log or the Kubernetes audit webhook needs a reference */
+                            referenceRule: boolean;
+                            updatedAt: string | null;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/unmanaged-settings/dry-run": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** With these settings (unsaved; the rule taken as on), how many of the last 7 days' audit-log writes would have been flagged, and what vouched for the rest. Writes nothing */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** Authorized principals */
+                        authorizedPrincipals?: unknown;
+                        /** Denied attempts open a case */
+                        deniedAccessToSecops?: unknown;
+                        /** Ticket matching */
+                        itsmChangeMatch?: unknown;
+                        /**
+                         * Reference rule
+                         * @description true or false; owners only
+                         */
+                        referenceRule?: unknown;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            authorized: number;
+                            byReference: {
+                                authorized_principal: number;
+                                change_id: number;
+                                change_window: number;
+                                itsm_ticket: number;
+                            };
+                            days: number;
+                            examples: {
+                                at: string;
+                                displayId: string;
+                                id: string;
+                                principal: string;
+                                reason: string;
+                                title: string;
+                            }[];
+                            flagged: number;
+                            judged: number;
+                            /** @description More writes than the dry run reads (20,000): the newest were judged */
+                            truncated: boolean;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;

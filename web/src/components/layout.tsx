@@ -19,6 +19,7 @@ const navItems: readonly NavItem[] = [
   { to: '/settings/alerts', label: 'Alert sources', testId: 'nav-alert-sources' },
   { to: '/settings/evidence', label: 'Evidence', testId: 'nav-evidence' },
   { to: '/settings/change-sources', label: 'Change sources', testId: 'nav-change-sources' },
+  { to: '/settings/unmanaged-changes', label: 'Unmanaged changes', testId: 'nav-unmanaged-changes' },
   { to: '/tokens', label: 'API tokens', testId: 'nav-tokens' },
   { to: '/account', label: 'Account', testId: 'nav-account' },
 ];

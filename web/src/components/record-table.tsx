@@ -73,7 +73,7 @@ export function RecordTable({ entries }: { entries: readonly ListEntry[] }) {
           return (
             <tr
               key={`${e.origin}:${e.id}`}
-              className={e.denied ? 'clickable record-denied' : 'clickable'}
+              className={e.denied ? 'clickable record-denied' : e.authorized === false ? 'clickable record-unauthorized' : 'clickable'}
               onClick={(ev) => {
                 if ((ev.target as HTMLElement).closest('a') === null) navigate(href);
               }}
@@ -82,6 +82,7 @@ export function RecordTable({ entries }: { entries: readonly ListEntry[] }) {
               data-origin={e.origin}
               data-source={e.source}
               data-status={e.status}
+              data-authorized={e.authorized === null ? undefined : String(e.authorized)}
             >
               <td className="nowrap">
                 <Link to={href} className="mono" data-testid="change-link">
@@ -98,6 +99,7 @@ export function RecordTable({ entries }: { entries: readonly ListEntry[] }) {
                 </Link>
                 <div className="muted small ellipsis">
                   {e.denied && <span className="record-denied-badge" data-testid="record-denied">Denied attempt</span>}
+                  {e.authorized === false && !e.denied && <span className="record-unauthorized-badge" data-testid="record-unauthorized">Unauthorized</span>}
                   {e.kind}
                 </div>
               </td>

@@ -10,13 +10,14 @@ export const criticalityFilters: readonly CriticalityFilter[] = [...tiers, 'pend
 
 // The source chips of the one list: each is a server filter. One at a time, since the server's
 // filters narrow each other (kind= and source= together would intersect, not add up).
-export const sourceChips = ['deployments', 'flags', 'kubernetes', 'cloud', 'denied'] as const;
+export const sourceChips = ['deployments', 'flags', 'kubernetes', 'cloud', 'unauthorized', 'denied'] as const;
 export type SourceChip = (typeof sourceChips)[number];
 export const sourceChipLabels: Record<SourceChip, string> = {
   deployments: 'Deployments',
   flags: 'Flags',
   kubernetes: 'Kubernetes',
   cloud: 'Cloud',
+  unauthorized: 'Unauthorized',
   denied: 'Denied attempts',
 };
 const chipQuery: Record<SourceChip, Record<string, string>> = {
@@ -24,6 +25,8 @@ const chipQuery: Record<SourceChip, Record<string, string>> = {
   flags: { source: 'flags' },
   kubernetes: { source: 'kubernetes' },
   cloud: { source: 'aws,azure' },
+  // Writes the reference rule flagged: no planned change, ticket, window or authorized principal vouched for them.
+  unauthorized: { unauthorized: 'true' },
   denied: { denied: 'true' },
 };
 

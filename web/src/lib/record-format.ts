@@ -1,4 +1,4 @@
-import type { FeedEntry, ListEntry, ObservedLocation, ObservedView, RecordPrincipal, RegisteredRecord } from '../api/observed-types';
+import type { FeedEntry, ListEntry, ObservedLocation, ObservedView, PrincipalClass, RecordPrincipal, ReferenceKind, RegisteredRecord, RevertDraft } from '../api/observed-types';
 
 // How the one list and the observed change page say a record's parts in words.
 
@@ -90,9 +90,26 @@ function locationOf(v: unknown): ObservedLocation {
   return Object.fromEntries(Object.entries(v).filter((e): e is [string, string] => typeof e[1] === 'string')) as ObservedLocation;
 }
 
+const principalClassNames: readonly PrincipalClass[] = ['human', 'pipeline', 'changeledger', 'system', 'unknown'];
+const referenceNames: readonly ReferenceKind[] = ['change_id', 'itsm_ticket', 'change_window', 'authorized_principal', 'kept'];
+const revertTools: ReadonlyArray<RevertDraft['tool']> = ['kubectl', 'aws', 'az', 'none'];
+
+const oneOf = <T extends string>(v: unknown, allowed: readonly T[]): T | null => (allowed.find((a) => a === v) ?? null);
+
+function revertOf(v: unknown): RevertDraft | null {
+  if (typeof v !== 'object' || v === null) return null;
+  const r = v as Record<string, unknown>;
+  const tool = oneOf(r['tool'], revertTools);
+  if (tool === null) return null;
+  return { tool, summary: text(r['summary']) ?? '', command: text(r['command']), manifest: text(r['manifest']), changed: text(r['changed']) };
+}
+
 /** An observed entry's own fields (under detail on the wire) by name, each checked for its type. */
 export function observedView(e: FeedEntry): ObservedView {
   const d = e.detail;
+  // The unmanaged-change fields are read under detail, or beside it should the entry carry them there.
+  const top = e as unknown as Record<string, unknown>;
+  const either = (k: string): unknown => d[k] ?? top[k];
   const via = d['serviceVia'];
   return {
     ...e,
@@ -108,5 +125,9 @@ export function observedView(e: FeedEntry): ObservedView {
     outcome: text(d['outcome']),
     authorizedReason: text(d['authorizedReason']),
     changeRef: text(d['changeRef']),
+    principalClass: oneOf(either('principalClass'), principalClassNames),
+    principalClassReason: text(either('principalClassReason')),
+    reference: oneOf(either('reference'), referenceNames),
+    revert: revertOf(either('revert')),
   };
 }

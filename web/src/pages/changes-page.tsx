@@ -95,7 +95,8 @@ export function ChangesPage() {
             <button
               key={c}
               type="button"
-              className={c === 'denied' ? 'chip chip-denied' : 'chip'}
+              className={c === 'denied' || c === 'unauthorized' ? 'chip chip-denied' : 'chip'}
+              title={c === 'unauthorized' ? 'Writes the reference rule flagged: nothing vouched for them' : undefined}
               aria-pressed={view.chip === c}
               onClick={() => { apply({ chip: view.chip === c ? null : c }); }}
               data-testid="source-chip"
@@ -190,7 +191,9 @@ export function ChangesPage() {
         {changes === null && error === null && <p className="muted pad pad-top">Loading changes…</p>}
         {changes !== null && changes.length === 0 && (
           <p className="empty-state" data-testid="changes-empty">
-            {isFiltered(view) ? 'No change matches these filters in what we can see.' : 'No changes yet in what we can see. Register one with “Register a change”, or connect a source in Settings → Change sources.'}
+            {view.chip === 'unauthorized' && !isFiltered({ ...view, chip: null })
+              ? 'No unauthorized write in what we can see. Writes are judged only while the reference rule is on (Settings → Unmanaged changes).'
+              : isFiltered(view) ? 'No change matches these filters in what we can see.' : 'No changes yet in what we can see. Register one with “Register a change”, or connect a source in Settings → Change sources.'}
           </p>
         )}
         {changes !== null && changes.length > 0 && (

@@ -4,6 +4,7 @@ import { observedApi } from '../api/observed-client';
 import type { ObservedView } from '../api/observed-types';
 import { ErrorBanner } from '../components/error-banner';
 import { Layout } from '../components/layout';
+import { ObservedAuthorization, RevertCard } from '../components/observed-authorization';
 import { Link } from '../components/router';
 import { errorMessage, isAbort } from '../lib/errors';
 import { formatUtc } from '../lib/format';
@@ -96,6 +97,8 @@ export function ObservedChangePage({ observedId }: { observedId: string }) {
   const o = record;
   const services = o.services.length > 0 ? o.services : o.service === '' ? [] : [o.service];
   const detail = Object.entries(o.principal.detail);
+  // A refused write changed nothing: there is nothing to undo.
+  const revert = o.denied ? null : o.revert;
 
   return (
     <Layout title={o.title} actions={actions}>
@@ -104,8 +107,9 @@ export function ObservedChangePage({ observedId }: { observedId: string }) {
         <span className="pill pill-source" data-testid="observed-source">{sourceLabel(o.source)}</span>
         <span className="muted">{o.kind}</span>
         <span className="change-status change-status-done" data-testid="observed-status">{o.status}</span>
-        {o.authorized === false && <span className="observed-unauthorized" data-testid="observed-unauthorized">unauthorized{o.authorizedReason !== null ? `: ${o.authorizedReason}` : ''}</span>}
+        {o.authorized === false && <span className="observed-unauthorized" data-testid="observed-unauthorized">Unauthorized</span>}
       </div>
+      <ObservedAuthorization o={o} />
       {o.denied && (
         <div className="banner banner-error observed-denied" role="status" data-testid="observed-denied">
           <span className="banner-text">
@@ -121,6 +125,13 @@ export function ObservedChangePage({ observedId }: { observedId: string }) {
             <strong data-testid="observed-principal">{o.principal.name === '' ? 'unknown' : o.principal.name}</strong>{' '}
             <span className="pill pill-system">{principalKindLabels[o.principal.kind]}</span>
           </p>
+          {o.principalClass !== null && (
+            <p className="observed-class" data-testid="observed-principal-class" data-class={o.principalClass}>
+              <span className="muted small">class</span>{' '}
+              <span className={`pill principal-class principal-class-${o.principalClass}`}>{o.principalClass}</span>{' '}
+              {o.principalClassReason !== null && <span className="small" data-testid="observed-principal-class-reason">{o.principalClassReason}</span>}
+            </p>
+          )}
           <Facts testId="observed-principal-detail" empty="The source said nothing more about who it was." rows={[['id', o.principal.id], ...detail.map(([k, v]): [string, string] => [detailLabel(k), v])]} />
         </section>
         <section className="card" data-testid="observed-what" aria-labelledby="observed-what-title">
@@ -141,6 +152,7 @@ export function ObservedChangePage({ observedId }: { observedId: string }) {
           )}
         </section>
       </div>
+      {revert !== null && o.authorized === false && <RevertCard revert={revert} unauthorized />}
       <section className="card" data-testid="observed-services" aria-labelledby="observed-services-title">
         <h2 id="observed-services-title">Linked services</h2>
         {services.length === 0 ? (
@@ -169,6 +181,7 @@ export function ObservedChangePage({ observedId }: { observedId: string }) {
         )}
         <p className="muted small">Secrets are scrubbed and the text is cut at 2,048 characters before it is stored.</p>
       </section>
+      {revert !== null && o.authorized !== false && <RevertCard revert={revert} unauthorized={false} />}
       <section className="card" data-testid="observed-receipt" aria-labelledby="observed-receipt-title">
         <h2 id="observed-receipt-title">Receipt</h2>
         <p data-testid="observed-receipt-note">{receiptNote(o)}</p>
