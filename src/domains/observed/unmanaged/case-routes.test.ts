@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeEachEngine } from '../../../../test/support/engines.js';
+import { auditEventList, auditWrite } from '../../../../test/support/k8s-audit.js';
 import { addChangeSource } from '../../../../test/support/observed-intake.js';
 import { countRows, PASSWORD, signedInOwner, signIn, testApp, testCtx, type SignedIn, type TestApp } from '../../../../test/support/test-app.js';
 import { SettableClock } from '../../../platform/clock.js';
@@ -13,17 +14,8 @@ type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-ex
 const T0 = new Date('2026-12-03T10:00:00.000Z');
 const minutes = (m: number) => new Date(T0.getTime() + m * 60_000).toISOString();
 
-function write(id: string, o: { username: string; name: string; minute: number; code?: number; verb?: string }) {
-  const { verb = 'patch', code = 200 } = o;
-  // A new pod template: what `kubectl rollout undo` takes back.
-  const body = { metadata: { name: o.name }, spec: { template: { spec: { containers: [{ name: o.name, image: `${o.name}:2` }] } } } };
-  return {
-    level: 'RequestResponse', auditID: id, stage: 'ResponseComplete', verb, user: { username: o.username },
-    requestURI: `/apis/apps/v1/namespaces/shop/deployments/${o.name}`, objectRef: { resource: 'deployments', namespace: 'shop', name: o.name, apiGroup: 'apps', apiVersion: 'v1' },
-    responseStatus: { code }, requestObject: body, responseObject: code < 300 ? body : undefined, requestReceivedTimestamp: minutes(o.minute), stageTimestamp: minutes(o.minute),
-  };
-}
-const eventList = (items: unknown[]) => ({ kind: 'EventList', apiVersion: 'audit.k8s.io/v1', items });
+const write = (id: string, o: { username: string; name: string; minute: number; code?: number; verb?: string }) => auditWrite(id, { ...o, app: o.name, at: minutes(o.minute) });
+const eventList = auditEventList;
 
 describeEachEngine('cases of unmanaged changes', (engine) => {
   let t: TestApp;

@@ -3,6 +3,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeEachEngine } from '../../../../test/support/engines.js';
+import { auditEventList, auditWrite, type AuditWrite } from '../../../../test/support/k8s-audit.js';
 import { addChangeSource } from '../../../../test/support/observed-intake.js';
 import { signedInOwner, testApp, type SignedIn, type TestApp } from '../../../../test/support/test-app.js';
 import { SettableClock } from '../../../platform/clock.js';
@@ -28,16 +29,8 @@ links: []
 `;
 const minutes = (m: number) => new Date(T0.getTime() + m * 60_000).toISOString();
 
-function write(id: string, o: { username: string; app: string; minute: number; code?: number; verb?: string; annotations?: Record<string, string> }) {
-  const { verb = 'patch', code = 200 } = o;
-  const body = { metadata: { name: o.app, labels: { 'app.kubernetes.io/name': o.app }, annotations: o.annotations ?? {} } };
-  return {
-    level: 'RequestResponse', auditID: id, stage: 'ResponseComplete', verb, user: { username: o.username },
-    requestURI: `/apis/apps/v1/namespaces/shop/deployments/${o.app}`, objectRef: { resource: 'deployments', namespace: 'shop', name: o.app, apiGroup: 'apps', apiVersion: 'v1' },
-    responseStatus: { code }, requestObject: body, responseObject: code < 300 ? body : undefined, requestReceivedTimestamp: minutes(o.minute), stageTimestamp: minutes(o.minute),
-  };
-}
-const eventList = (items: unknown[]) => ({ kind: 'EventList', apiVersion: 'audit.k8s.io/v1', items });
+const write = (id: string, o: Omit<AuditWrite, 'at'> & { minute: number }) => auditWrite(id, { ...o, at: minutes(o.minute) });
+const eventList = auditEventList;
 
 describeEachEngine('the reference rule at the intake', (engine) => {
   let t: TestApp;
