@@ -81,6 +81,8 @@ describeEachEngine('cases of unmanaged changes', (engine) => {
     // The case page's read: its writes with their drafted reverts.
     const tenOclock = all.find((c) => c.correlationKey.endsWith('T10Z') && c.kind === 'unauthorized_change')!;
     const one = (await as(member).get(`/api/cases/${tenOclock.id}`)).json() as { case: Json };
+    expect(one.case.canAnswer).toBe(false);
+    expect(((await as(approver).get(`/api/cases/${tenOclock.id}`)).json() as { case: Json }).case.canAnswer).toBe(true);
     expect(one.case.writes.map((w: Json) => w.eventId)).toEqual(['m1', 'm2']);
     expect(one.case.writes[0].revert).toMatchObject({ tool: 'kubectl', command: 'kubectl rollout undo deployments/checkout -n shop' });
   });

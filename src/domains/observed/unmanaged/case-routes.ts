@@ -23,6 +23,7 @@ const CaseSummary = Type.Object({
 const CaseDetail = Type.Object({
   ...CaseSummary.properties,
   writes: Type.Array(Type.Record(Str, Type.Unknown()), { description: 'The observed changes of the case, oldest first, each with its drafted revert' }),
+  canAnswer: Type.Boolean({ description: 'Whether the reader is one of the organisation\'s approvers, who answer cases' }),
 });
 const Params = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100, title: 'Case' }) });
 const NoteBody = Type.Object({ note: Type.Optional(Type.Unknown({ title: 'Note' })) }, { additionalProperties: false });
@@ -55,7 +56,10 @@ export const caseRoutes: FastifyPluginAsyncTypebox<{ cases: CaseService }> = asy
   }));
   app.get('/api/cases/:id', {
     config, schema: { tags, summary: 'One case with its writes and their drafted reverts', params: Params, response: { 200: Type.Object({ case: CaseDetail }), ...errors(401, 403, 404) } },
-  }, async (req) => ({ case: await cases.get(person(req).org.id, req.params.id) }));
+  }, async (req) => {
+    const p = person(req);
+    return { case: await cases.get(p.org.id, req.params.id, p.user.id) };
+  });
 
   const answers: Array<[string, CaseCommand, string]> = [
     ['approve-rollback', 'approve_rollback', 'Approve the drafted rollback (approvers): changeledger runs nothing; run the revert with your own access, then mark it done. Audited case.rollback_approved'],

@@ -27,7 +27,7 @@ export type CaseCandidate = Pick<ObservedChange, 'id' | 'title' | 'occurredAt' |
 
 type Person = { org: { id: string }; role: string; user: { id: string } };
 
-export type CaseView = CaseRecord & { changes: number; writes: ObservedChange[] };
+export type CaseView = CaseRecord & { changes: number; writes: ObservedChange[]; canAnswer: boolean };
 
 export const caseLink = (base: string, id: string) => `${base.replace(/\/$/, '')}/cases/${id}`;
 const accountOf = (l: ObservedChange['location']) => l.account ?? l.subscription ?? l.cluster ?? '';
@@ -73,10 +73,15 @@ export class CaseService {
     return listCases(this.deps.db, orgId, { statuses: f.statuses ?? [], kinds: f.kinds ?? [], limit: f.limit ?? 100 });
   }
 
-  async get(orgId: string, id: string): Promise<CaseView> {
+  /** One case, its writes, and whether the reader may answer it (an approver). */
+  async get(orgId: string, id: string, userId: string): Promise<CaseView> {
     const c = await findCase(this.deps.db, orgId, id);
     if (!c) throw notFound(`no case ${id}`);
-    return { ...c, writes: await caseChanges(this.deps.db, id) };
+    return { ...c, writes: await caseChanges(this.deps.db, id), canAnswer: await this.#isApprover(orgId, userId) };
+  }
+
+  async #isApprover(orgId: string, userId: string): Promise<boolean> {
+    return (await readApprovers(this.deps.db, orgId)).some((a) => a.userId === userId);
   }
 
   /** An approver's answer. Keeping needs a note of 10 characters or more; every answer is audited. */
@@ -84,8 +89,7 @@ export class CaseService {
     const text = note?.trim() ?? '';
     if (command === 'keep' && text.length < MIN_KEEP_NOTE) throw invalid('note', `must say why the change is legitimate, in ${MIN_KEEP_NOTE} characters or more`);
     if (text.length > 2000) throw invalid('note', 'must be at most 2,000 characters');
-    const approvers = await readApprovers(this.deps.db, p.org.id);
-    if (!approvers.some((a) => a.userId === p.user.id)) throw forbidden('only the organisation\'s approvers may answer a case (Members → Approver)');
+    if (!(await this.#isApprover(p.org.id, p.user.id))) throw forbidden('only the organisation\'s approvers may answer a case (Members → Approver)');
     await this.deps.db.transaction(async (tx) => {
       const c = await findCase(tx, p.org.id, id, true);
       if (!c) throw notFound(`no case ${id}`);
@@ -106,7 +110,7 @@ export class CaseService {
       const reverts = command === 'resolve' ? undefined : writes.map((w) => ({ change: w.id, tool: w.revert?.tool ?? 'none', command: w.revert?.command ?? null }));
       await appendAuditEvent(tx, this.deps.clock, ctx, { orgId: p.org.id, action, target: { type: 'case', id }, data: { status: d.status, ...(text ? { note: text } : {}), ...(reverts ? { reverts } : {}) } });
     });
-    return this.get(p.org.id, id);
+    return this.get(p.org.id, id, p.user.id);
   }
 
   #base(): string {

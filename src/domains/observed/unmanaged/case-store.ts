@@ -31,7 +31,8 @@ const toCase = (r: CaseRow): CaseRecord => ({
   note: r.note, openedAt: iso(r.opened_at)!, updatedAt: iso(r.updated_at)!, changes: Number(r.changes),
 });
 
-const SELECT = `SELECT c.*, a.display_name AS approver_name, k.display_name AS closer_name,
+// A person without a display name is named by their e-mail.
+const SELECT = `SELECT c.*, COALESCE(NULLIF(a.display_name, ''), a.email) AS approver_name, COALESCE(NULLIF(k.display_name, ''), k.email) AS closer_name,
   (SELECT count(*)::int FROM observed_changes o WHERE o.case_id = c.id) AS changes
   FROM unmanaged_cases c LEFT JOIN users a ON a.id = c.rollback_approved_by LEFT JOIN users k ON k.id = c.closed_by`;
 
