@@ -10,6 +10,8 @@ import { AlertSourcesPage } from './pages/alert-sources-page';
 import { AlertsPage } from './pages/alerts-page';
 import { AuditPage } from './pages/audit-page';
 import { BlastPreviewPage } from './pages/blast-preview-page';
+import { CasePage } from './pages/case-page';
+import { CasesPage } from './pages/cases-page';
 import { CatalogueEntityPage } from './pages/catalogue-entity-page';
 import { CataloguePage } from './pages/catalogue-page';
 import { EvidenceSettingsPage } from './pages/evidence-settings-page';
@@ -161,6 +163,8 @@ function Routes({ pathname }: { pathname: string }) {
       return <CataloguePage />;
     case '/changes':
       return <ChangesPage />;
+    case '/cases':
+      return <CasesPage />;
     case '/changes/new':
       return <ChangeNewPage />;
     case '/changes/preview':
@@ -185,6 +189,8 @@ function Routes({ pathname }: { pathname: string }) {
       if (flagKey !== null) return <FlagPage key={flagKey} flagKey={flagKey} />;
       const entityKey = keyUnder('catalogue', pathname);
       if (entityKey !== null) return <CatalogueEntityPage key={entityKey} entityKey={entityKey} />;
+      const caseId = keyUnder('cases', pathname);
+      if (caseId !== null) return <CasePage key={caseId} caseId={caseId} />;
       const changeId = keyUnder('changes', pathname);
       // One list, two pages: an observed change's id starts obs_, a planned change's chg_.
       if (changeId?.startsWith('obs_') === true) return <ObservedChangePage key={changeId} observedId={changeId} />;

@@ -67,4 +67,6 @@ export type ObservedView = FeedEntry & {
   principalClassReason: string | null;
   reference: ReferenceKind | null;
   revert: RevertDraft | null;
+  /** The case this write opened or joined (an unauthorized change, a denied attempt), if any. */
+  caseId: string | null;
 };

@@ -2225,6 +2225,8 @@ export interface paths {
                         "application/json": {
                             case: {
                                 account: string;
+                                /** @description Whether the reader is one of the organisation's approvers, who answer cases */
+                                canAnswer: boolean;
                                 /** @description How many writes the case holds */
                                 changes: number;
                                 closedAt: string | null;
@@ -2352,6 +2354,8 @@ export interface paths {
                         "application/json": {
                             case: {
                                 account: string;
+                                /** @description Whether the reader is one of the organisation's approvers, who answer cases */
+                                canAnswer: boolean;
                                 /** @description How many writes the case holds */
                                 changes: number;
                                 closedAt: string | null;
@@ -2505,6 +2509,8 @@ export interface paths {
                         "application/json": {
                             case: {
                                 account: string;
+                                /** @description Whether the reader is one of the organisation's approvers, who answer cases */
+                                canAnswer: boolean;
                                 /** @description How many writes the case holds */
                                 changes: number;
                                 closedAt: string | null;
@@ -2658,6 +2664,8 @@ export interface paths {
                         "application/json": {
                             case: {
                                 account: string;
+                                /** @description Whether the reader is one of the organisation's approvers, who answer cases */
+                                canAnswer: boolean;
                                 /** @description How many writes the case holds */
                                 changes: number;
                                 closedAt: string | null;
@@ -2811,6 +2819,8 @@ export interface paths {
                         "application/json": {
                             case: {
                                 account: string;
+                                /** @description Whether the reader is one of the organisation's approvers, who answer cases */
+                                canAnswer: boolean;
                                 /** @description How many writes the case holds */
                                 changes: number;
                                 closedAt: string | null;

@@ -3,6 +3,8 @@ import { Link } from './router';
 import './home-change-row.css';
 
 const labels: Record<AttentionKind, string> = {
+  'case-unauthorized': 'unauthorized',
+  'case-denied': 'denied',
   mapping: 'mapping',
   classification: 'tier missing',
   'approval-overdue': 'approval overdue',

@@ -1,5 +1,7 @@
+import type { CaseSummary } from '../api/case-types';
 import type { Change, OrgDelivery } from '../api/types';
 import { changeHref } from '../components/change-table';
+import { caseCount, caseHref, whoName } from './cases';
 
 // What the home page makes of the lists it reads. Pure: the page fetches, these decide.
 
@@ -14,13 +16,13 @@ export function splitPending(pending: readonly Change[], awaitingMe: readonly Ch
   return { mine: pending.filter((c) => mineIds.has(c.id)), others: pending.filter((c) => !mineIds.has(c.id)) };
 }
 
-export type AttentionKind = 'mapping' | 'classification' | 'approval-overdue' | 'expired' | 'past-window' | 'not-started' | 'delivery';
+export type AttentionKind = 'case-unauthorized' | 'case-denied' | 'mapping' | 'classification' | 'approval-overdue' | 'expired' | 'past-window' | 'not-started' | 'delivery';
 
 export type AttentionItem = {
   kind: AttentionKind;
   key: string;
   href: string;
-  /** The change's display id, or the delivery's change. */
+  /** The change's display id, the delivery's change, or the case's display id. */
   label: string;
   title: string;
   /** What is wrong and what to do, in a sentence. */
@@ -29,12 +31,28 @@ export type AttentionItem = {
 
 const past = (iso: string | null, now: Date): boolean => iso !== null && new Date(iso).getTime() < now.getTime();
 
+/** An open case (open or rollback approved) in the attention list: what happened and what is next. */
+function caseItem(c: CaseSummary): AttentionItem {
+  const where = c.account === '' ? '' : ` in ${c.account}`;
+  const what = `${caseCount(c.kind, c.changes)}${where}`;
+  const denied = c.kind === 'denied_access';
+  const reason = denied
+    ? `${what}: nothing changed. An approver acknowledges the case once they know who tried and why.`
+    : c.status === 'rollback_approved'
+      ? `${what}. Rollback approved by ${whoName(c.rollbackApprovedBy)}: run the drafted reverts with your own access, then mark the rollback as run.`
+      : `${what} nothing vouches for: an approver keeps them with a note or approves the drafted rollback.`;
+  return { kind: denied ? 'case-denied' : 'case-unauthorized', key: `case:${c.id}`, href: caseHref(c.id), label: c.displayId, title: c.principal === '' ? 'unknown principal' : c.principal, reason };
+}
+
 /**
- * What needs a person: names still unmapped, tiers still missing, an approval or a window the
+ * What needs a person: open cases first (unauthorized changes, then denied attempts), names still unmapped, tiers still missing, an approval or a window the
  * worker has not caught up with yet, expirations of the last week, deliveries that gave up.
  */
-export function attentionItems(open: readonly Change[], expired: readonly Change[], failed: readonly OrgDelivery[], now: Date): AttentionItem[] {
-  const items: AttentionItem[] = [];
+export function attentionItems(open: readonly Change[], expired: readonly Change[], failed: readonly OrgDelivery[], now: Date, cases: readonly CaseSummary[] = []): AttentionItem[] {
+  const items: AttentionItem[] = [
+    ...cases.filter((c) => c.kind === 'unauthorized_change').map(caseItem),
+    ...cases.filter((c) => c.kind === 'denied_access').map(caseItem),
+  ];
   const item = (c: Change, kind: AttentionKind, reason: string): void => {
     items.push({ kind, key: `${kind}:${c.id}`, href: changeHref(c.id), label: c.displayId, title: c.title, reason });
   };

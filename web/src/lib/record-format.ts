@@ -96,7 +96,8 @@ const revertTools: ReadonlyArray<RevertDraft['tool']> = ['kubectl', 'aws', 'az',
 
 const oneOf = <T extends string>(v: unknown, allowed: readonly T[]): T | null => (allowed.find((a) => a === v) ?? null);
 
-function revertOf(v: unknown): RevertDraft | null {
+/** A drafted revert as the server sent it, each field checked; null when it is not one. */
+export function revertOf(v: unknown): RevertDraft | null {
   if (typeof v !== 'object' || v === null) return null;
   const r = v as Record<string, unknown>;
   const tool = oneOf(r['tool'], revertTools);
@@ -129,5 +130,6 @@ export function observedView(e: FeedEntry): ObservedView {
     principalClassReason: text(either('principalClassReason')),
     reference: oneOf(either('reference'), referenceNames),
     revert: revertOf(either('revert')),
+    caseId: text(either('caseId')),
   };
 }

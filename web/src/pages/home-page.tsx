@@ -1,4 +1,6 @@
 import { useEffect, useMemo, useState } from 'react';
+import { casesApi } from '../api/case-client';
+import { openCaseStatuses, type CaseSummary } from '../api/case-types';
 import { api } from '../api/client';
 import type { Change, FlagRecord, OrgDelivery } from '../api/types';
 import { ErrorBanner } from '../components/error-banner';
@@ -22,6 +24,7 @@ type HomeData = {
   anyChange: boolean;
   flags: FlagRecord[];
   failed: OrgDelivery[];
+  cases: CaseSummary[];
   at: Date;
 };
 
@@ -30,10 +33,11 @@ const none = { status: [], criticality: [], mine: false, q: '' };
 
 // One call per list, all at once: what is in flight (split here into active, pending and what
 // needs attention), what awaits my decision, the last 24 h, last week's expirations, the latest
-// flag changes and the deliveries that gave up.
+// flag changes, the deliveries that gave up and the open cases (everyone reads them; the session
+// does not say who is an approver, so nobody is spared them).
 async function loadHome(signal: AbortSignal): Promise<HomeData> {
   const at = new Date();
-  const [open, awaitingMe, lastDay, expired, any, flags, failed] = await Promise.all([
+  const [open, awaitingMe, lastDay, expired, any, flags, failed, cases] = await Promise.all([
     api.listChanges({ ...none, status: [...openStatuses] }, signal),
     api.listChanges({ ...none, status: ['pending_approval'], awaiting: 'me' }, signal),
     api.listChanges({ ...none, since: '24h', until: at.toISOString() }, signal),
@@ -41,10 +45,11 @@ async function loadHome(signal: AbortSignal): Promise<HomeData> {
     api.listChanges({ ...none, limit: 1 }, signal),
     api.flagAudit({}, null, signal),
     api.listDeliveries('failed', signal),
+    casesApi.list({ statuses: openCaseStatuses }, signal),
   ]);
   return {
     open: open.changes, awaitingMe: awaitingMe.changes, lastDay: lastDay.changes, expired: expired.changes,
-    anyChange: any.changes.length > 0, flags: flags.items.slice(0, FLAGS_SHOWN), failed: failed.deliveries, at,
+    anyChange: any.changes.length > 0, flags: flags.items.slice(0, FLAGS_SHOWN), failed: failed.deliveries, cases: cases.cases, at,
   };
 }
 
@@ -72,7 +77,7 @@ export function HomePage() {
     if (data === null) return null;
     const active = data.open.filter((c) => c.status === 'active');
     const pending = splitPending(data.open.filter((c) => c.status === 'pending_approval'), data.awaitingMe);
-    return { active, pending, attention: attentionItems(data.open, data.expired, data.failed, data.at) };
+    return { active, pending, attention: attentionItems(data.open, data.expired, data.failed, data.at, data.cases) };
   }, [data]);
 
   const actions = (
@@ -136,7 +141,13 @@ export function HomePage() {
 
         {data !== null && <HomeAlertHolds changes={[...data.open, ...data.lastDay]} at={data.at} />}
 
-        <HomeSection title="Needs attention" testId="home-attention" count={count(view?.attention.length ?? 0)} empty={<p>Nothing needs attention.</p>}>
+        <HomeSection
+          title="Needs attention"
+          testId="home-attention"
+          count={count(view?.attention.length ?? 0)}
+          more={data !== null && data.cases.length > 0 ? { to: '/cases', label: 'All open cases' } : undefined}
+          empty={<p>Nothing needs attention.</p>}
+        >
           <HomeAttention items={view?.attention ?? []} />
         </HomeSection>
 

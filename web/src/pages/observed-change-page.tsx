@@ -6,6 +6,7 @@ import { ErrorBanner } from '../components/error-banner';
 import { Layout } from '../components/layout';
 import { ObservedAuthorization, RevertCard } from '../components/observed-authorization';
 import { Link } from '../components/router';
+import { caseDisplayId, caseHref } from '../lib/cases';
 import { errorMessage, isAbort } from '../lib/errors';
 import { formatUtc } from '../lib/format';
 import { detailLabel, entityHref, locationParts, observedView, principalKindLabels, serviceLabel, sourceLabel } from '../lib/record-format';
@@ -117,6 +118,16 @@ export function ObservedChangePage({ observedId }: { observedId: string }) {
             because someone tried.
           </span>
         </div>
+      )}
+      {o.caseId !== null && (
+        <p className="observed-case" data-testid="observed-case">
+          <Link to={caseHref(o.caseId)} className="btn btn-small" data-testid="observed-case-link">
+            Case {caseDisplayId(o.caseId)}
+          </Link>{' '}
+          <span className="muted small">
+            Its case groups this principal’s {o.denied ? 'refused calls' : 'flagged writes'} in this account and UTC hour; approvers answer it there.
+          </span>
+        </p>
       )}
       <div className="observed-grid">
         <section className="card" data-testid="observed-who" aria-labelledby="observed-who-title">
