@@ -176,7 +176,7 @@ export function compose(o: ComposeOptions): Services {
   const unmanaged = new UnmanagedService({ db: o.db, clock: o.clock });
   // A case of unmanaged changes is posted to the organisation's channel, which the incidents domain keeps.
   const cases = new CaseService({ db: o.db, clock: o.clock, baseUrl });
-  cases.setChannel({ post: async (tx, n, text) => void (await incidents.queueChannelPost(tx, n.orgId, { type: 'case', id: n.caseId }, text)) });
+  cases.setChannel({ post: async (tx, orgId, posts) => void (await incidents.queueChannelPosts(tx, orgId, posts.map((p) => ({ target: { type: 'case', id: p.caseId }, text: p.text })))) });
   const intake = new IntakeService({ db: o.db, clock: o.clock, sealer: o.sealer, unmanaged, cases });
   return { intake, sources, unmanaged, cases, db: o.db, clock: o.clock, logger: o.logger, metrics, auth, members, flags, flagRequests, sdkKeys, incidents, catalogue, mappings, blast, changes, approvals, changeSettings, deliveries, holds, alerts, relay, alertSettings, evidence, logIntake, observedFeed, aiProvider, evidenceSources, mailer, worker };
 }

@@ -116,14 +116,20 @@ export class IncidentService {
   }
 
   /**
-   * Queues one post to the organisation's channel inside the caller's transaction, for another
-   * domain's record (`target`); nothing when no channel is set. The dedupe key makes it once.
+   * Queues posts to the organisation's channel inside the caller's transaction, one per record of
+   * another domain (`target`); nothing when no channel is set. The dedupe key makes each once.
+   * Answers how many were queued.
    */
-  async queueChannelPost(tx: Tx, orgId: string, target: { type: string; id: string }, text: string): Promise<boolean> {
+  async queueChannelPosts(tx: Tx, orgId: string, posts: ReadonlyArray<{ target: { type: string; id: string }; text: string }>): Promise<number> {
+    if (!posts.length) return 0;
     const row = await this.settingsRow(tx, orgId);
-    if (!row?.channel_url_sealed) return false;
-    const id = await scheduleJob(tx, this.deps.clock, { kind: POST_JOB, runAt: this.deps.clock.now(), orgId, dedupeKey: `${POST_JOB}:${target.type}:${target.id}`, maxAttempts: 8, payload: { target, text } });
-    return id !== null;
+    if (!row?.channel_url_sealed) return 0;
+    let queued = 0;
+    for (const { target, text } of posts) {
+      const id = await scheduleJob(tx, this.deps.clock, { kind: POST_JOB, runAt: this.deps.clock.now(), orgId, dedupeKey: `${POST_JOB}:${target.type}:${target.id}`, maxAttempts: 8, payload: { target, text } });
+      if (id !== null) queued += 1;
+    }
+    return queued;
   }
 
   /** Posts the message (idempotent enough: one job per incident), then records that it went out. */

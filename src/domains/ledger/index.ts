@@ -1,5 +1,5 @@
 export * from './audit-event.js';
 export * from './audit-actions.js';
-export { appendAuditEvent, createLedgerHead } from './ledger-store.js';
+export { appendAuditEvent, appendAuditEvents, createLedgerHead } from './ledger-store.js';
 export * from './ledger-queries.js';
 export { ledgerRoutes, toFilter, publicEvent } from './ledger-routes.js';

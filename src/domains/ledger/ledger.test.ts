@@ -4,7 +4,7 @@ import { testCtx } from '../../../test/support/test-app.js';
 import { SettableClock } from '../../platform/clock.js';
 import { openDatabase } from '../../platform/db/database.js';
 import { AuthService } from '../auth/index.js';
-import { appendAuditEvent, listAuditEvents, verifyLedger, ledgerDigest, type AuditContext } from './index.js';
+import { appendAuditEvent, appendAuditEvents, listAuditEvents, verifyLedger, ledgerDigest, type AuditContext } from './index.js';
 
 const ctx: AuditContext = { actor: { kind: 'user', id: 'usr_a', name: 'alice@example.test' }, source: 'api', requestId: 'req_1', correlationId: 'inc-42' };
 
@@ -15,6 +15,25 @@ describeEachEngine('the audit ledger', (engine) => {
 
   beforeAll(() => {
     auth = new AuthService({ db: engine.db(), clock });
+  });
+
+  it('a batch appends its events one after the other in the chain, between single appends, and verify says it is intact', async () => {
+    const orgId = await newOrg();
+    const before = (await verifyLedger(engine.db(), orgId)).checked;
+    const ev = (i: number) => ({ orgId, action: 'change.unauthorized_detected' as const, target: { type: 'observed_change', id: `obs_${i}` }, data: { i } });
+    await engine.db().transaction((tx) => appendAuditEvent(tx, clock, ctx, ev(0)));
+    // 1,203 events: more than one INSERT of 500 rows.
+    const batch = await engine.db().transaction((tx) => appendAuditEvents(tx, clock, ctx, Array.from({ length: 1203 }, (_, i) => ev(i + 1))));
+    expect(batch.map((e) => e.seq)).toEqual(Array.from({ length: 1203 }, (_, i) => before + 2 + i));
+    await engine.db().transaction((tx) => appendAuditEvent(tx, clock, ctx, ev(9999)));
+    expect(await verifyLedger(engine.db(), orgId)).toMatchObject({ ok: true, checked: before + 1205, firstBrokenSeq: null });
+    const page = await listAuditEvents(engine.db(), orgId, {}, 3);
+    expect(page.items[1]!.hash).toBe(batch.at(-1)!.hash);
+    expect(page.items[0]!.prevHash).toBe(batch.at(-1)!.hash);
+    // One organisation per batch: a mixed one writes nothing.
+    const other = await newOrg();
+    await expect(engine.db().transaction((tx) => appendAuditEvents(tx, clock, ctx, [ev(1), { ...ev(2), orgId: other }]))).rejects.toThrow(/one organisation/);
+    expect((await verifyLedger(engine.db(), orgId)).checked).toBe(before + 1205);
   });
 
   it('gives each organisation a gap-free sequence linked by hashes, and verify says it is intact', async () => {

@@ -13,7 +13,7 @@ import type { Database, Tx } from '../../platform/db/database.js';
 import { notFound } from '../../platform/errors.js';
 import { cutText, scrubJson, scrubSecrets } from '../../platform/scrub.js';
 import { readServiceNames } from '../catalogue/service-names.js';
-import { appendAuditEvent, type AuditContext } from '../ledger/index.js';
+import { appendAuditEvent, appendAuditEvents, type AuditContext, type NewAuditEvent } from '../ledger/index.js';
 import {
   addCounts, bucketCounts, enrichObserved, enrichReceipt, findDelivery, findSeen, findSource, insertObserved, insertReceipt, newObservedId, plannedByDisplayId,
   rememberDelivery, type NewObserved, type Seen, type SourceRow,
@@ -222,13 +222,16 @@ export class IntakeService {
       else if (r.denied) counts.denied += 1;
       else counts.recorded += 1;
     }
+    // One audit event per denied attempt and per flagged write, appended as one batch.
+    const flagged: NewAuditEvent[] = [];
     for (const r of rows) {
       if (!stored.has(r.id) || (!r.denied && r.authorized !== false)) continue;
       const who = { principal: r.principal.name, principalClass: r.principalClass, source: r.source, title: r.title, occurredAt: r.occurredAt, account: accountOf(r.location) };
-      await appendAuditEvent(tx, this.deps.clock, ctx, r.denied
+      flagged.push(r.denied
         ? { orgId: source.orgId, action: 'change.denied_attempt', target: { type: 'observed_change', id: r.id }, data: { ...who, errorCode: r.errorCode, action: r.action, resource: r.resource } }
         : { orgId: source.orgId, action: 'change.unauthorized_detected', target: { type: 'observed_change', id: r.id }, data: { ...who, reason: r.authorizedReason, services: r.services, resource: r.resource } });
     }
+    await appendAuditEvents(tx, this.deps.clock, ctx, flagged);
     if (unmanaged) await this.#cases.openOrJoin(tx, ctx, source.orgId, rows.filter((r) => stored.has(r.id)), unmanaged.deniedAccessToSecops);
     for (const { changeId, e } of receipts) {
       const receipt = {

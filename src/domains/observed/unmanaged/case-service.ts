@@ -10,7 +10,7 @@ import { scheduleMail } from '../../../platform/mail/mail-outbox.js';
 import { renderMail } from '../../../platform/mail/render.js';
 import { listMembers } from '../../auth/index.js';
 import { readApprovers } from '../../changes/index.js';
-import { appendAuditEvent, type AuditContext } from '../../ledger/index.js';
+import { appendAuditEvent, appendAuditEvents, type AuditContext, type NewAuditEvent } from '../../ledger/index.js';
 import type { ObservedChange } from '../observed-types.js';
 import { caseChanges, caseDisplayId, findCase, keepChanges, linkToCase, listCases, openOrJoinCase, setCaseStatus, type CaseRecord } from './case-store.js';
 import { correlationKey, decideCase, hourOf, MIN_KEEP_NOTE, type CaseCommand, type CaseKind, type CaseStatus } from './cases.js';
@@ -19,7 +19,7 @@ import { correlationKey, decideCase, hourOf, MIN_KEEP_NOTE, type CaseCommand, ty
 export type CaseNotice = { orgId: string; caseId: string; displayId: string; kind: CaseKind; principal: string; account: string; hour: string; titles: string[]; link: string };
 
 /** The organisation's channel (a Slack-compatible incoming webhook), queued in the caller's transaction. */
-export type CaseChannel = { post(tx: Tx, n: CaseNotice, text: string): Promise<void> };
+export type CaseChannel = { post(tx: Tx, orgId: string, posts: ReadonlyArray<{ caseId: string; text: string }>): Promise<void> };
 const NO_CHANNEL: CaseChannel = { post: async () => undefined };
 
 /** A row the intake just stored that opens or joins a case. */
@@ -57,16 +57,31 @@ export class CaseService {
       g.rows.push(r);
       groups.set(key, g);
     }
+    if (!groups.size) return;
     const now = this.deps.clock.now().toISOString();
+    const opened: NewAuditEvent[] = [];
+    const notices: CaseNotice[] = [];
     for (const [key, g] of groups) {
       const c = await openOrJoinCase(tx, { orgId, kind: g.kind, key, principal: g.principal, account: g.account, hour: g.hour, now });
       await linkToCase(tx, c.id, g.rows.map((r) => r.id));
-      const data = { kind: g.kind, correlationKey: key, principal: g.principal, account: g.account, changes: g.rows.map((r) => r.id) };
-      if (c.opened || c.reopened) {
-        await appendAuditEvent(tx, this.deps.clock, ctx, { orgId, action: c.opened ? 'case.opened' : 'case.reopened', target: { type: 'case', id: c.id }, data });
-        await this.#notify(tx, { orgId, caseId: c.id, displayId: caseDisplayId(c.id), kind: g.kind, principal: g.principal, account: g.account, hour: g.hour, titles: g.rows.map((r) => r.title), link: caseLink(this.#base(), c.id) });
-      }
+      if (!c.opened && !c.reopened) continue;
+      opened.push({ orgId, action: c.opened ? 'case.opened' : 'case.reopened', target: { type: 'case', id: c.id }, data: { kind: g.kind, correlationKey: key, principal: g.principal, account: g.account, changes: g.rows.map((r) => r.id) } });
+      notices.push({ orgId, caseId: c.id, displayId: caseDisplayId(c.id), kind: g.kind, principal: g.principal, account: g.account, hour: g.hour, titles: g.rows.map((r) => r.title), link: caseLink(this.#base(), c.id) });
     }
+    await appendAuditEvents(tx, this.deps.clock, ctx, opened);
+    if (notices.length) {
+      const to = await this.#recipients(tx, orgId);
+      const posts: Array<{ caseId: string; text: string }> = [];
+      for (const n of notices) posts.push({ caseId: n.caseId, text: await this.#mail(tx, n, to) });
+      await this.#channel.post(tx, orgId, posts);
+    }
+  }
+
+  /** Every approver and owner, once each (an e-mail in any case). */
+  async #recipients(tx: Tx, orgId: string): Promise<string[]> {
+    const approvers = await readApprovers(tx, orgId);
+    const owners = (await listMembers(tx, orgId)).filter((m) => m.role === 'owner');
+    return [...new Set([...approvers.map((a) => a.email), ...owners.map((o) => o.email)].map((e) => e.toLowerCase()))];
   }
 
   async list(orgId: string, f: { statuses?: CaseStatus[]; kinds?: CaseKind[]; limit?: number }): Promise<CaseRecord[]> {
@@ -117,11 +132,8 @@ export class CaseService {
     return this.deps.baseUrl?.() ?? 'http://localhost:8080';
   }
 
-  /** Mail to every approver and owner (once per case and person) and a post to the channel. */
-  async #notify(tx: Tx, n: CaseNotice): Promise<void> {
-    const approvers = await readApprovers(tx, n.orgId);
-    const owners = (await listMembers(tx, n.orgId)).filter((m) => m.role === 'owner');
-    const to = [...new Set([...approvers.map((a) => a.email), ...owners.map((o) => o.email)].map((e) => e.toLowerCase()))];
+  /** Mail to every approver and owner (once per case and person); answers the case's line for the channel. */
+  async #mail(tx: Tx, n: CaseNotice, to: readonly string[]): Promise<string> {
     const denied = n.kind === 'denied_access';
     const subject = denied ? `Denied attempts: ${n.principal} in ${n.account || 'an account'}` : `Unauthorized change: ${n.principal} in ${n.account || 'an account'}`;
     const what = denied
@@ -137,7 +149,7 @@ export class CaseService {
     };
     const { text, html } = renderMail(content);
     for (const email of to) await scheduleMail(tx, this.deps.clock, { orgId: n.orgId, to: email, subject, text, html, dedupeKey: `case:${n.caseId}:${email}` });
-    await this.#channel.post(tx, n, `${subject} (${n.displayId}): ${n.titles.slice(0, 5).join('; ')}${n.titles.length > 5 ? ` and ${n.titles.length - 5} more` : ''} — ${n.link}`);
+    return `${subject} (${n.displayId}): ${n.titles.slice(0, 5).join('; ')}${n.titles.length > 5 ? ` and ${n.titles.length - 5} more` : ''} — ${n.link}`;
   }
 }
 

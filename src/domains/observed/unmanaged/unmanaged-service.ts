@@ -4,7 +4,7 @@
  */
 import type { Clock } from '../../../platform/clock.js';
 import { sha256Hex } from '../../../platform/crypto/tokens.js';
-import type { Database, Queryable, Tx } from '../../../platform/db/database.js';
+import type { Database, Queryable } from '../../../platform/db/database.js';
 import { AppError, forbidden, notFound, unauthorized } from '../../../platform/errors.js';
 import { randomSecret } from '../../../platform/ids.js';
 import type { RecordPrincipal } from '../../changes/change-feed.js';
@@ -12,7 +12,7 @@ import { displayId, readScopeKeys } from '../../changes/index.js';
 import { appendAuditEvent, type AuditContext } from '../../ledger/index.js';
 import { readJiraTicket, readServiceNowTicket } from './itsm-ticket.js';
 import { classifyPrincipal } from './principal-class.js';
-import { JUDGED_SOURCES, judgeWrite, NO_REFERENCE, principalMatcher, type RuleContext, type Vouching } from './reference-rule.js';
+import { JUDGED_SOURCES, judgeWrite, NO_REFERENCE, principalMatcher, type PrincipalMatcher, type RuleContext, type Vouching } from './reference-rule.js';
 import { applyUnmanagedSettings, type UnmanagedSettings, type UnmanagedSettingsInput } from './unmanaged-settings.js';
 import {
   findTicket, hasItsmToken, listTickets, orgOfItsmToken, readUnmanagedSettings, setItsmToken, ticketsAround, upsertTicket, vouchingChanges,
@@ -52,9 +52,11 @@ const manage = (p: Person, what: string) => {
 
 /** A scope's keys by change id and blast version: a stored blast version never changes, so it is kept. */
 const SCOPE_CACHE_MAX = 5_000;
+const MATCHER_CACHE_MAX = 1_000;
 
 export class UnmanagedService {
   readonly #scopes = new Map<string, Set<string>>();
+  readonly #matchers = new Map<string, { key: string; matcher: PrincipalMatcher }>();
 
   constructor(private readonly deps: { db: Database; clock: Clock }) {}
 
@@ -179,17 +181,10 @@ export class UnmanagedService {
   }
 
   /**
-   * What the rule needs to judge writes of one delivery, read once: the settings, the planned
-   * changes that could vouch for the span of its times (and the ones it names), and the verified
-   * tickets around it. `null` when the rule is off.
+   * What the rule needs to judge the writes of one delivery, read once: the planned changes that
+   * could vouch for the span of its times (and the ones it names), the tickets around it, and the
+   * authorized principals. The settings are given (saved, or the dry run's unsaved form).
    */
-  async ruleContext(q: Queryable | Tx, orgId: string, times: readonly string[], changeRefs: readonly string[]): Promise<RuleContext | null> {
-    const s = await readUnmanagedSettings(q, orgId);
-    if (!s.referenceRule || !times.length) return null;
-    return this.contextFor(q, orgId, s, times, changeRefs);
-  }
-
-  /** The same for given settings (the dry run judges with settings not yet saved). */
   async contextFor(q: Queryable, orgId: string, s: UnmanagedSettings, times: readonly string[], changeRefs: readonly string[]): Promise<RuleContext> {
     const sorted = times.map((t) => Date.parse(t)).sort((a, b) => a - b);
     const from = new Date(sorted[0]!).toISOString();
@@ -209,8 +204,22 @@ export class UnmanagedService {
     const unverified = await ticketsAround(q, orgId, from, until, false);
     return {
       enabled: true, byDisplayId: new Map(vouching.map((v) => [v.displayId, v])), vouching, tickets, unverified, itsmMatch: s.itsmChangeMatch,
-      principals: principalMatcher(s.authorizedPrincipals),
+      principals: this.#matcher(orgId, s.authorizedPrincipals),
     };
+  }
+
+  /**
+   * The authorized principals compiled once per organisation and list (a thousand globs take ~15 ms
+   * to compile): a delivery reuses the organisation's matcher until the list changes.
+   */
+  #matcher(orgId: string, globs: readonly string[]): PrincipalMatcher {
+    const key = globs.join('\n');
+    const cached = this.#matchers.get(orgId);
+    if (cached && cached.key === key) return cached.matcher;
+    const matcher = principalMatcher(globs);
+    if (this.#matchers.size >= MATCHER_CACHE_MAX) this.#matchers.clear();
+    this.#matchers.set(orgId, { key, matcher });
+    return matcher;
   }
 }
 

@@ -120,25 +120,16 @@ export type VouchingRow = { id: string; displayId: string; status: string; from:
  */
 export async function vouchingChanges(q: Queryable, orgId: string, from: string, until: string, displayIds: readonly string[], now: string): Promise<VouchingRow[]> {
   const prefixes = [...new Set(displayIds.map((d) => d.toUpperCase()).filter((d) => /^CHG-[0-9A-F]{8}$/.test(d)))].map((d) => `chg_${d.slice(4).toLowerCase()}%`);
-  const r = await q.query<{ id: string; status: string; window_start: Date; window_end: Date; started_at: Date | null; finished_at: Date | null; blast_version: number }>(
-    `SELECT id, status, window_start, window_end, started_at, finished_at, blast_version FROM changes
+  // The window's bounds come back as epoch milliseconds: no time text to parse per change and delivery.
+  const r = await q.query<{ id: string; status: string; from_ms: string | number; until_ms: string | number; blast_version: number }>(
+    `SELECT id, status, blast_version,
+            (extract(epoch FROM LEAST(window_start, COALESCE(started_at, window_start))) * 1000)::bigint AS from_ms,
+            (extract(epoch FROM GREATEST(window_end, COALESCE(finished_at, CASE WHEN status = 'active' THEN $6::timestamptz ELSE window_end END))) * 1000)::bigint AS until_ms
+       FROM changes
       WHERE org_id = $1 AND status = ANY($2::text[])
         AND ((LEAST(window_start, COALESCE(started_at, window_start)) <= $4
               AND GREATEST(window_end, COALESCE(finished_at, CASE WHEN status = 'active' THEN $6::timestamptz ELSE window_end END)) >= $3)
              OR id LIKE ANY($5::text[]))`,
     [orgId, VOUCHING_STATUSES, from, until, prefixes, now]);
-  const ms = (d: Date | null) => (d === null ? null : new Date(d).getTime());
-  return r.rows.map((c) => {
-    const running = c.status === 'active' ? Date.parse(now) : null;
-    return {
-      id: c.id, displayId: displayId(c.id), status: c.status, blastVersion: c.blast_version,
-      from: Math.min(ms(c.window_start)!, ms(c.started_at) ?? Infinity),
-      until: Math.max(ms(c.window_end)!, ms(c.finished_at) ?? running ?? -Infinity),
-    };
-  });
-}
-
-/** Stamps the rule's judgement on rows already recorded (the dry run never writes; this is the intake's own pass). */
-export async function stampJudgement(tx: Tx, id: string, authorized: boolean | null, reason: string | null, reference: string | null): Promise<void> {
-  await tx.query('UPDATE observed_changes SET authorized = $2, authorized_reason = $3, reference = $4 WHERE id = $1', [id, authorized, reason, reference]);
+  return r.rows.map((c) => ({ id: c.id, displayId: displayId(c.id), status: c.status, blastVersion: c.blast_version, from: Number(c.from_ms), until: Number(c.until_ms) }));
 }
