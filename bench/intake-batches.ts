@@ -3,20 +3,26 @@
  * a Kubernetes audit EventList as the apiserver's audit webhook posts it (audit.k8s.io/v1, stage
  * ResponseComplete), and a batch of CloudTrail records in EventBridge envelopes as an API
  * destination posts them. Shapes after the real payloads in ../shared/fixtures/real
- * (kubernetes-audit, aws-cloudtrail).
+ * (kubernetes-audit, aws-cloudtrail). Also the connections that deliver them, and what a request
+ * does with the bytes before the service.
  */
-import { randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import type { SourceRow } from '../src/domains/observed/observed-store.js';
+import type { IntakeAdapter, Parsed, SourceKind } from '../src/domains/observed/observed-types.js';
+import { INTAKE_ADAPTERS } from '../src/domains/observed/sources/index.js';
+import type { Database } from '../src/platform/db/database.js';
 
-const HOUR0 = Date.UTC(2026, 2, 2, 9);
+/** When the batches start unless told otherwise: the audit list spans 2 s an event (1,000 → 33 min 18 s), the trail 5 s a record. */
+export const HOUR0 = Date.UTC(2026, 2, 2, 9);
 
 /**
  * 1,000 audit events: 30 % people's writes (patch/update/create of deployments and configmaps),
  * 30 % a CI service account in the jenkins namespace writing distinct objects (so the 50-an-hour cap
  * bites), 40 % noise: lease renewals by the controllers and node status writes by kubelets.
  */
-export function auditEventList(n: number, tag: string): unknown {
+export function auditEventList(n: number, tag: string, hour0 = HOUR0): unknown {
   const items = Array.from({ length: n }, (_, i) => {
-    const at = new Date(HOUR0 + i * 2_000).toISOString();
+    const at = new Date(hour0 + i * 2_000).toISOString();
     const base = { kind: 'Event', apiVersion: 'audit.k8s.io/v1', level: 'RequestResponse', auditID: `${tag}-${randomUUID()}`, stage: 'ResponseComplete', requestReceivedTimestamp: at, stageTimestamp: at, sourceIPs: ['10.0.0.7'], userAgent: 'bench' };
     const kind = i % 10;
     if (kind < 3) {
@@ -63,9 +69,9 @@ export function auditEventList(n: number, tag: string): unknown {
  * 100 CloudTrail records in EventBridge envelopes: Parameter Store and Lambda configuration writes
  * by a CI role (values never stored), EC2 and SQS writes, one in ten refused (AccessDenied).
  */
-export function cloudTrailBatch(n: number, tag: string): unknown {
+export function cloudTrailBatch(n: number, tag: string, hour0 = HOUR0): unknown {
   return Array.from({ length: n }, (_, i) => {
-    const at = new Date(HOUR0 + i * 5_000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+    const at = new Date(hour0 + i * 5_000).toISOString().replace(/\.\d{3}Z$/, 'Z');
     const denied = i % 10 === 9;
     const call = [
       { eventSource: 'ssm.amazonaws.com', eventName: 'PutParameter', requestParameters: { name: `/shop/${tag}/p${i}`, value: 'super-secret', type: 'SecureString', overwrite: true } },
@@ -85,4 +91,22 @@ export function cloudTrailBatch(n: number, tag: string): unknown {
     };
     return { version: '0', id: randomUUID(), 'detail-type': 'AWS API Call via CloudTrail', source: `aws.${call.eventSource.split('.')[0]}`, account: '123456789012', time: at, region: 'eu-west-1', resources: [], detail };
   });
+}
+
+/** A connection that delivers the batches, with its adapter. */
+export type Source = SourceRow & { adapter: IntakeAdapter };
+
+export async function addSource(db: Database, orgId: string, kind: SourceKind, config: Record<string, unknown>): Promise<Source> {
+  const id = `src_${randomBytes(16).toString('hex')}`;
+  const secret = randomBytes(24).toString('base64url');
+  await db.query(
+    `INSERT INTO change_sources (id, org_id, kind, name, secret_sealed, secret_hash, config, created_at, updated_at) VALUES ($1, $2, $3, $4, 'unused', $5, $6::jsonb, now(), now())`,
+    [id, orgId, kind, `bench ${kind}`, createHash('sha256').update(secret).digest('hex'), JSON.stringify(config)]);
+  return { id, orgId, kind, name: `bench ${kind}`, secretSealed: 'unused', adapter: INTAKE_ADAPTERS[kind], config };
+}
+
+/** What a request does before the service: JSON.parse of the bytes, then the adapter's rules. */
+export function read(s: Source, raw: Buffer, ciNamespaces: string[]): Parsed {
+  const body = JSON.parse(raw.toString('utf8')) as unknown;
+  return s.adapter.parse({ headers: {}, rawBody: raw, body }, { sourceId: s.id, config: s.config, ciNamespaces, now: new Date() });
 }

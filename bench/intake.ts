@@ -6,14 +6,15 @@
  *     against a plain multi-row INSERT of the very rows the intake recorded: events/s and the ratio
  *     (goal ≥ 0.3 on PostgreSQL).
  * (b) The same batches sent again, every event a duplicate, against the first time (goal ≥ 5× faster).
+ * (c) The reference rule on (500 active planned changes, 1,000 authorized-principal globs) against
+ *     the rule off, the same batches into two organisations with identical data (goal: the rule
+ *     costs at most 20 % of the throughput); see intake-rule.ts.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { compose, type Services } from '../src/compose.js';
 import type { AuditContext } from '../src/domains/ledger/index.js';
-import type { IntakeAdapter, IntakeCounts, SourceKind } from '../src/domains/observed/observed-types.js';
-import { INTAKE_ADAPTERS } from '../src/domains/observed/sources/index.js';
-import type { SourceRow } from '../src/domains/observed/observed-store.js';
+import type { IntakeCounts } from '../src/domains/observed/observed-types.js';
 import { systemClock } from '../src/platform/clock.js';
 import { createSealer } from '../src/platform/crypto/sealed.js';
 import type { Database, Engine } from '../src/platform/db/database.js';
@@ -21,26 +22,30 @@ import { createLogger } from '../src/platform/logger.js';
 import { createOutboundClient } from '../src/platform/net/outbound.js';
 import { onEachEngine, type BenchEngine, type Skipped } from './bench-engines.js';
 import { busy, int, machine, ms, parseOptions, positiveInt, say, sayWhere, table, UsageError } from './bench-support.js';
-import { auditEventList, cloudTrailBatch } from './intake-batches.js';
+import { addSource, auditEventList, cloudTrailBatch, read, type Source } from './intake-batches.js';
+import { ruleOnEngine, sayRule, type RuleDone, type RuleOptions } from './intake-rule.js';
 
 const USAGE = `usage: npm run bench -- intake [options]
   --audit N      audit events in the EventList (default 1000)
   --trail N      CloudTrail records in the batch (default 100)
   --rounds N     timed rounds, each with fresh event ids (default 5)
+  --changes N    (c) active planned changes in each organisation (default 500)
+  --globs N      (c) authorized-principal globs (default 1000, the most the settings take)
   --engines L    pglite,postgres (default both)
 PostgreSQL: CHANGELEDGER_BENCH_DATABASE_URL, or else a throw-away cluster from the installed binaries.`;
 
-type Options = { audit: number; trail: number; rounds: number; engines: Engine[] };
+type Options = RuleOptions & { engines: Engine[] };
 
 function options(args: string[]): Options {
   try {
-    const { values, flags } = parseOptions(args, { values: ['audit', 'trail', 'rounds', 'engines'], flags: ['help'] });
+    const { values, flags } = parseOptions(args, { values: ['audit', 'trail', 'rounds', 'engines', 'changes', 'globs'], flags: ['help'] });
     if (flags.has('help')) throw new UsageError('');
     const engines = (values.get('engines') ?? 'pglite,postgres').split(',').map((e) => e.trim());
     for (const e of engines) if (e !== 'pglite' && e !== 'postgres') throw new UsageError(`--engines: unknown engine "${e}"`);
     return {
       audit: positiveInt('audit', values.get('audit')) ?? 1_000, trail: positiveInt('trail', values.get('trail')) ?? 100,
       rounds: positiveInt('rounds', values.get('rounds')) ?? 5, engines: [...new Set(engines)] as Engine[],
+      changes: positiveInt('changes', values.get('changes')) ?? 500, globs: positiveInt('globs', values.get('globs')) ?? 1_000,
     };
   } catch (err) {
     if (err instanceof UsageError) throw new UsageError(`${err.message ? `${err.message}\n\n` : ''}${USAGE}`);
@@ -49,23 +54,6 @@ function options(args: string[]): Options {
 }
 
 const ctx: AuditContext = { actor: { kind: 'service', id: null, name: 'bench sender' }, source: 'webhook' };
-type Source = SourceRow & { adapter: IntakeAdapter };
-
-async function addSource(db: Database, orgId: string, kind: SourceKind, config: Record<string, unknown>): Promise<Source> {
-  const id = `src_${randomBytes(16).toString('hex')}`;
-  const secret = randomBytes(24).toString('base64url');
-  await db.query(
-    `INSERT INTO change_sources (id, org_id, kind, name, secret_sealed, secret_hash, config, created_at, updated_at) VALUES ($1, $2, $3, $4, 'unused', $5, $6::jsonb, now(), now())`,
-    [id, orgId, kind, `bench ${kind}`, createHash('sha256').update(secret).digest('hex'), JSON.stringify(config)]);
-  return { id, orgId, kind, name: `bench ${kind}`, secretSealed: 'unused', adapter: INTAKE_ADAPTERS[kind], config };
-}
-
-/** What a request does before the service: JSON.parse of the bytes, then the adapter's rules. */
-function read(s: Source, raw: Buffer, ciNamespaces: string[]) {
-  const body = JSON.parse(raw.toString('utf8')) as unknown;
-  return s.adapter.parse({ headers: {}, rawBody: raw, body }, { sourceId: s.id, config: s.config, ciNamespaces, now: new Date() });
-}
-
 const add = (a: IntakeCounts, b: IntakeCounts): IntakeCounts => Object.fromEntries(Object.keys(a).map((k) => [k, a[k as keyof IntakeCounts] + b[k as keyof IntakeCounts]])) as IntakeCounts;
 
 /** The baseline: the rows the intake recorded this round, copied as they are with new ids, in one multi-row INSERT per 200 rows. */
@@ -92,7 +80,7 @@ async function plainInsert(db: Database, fromIds: Set<string>, orgId: string): P
 plainInsert.take = 0;
 
 type Round = { first: number; again: number; plain: number; rows: number; counts: IntakeCounts; againCounts: IntakeCounts; firstRecord: number; againRecord: number; parse: number };
-type Done = { name: Engine; version: string; notes: string[]; rounds: Round[]; loadAvg: string };
+type Done = { name: Engine; version: string; notes: string[]; rounds: Round[]; rule: RuleDone; loadAvg: string };
 
 async function onEngine(engine: BenchEngine, o: Options): Promise<Done> {
   const before = busy();
@@ -140,7 +128,8 @@ async function onEngine(engine: BenchEngine, o: Options): Promise<Done> {
     if (r > 0) say(`  [${engine.name}] round ${r}: intake ${ms(first.ms)} ms (${int((events / first.ms) * 1000)} events/s; parse ${ms(first.parse)}, record ${ms(first.record)}), again ${ms(again.ms)} ms (record ${ms(again.record)}), plain INSERT of the ${plain.rows} rows ${ms(plain.ms)} ms`);
   }
   services.mailer.close();
-  return { name: engine.name, version: engine.version, notes: engine.notes, rounds, loadAvg: `${before} before, ${busy()} after` };
+  const rule = await ruleOnEngine(engine, o);
+  return { name: engine.name, version: engine.version, notes: engine.notes, rounds, rule, loadAvg: `${before} before, ${busy()} after` };
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -173,5 +162,6 @@ export async function run(args: string[]): Promise<void> {
         ms(median(x.rounds.map((r) => r.parse))), `${ms(rf)} / ${ms(ra)}`, `${(rf / ra).toFixed(1)}x`];
     }),
   ));
+  sayRule(outcomes.map((x) => ('skipped' in x ? x : { name: x.name, rule: x.rule })), o);
   sayWhere(outcomes, { notes: false });
 }
