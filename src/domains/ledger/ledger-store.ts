@@ -24,6 +24,15 @@ export async function createLedgerHead(tx: Tx, orgId: string): Promise<void> {
  * and its event commit together or not at all. Locking the head row serialises appends of one
  * organisation, which keeps its sequence gap-free and its hash chain linear.
  */
+/** The next event of an organisation's chain: its sequence number, the hash before it, and its own hash over both. */
+function chained(ev: NewAuditEvent, ctx: AuditContext, actor: AuditEvent['actor'], occurredAt: string, seq: number, prevHash: string): AuditEvent {
+  const unhashed: Omit<AuditEvent, 'hash'> = {
+    orgId: ev.orgId, seq, occurredAt, actor, action: ev.action, target: ev.target, correlationId: ctx.correlationId ?? null,
+    requestId: ctx.requestId ?? null, source: ctx.source, data: ev.data ?? {}, schemaVersion: ev.schemaVersion ?? AUDIT_SCHEMA_VERSION, prevHash,
+  };
+  return { ...unhashed, hash: hashEvent(unhashed) };
+}
+
 export async function appendAuditEvent(tx: Tx, clock: Clock, ctx: AuditContext, ev: NewAuditEvent): Promise<AuditEvent> {
   // One registry of actions, so the documented list cannot drift from what is written.
   if (!isAuditAction(ev.action)) throw new Error(`audit action ${ev.action} is not in the registry (src/domains/ledger/audit-actions.ts)`);
@@ -32,21 +41,7 @@ export async function appendAuditEvent(tx: Tx, clock: Clock, ctx: AuditContext, 
   const head = await tx.query<{ seq: number; hash: string }>('SELECT seq, hash FROM audit_heads WHERE org_id = $1 FOR UPDATE', [ev.orgId]);
   const h = head.rows[0];
   if (!h) throw new Error(`organisation ${ev.orgId} has no ledger head`);
-  const unhashed: Omit<AuditEvent, 'hash'> = {
-    orgId: ev.orgId,
-    seq: h.seq + 1,
-    occurredAt: clock.now().toISOString(),
-    actor: fullActor(ctx.actor),
-    action: ev.action,
-    target: ev.target,
-    correlationId: ctx.correlationId ?? null,
-    requestId: ctx.requestId ?? null,
-    source: ctx.source,
-    data: ev.data ?? {},
-    schemaVersion: ev.schemaVersion ?? AUDIT_SCHEMA_VERSION,
-    prevHash: h.hash,
-  };
-  const event: AuditEvent = { ...unhashed, hash: hashEvent(unhashed) };
+  const event = chained(ev, ctx, fullActor(ctx.actor), clock.now().toISOString(), h.seq + 1, h.hash);
   const a = event.actor;
   await tx.query(
     `WITH appended AS (
@@ -84,16 +79,10 @@ export async function appendAuditEvents(tx: Tx, clock: Clock, ctx: AuditContext,
   if (!h) throw new Error(`organisation ${orgId} has no ledger head`);
   const occurredAt = clock.now().toISOString();
   const actor = fullActor(ctx.actor);
-  let prevHash = h.hash;
-  let seq = Number(h.seq);
+  let prev = { seq: Number(h.seq), hash: h.hash };
   const events = evs.map((ev): AuditEvent => {
-    seq += 1;
-    const unhashed: Omit<AuditEvent, 'hash'> = {
-      orgId, seq, occurredAt, actor, action: ev.action, target: ev.target, correlationId: ctx.correlationId ?? null, requestId: ctx.requestId ?? null,
-      source: ctx.source, data: ev.data ?? {}, schemaVersion: ev.schemaVersion ?? AUDIT_SCHEMA_VERSION, prevHash,
-    };
-    const event = { ...unhashed, hash: hashEvent(unhashed) };
-    prevHash = event.hash;
+    const event = chained(ev, ctx, actor, occurredAt, prev.seq + 1, prev.hash);
+    prev = event;
     return event;
   });
   for (let i = 0; i < events.length; i += BATCH_ROWS) {

@@ -25,6 +25,7 @@ import { readObservedSettings } from './source-store.js';
 import { classifyPrincipal, type ClassOfPrincipal } from './unmanaged/principal-class.js';
 import { JUDGED_SOURCES, judgeWrite, NOT_JUDGED, type Judgement } from './unmanaged/reference-rule.js';
 import { CaseService } from './unmanaged/case-service.js';
+import { accountOf } from './unmanaged/cases.js';
 import { UnmanagedService } from './unmanaged/unmanaged-service.js';
 import type { UnmanagedSettings } from './unmanaged/unmanaged-settings.js';
 import { readUnmanagedSettings } from './unmanaged/unmanaged-store.js';
@@ -284,11 +285,6 @@ export class IntakeService {
       revert: e.denied ? null : cleanRevert(e.revert ?? null),
     };
   }
-}
-
-/** The account a write was made in: the AWS account, the Azure subscription or the cluster. */
-export function accountOf(l: ObservedEvent['location']): string {
-  return l.account ?? l.subscription ?? l.cluster ?? '';
 }
 
 /** The repository is kept in the location, so a relink (and the list's filters) can read it back. */

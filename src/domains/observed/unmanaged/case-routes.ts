@@ -2,10 +2,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import { badRequest, unauthorized } from '../../../platform/errors.js';
+import { AppError, badRequest, unauthorized } from '../../../platform/errors.js';
 import { requestAuditContext } from '../../../platform/http/access.js';
 import { errors } from '../../../platform/http/schemas.js';
-import { noteOf, type CaseService } from './case-service.js';
+import type { CaseService } from './case-service.js';
 import { CASE_KINDS, CASE_STATUSES, type CaseCommand, type CaseKind, type CaseStatus } from './cases.js';
 
 const Str = Type.String();
@@ -40,6 +40,13 @@ function listOf<T extends string>(field: string, raw: string | undefined, allowe
   const bad = out.find((s) => !(allowed as readonly string[]).includes(s));
   if (bad) throw badRequest(`${field} ${JSON.stringify(bad)} is not one of ${allowed.join(', ')}`, field);
   return out as T[];
+}
+
+/** A route's note field: text or absent. */
+function noteOf(v: unknown): string | null {
+  if (v === undefined || v === null) return null;
+  if (typeof v !== 'string') throw new AppError(400, 'the note must be text', 'note');
+  return v;
 }
 
 export const caseRoutes: FastifyPluginAsyncTypebox<{ cases: CaseService }> = async (app, { cases }) => {

@@ -5,7 +5,7 @@
  */
 import type { Clock } from '../../../platform/clock.js';
 import type { Database, Tx } from '../../../platform/db/database.js';
-import { AppError, conflict, forbidden, invalid, notFound } from '../../../platform/errors.js';
+import { conflict, forbidden, invalid, notFound } from '../../../platform/errors.js';
 import { scheduleMail } from '../../../platform/mail/mail-outbox.js';
 import { renderMail } from '../../../platform/mail/render.js';
 import { listMembers } from '../../auth/index.js';
@@ -13,7 +13,7 @@ import { readApprovers } from '../../changes/index.js';
 import { appendAuditEvent, appendAuditEvents, type AuditContext, type NewAuditEvent } from '../../ledger/index.js';
 import type { ObservedChange } from '../observed-types.js';
 import { caseChanges, caseDisplayId, findCase, keepChanges, linkToCase, listCases, openOrJoinCase, setCaseStatus, type CaseRecord } from './case-store.js';
-import { correlationKey, decideCase, hourOf, MIN_KEEP_NOTE, type CaseCommand, type CaseKind, type CaseStatus } from './cases.js';
+import { accountOf, correlationKey, decideCase, hourOf, MIN_KEEP_NOTE, type CaseCommand, type CaseKind, type CaseStatus } from './cases.js';
 
 /** What opened a case, for a channel post. */
 export type CaseNotice = { orgId: string; caseId: string; displayId: string; kind: CaseKind; principal: string; account: string; hour: string; titles: string[]; link: string };
@@ -30,7 +30,6 @@ type Person = { org: { id: string }; role: string; user: { id: string } };
 export type CaseView = CaseRecord & { changes: number; writes: ObservedChange[]; canAnswer: boolean };
 
 export const caseLink = (base: string, id: string) => `${base.replace(/\/$/, '')}/cases/${id}`;
-const accountOf = (l: ObservedChange['location']) => l.account ?? l.subscription ?? l.cluster ?? '';
 
 export class CaseService {
   #channel: CaseChannel = NO_CHANNEL;
@@ -151,11 +150,4 @@ export class CaseService {
     for (const email of to) await scheduleMail(tx, this.deps.clock, { orgId: n.orgId, to: email, subject, text, html, dedupeKey: `case:${n.caseId}:${email}` });
     return `${subject} (${n.displayId}): ${n.titles.slice(0, 5).join('; ')}${n.titles.length > 5 ? ` and ${n.titles.length - 5} more` : ''} — ${n.link}`;
   }
-}
-
-/** A route's note field: text or absent. */
-export function noteOf(v: unknown): string | null {
-  if (v === undefined || v === null) return null;
-  if (typeof v !== 'string') throw new AppError(400, 'the note must be text', 'note');
-  return v;
 }

@@ -12,6 +12,11 @@ export const CASE_STATUSES = ['open', 'rollback_approved', 'rolled_back', 'kept'
 export type CaseStatus = (typeof CASE_STATUSES)[number];
 export type CaseCommand = 'approve_rollback' | 'mark_rolled_back' | 'keep' | 'resolve';
 
+/** The account a write was made in, which a case is per: the AWS account, the Azure subscription or the cluster. */
+export function accountOf(l: Partial<Record<'account' | 'subscription' | 'cluster', string>>): string {
+  return l.account ?? l.subscription ?? l.cluster ?? '';
+}
+
 /** A keep note must say why, in a sentence. */
 export const MIN_KEEP_NOTE = 10;
 

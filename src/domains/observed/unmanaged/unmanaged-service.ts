@@ -123,13 +123,12 @@ export class UnmanagedService {
     const verified = why === null;
     const now = this.deps.clock.now().toISOString();
     return db.transaction(async (tx) => {
-      const before = await findTicket(tx, orgId, system, ticket.key);
       const { created, refreshed } = await upsertTicket(tx, orgId, ticket, verified, why, now);
       // A tokenless re-send of a ticket someone vouched for leaves it as it was; nothing is written.
       if (created || refreshed) {
         await appendAuditEvent(tx, this.deps.clock, { ...ctx, actor: { kind: 'service', id: `itsm:${system}`, name: system === 'servicenow' ? 'ServiceNow' : 'Jira' } }, {
           orgId, action: 'itsm_ticket.received', target: { type: 'itsm_ticket', id: `${system}:${ticket.key}` },
-          data: { system, key: ticket.key, state: ticket.state, counts: verified, plannedStart: ticket.plannedStart, plannedEnd: ticket.plannedEnd, items: ticket.items, ...(before ? { refreshed: true } : {}), ...(why ? { why } : {}) },
+          data: { system, key: ticket.key, state: ticket.state, counts: verified, plannedStart: ticket.plannedStart, plannedEnd: ticket.plannedEnd, items: ticket.items, ...(refreshed ? { refreshed: true } : {}), ...(why ? { why } : {}) },
         });
       }
       const stored = (await findTicket(tx, orgId, system, ticket.key))!;
