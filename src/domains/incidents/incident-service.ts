@@ -4,7 +4,7 @@ import type { Database, Row, Tx } from '../../platform/db/database.js';
 import { badRequest, forbidden, invalid, unauthorized } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import type { Job, JobHandler } from '../../platform/jobs/job.js';
-import { scheduleJob } from '../../platform/jobs/job-queue.js';
+import { scheduleJob, scheduleJobs } from '../../platform/jobs/job-queue.js';
 import { OutboundRefused, postJson, type OutboundSettings } from '../../platform/net/outbound.js';
 import { appendAuditEvent, type AuditContext } from '../ledger/index.js';
 import type { FlagRecord, FlagService } from '../flags/index.js';
@@ -124,12 +124,8 @@ export class IncidentService {
     if (!posts.length) return 0;
     const row = await this.settingsRow(tx, orgId);
     if (!row?.channel_url_sealed) return 0;
-    let queued = 0;
-    for (const { target, text } of posts) {
-      const id = await scheduleJob(tx, this.deps.clock, { kind: POST_JOB, runAt: this.deps.clock.now(), orgId, dedupeKey: `${POST_JOB}:${target.type}:${target.id}`, maxAttempts: 8, payload: { target, text } });
-      if (id !== null) queued += 1;
-    }
-    return queued;
+    const runAt = this.deps.clock.now();
+    return scheduleJobs(tx, this.deps.clock, posts.map(({ target, text }) => ({ kind: POST_JOB, runAt, orgId, dedupeKey: `${POST_JOB}:${target.type}:${target.id}`, maxAttempts: 8, payload: { target, text } })));
   }
 
   /** Posts the message (idempotent enough: one job per incident), then records that it went out. */

@@ -85,16 +85,19 @@ export async function appendAuditEvents(tx: Tx, clock: Clock, ctx: AuditContext,
     prev = event;
     return event;
   });
+  // Column arrays through unnest: 18 parameters a statement however many rows, which the server
+  // parses far faster than 18 placeholders a row.
   for (let i = 0; i < events.length; i += BATCH_ROWS) {
-    const params: unknown[] = [];
-    const tuples = events.slice(i, i + BATCH_ROWS).map((e) => {
-      const a = e.actor;
-      const base = params.length;
-      params.push(e.orgId, e.seq, e.occurredAt, a.kind, a.id, a.name, a.automation, a.trigger, e.action, e.target.type, e.target.id, e.correlationId, e.requestId, e.source,
-        JSON.stringify(e.data), e.schemaVersion, e.prevHash, e.hash);
-      return `(${Array.from({ length: 18 }, (_, j) => `$${base + j + 1}`).join(', ')})`;
-    });
-    await tx.query(`INSERT INTO audit_events (${AUDIT_COLUMNS}) VALUES ${tuples.join(', ')}`, params);
+    const part = events.slice(i, i + BATCH_ROWS);
+    const col = <T>(f: (e: AuditEvent) => T) => part.map(f);
+    await tx.query(
+      `INSERT INTO audit_events (${AUDIT_COLUMNS})
+       SELECT * FROM unnest($1::text[], $2::bigint[], $3::timestamptz[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[],
+                            $11::text[], $12::text[], $13::text[], $14::text[], $15::jsonb[], $16::int[], $17::text[], $18::text[])`,
+      [col((e) => e.orgId), col((e) => e.seq), col((e) => e.occurredAt), col((e) => e.actor.kind), col((e) => e.actor.id), col((e) => e.actor.name),
+        col((e) => e.actor.automation), col((e) => e.actor.trigger), col((e) => e.action), col((e) => e.target.type), col((e) => e.target.id),
+        col((e) => e.correlationId), col((e) => e.requestId), col((e) => e.source), col((e) => JSON.stringify(e.data)), col((e) => e.schemaVersion),
+        col((e) => e.prevHash), col((e) => e.hash)]);
   }
   const last = events.at(-1)!;
   await tx.query('UPDATE audit_heads SET seq = $2, hash = $3 WHERE org_id = $1', [orgId, last.seq, last.hash]);

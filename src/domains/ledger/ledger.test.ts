@@ -20,7 +20,9 @@ describeEachEngine('the audit ledger', (engine) => {
   it('a batch appends its events one after the other in the chain, between single appends, and verify says it is intact', async () => {
     const orgId = await newOrg();
     const before = (await verifyLedger(engine.db(), orgId)).checked;
-    const ev = (i: number) => ({ orgId, action: 'change.unauthorized_detected' as const, target: { type: 'observed_change', id: `obs_${i}` }, data: { i } });
+    // Text an array literal must escape, on its way in as a column of the batch.
+    const tricky = 'a "quoted" \\ back, {brace} NULL ü 🚀\n';
+    const ev = (i: number) => ({ orgId, action: 'change.unauthorized_detected' as const, target: { type: 'observed_change', id: i === 7 ? 'NULL' : `obs_${i}` }, data: { i, tricky } });
     await engine.db().transaction((tx) => appendAuditEvent(tx, clock, ctx, ev(0)));
     // 1,203 events: more than one INSERT of 500 rows.
     const batch = await engine.db().transaction((tx) => appendAuditEvents(tx, clock, ctx, Array.from({ length: 1203 }, (_, i) => ev(i + 1))));
@@ -30,6 +32,8 @@ describeEachEngine('the audit ledger', (engine) => {
     const page = await listAuditEvents(engine.db(), orgId, {}, 3);
     expect(page.items[1]!.hash).toBe(batch.at(-1)!.hash);
     expect(page.items[0]!.prevHash).toBe(batch.at(-1)!.hash);
+    const seventh = (await engine.db().query<{ target_id: string; data: { tricky: string } }>('SELECT target_id, data FROM audit_events WHERE org_id = $1 AND seq = $2', [orgId, before + 8])).rows[0]!;
+    expect(seventh).toEqual({ target_id: 'NULL', data: { i: 7, tricky } });
     // One organisation per batch: a mixed one writes nothing.
     const other = await newOrg();
     await expect(engine.db().transaction((tx) => appendAuditEvents(tx, clock, ctx, [ev(1), { ...ev(2), orgId: other }]))).rejects.toThrow(/one organisation/);

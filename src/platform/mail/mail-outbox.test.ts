@@ -7,7 +7,7 @@ import { retryDelayMs } from '../jobs/job.js';
 import { findJob } from '../jobs/job-queue.js';
 import { JobWorker } from '../jobs/job-worker.js';
 import { createLogger } from '../logger.js';
-import { MAIL_JOB, MAIL_MAX_ATTEMPTS, mailJobHandlers, scheduleMail } from './mail-outbox.js';
+import { MAIL_JOB, MAIL_MAX_ATTEMPTS, mailJobHandlers, scheduleMail, scheduleMails } from './mail-outbox.js';
 import { createMailer, type Mailer } from './mailer.js';
 
 describeEachEngine('the mail outbox', (engine) => {
@@ -54,6 +54,18 @@ describeEachEngine('the mail outbox', (engine) => {
     expect(smtp.messages.filter((m) => m.envelope.to[0] === 'alice@acme.dev')).toHaveLength(1);
     expect(smtp.messages.at(-1)!.mail.messageId).toBe(`<${id}@acme.dev>`);
     expect((await findJob(engine.db(), id))!).toMatchObject({ status: 'done', kind: MAIL_JOB, maxAttempts: MAIL_MAX_ATTEMPTS });
+  });
+
+  it('puts many messages in at once, skipping a key already queued and a key twice in the batch', async () => {
+    await put('fay@acme.dev', 'batch:fay');
+    const m = (to: string, key: string) => ({ orgId: null, to, subject: `Batch for ${to}`, text: 'batch\n', html: '<p>batch</p>', dedupeKey: key });
+    const added = await engine.db().transaction((tx) =>
+      scheduleMails(tx, clock, [m('fay@acme.dev', 'batch:fay'), m('gus@acme.dev', 'batch:gus'), m('hal@acme.dev', 'batch:hal'), m('gus@acme.dev', 'batch:gus')]));
+    expect(added).toBe(2);
+    const before = smtp.messages.length;
+    await drain();
+    const sent = smtp.messages.slice(before).map((x) => `${x.envelope.to[0]} ${x.mail.subject}`).sort();
+    expect(sent).toEqual(['fay@acme.dev Message ' + n, 'gus@acme.dev Batch for gus@acme.dev', 'hal@acme.dev Batch for hal@acme.dev'].sort());
   });
 
   it('carries an attachment through the outbox to the server', async () => {

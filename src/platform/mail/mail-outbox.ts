@@ -1,7 +1,7 @@
 import type { Clock } from '../clock.js';
 import type { Tx } from '../db/database.js';
 import type { Job, JobHandler } from '../jobs/job.js';
-import { scheduleJob } from '../jobs/job-queue.js';
+import { scheduleJob, scheduleJobs } from '../jobs/job-queue.js';
 import type { MailAttachment, Mailer, MailResult } from './mailer.js';
 
 export const MAIL_JOB = 'mail.send';
@@ -9,16 +9,27 @@ export const MAIL_JOB = 'mail.send';
 export const MAIL_MAX_ATTEMPTS = 14;
 
 export type MailJobPayload = { to: string; subject: string; text: string; html: string; attachments?: MailAttachment[] };
+/** A message for the outbox: who, what, and the occasion's dedupe key. */
+export type OutboxMail = MailJobPayload & { orgId: string | null; dedupeKey: string };
 
 /**
  * Puts one message into the outbox inside the caller's transaction: it exists exactly when the
  * write that caused it commits. The dedupe key names the occasion and the recipient, so the
  * same occasion never mails the same person twice. Answers whether a job was added.
  */
-export async function scheduleMail(tx: Tx, clock: Clock, m: MailJobPayload & { orgId: string | null; dedupeKey: string }): Promise<boolean> {
+export async function scheduleMail(tx: Tx, clock: Clock, m: OutboxMail): Promise<boolean> {
   const payload: MailJobPayload = { to: m.to, subject: m.subject, text: m.text, html: m.html, ...(m.attachments?.length ? { attachments: m.attachments } : {}) };
   const id = await scheduleJob(tx, clock, { kind: MAIL_JOB, orgId: m.orgId, runAt: clock.now(), payload, dedupeKey: m.dedupeKey, maxAttempts: MAIL_MAX_ATTEMPTS });
   return id !== null;
+}
+
+/** Many messages in one statement, each as scheduleMail would put it. Answers how many were added. */
+export async function scheduleMails(tx: Tx, clock: Clock, ms: readonly OutboxMail[]): Promise<number> {
+  const runAt = clock.now();
+  return scheduleJobs(tx, clock, ms.map((m) => ({
+    kind: MAIL_JOB, orgId: m.orgId, runAt, dedupeKey: m.dedupeKey, maxAttempts: MAIL_MAX_ATTEMPTS,
+    payload: { to: m.to, subject: m.subject, text: m.text, html: m.html, ...(m.attachments?.length ? { attachments: m.attachments } : {}) },
+  })));
 }
 
 /**
