@@ -168,15 +168,15 @@ export function compose(o: ComposeOptions): Services {
   // Change sources and their pulls record through the intake (made below) in the pull's own transaction.
   const pullIntake: PullIntake = { recordIn: (tx, ctx, id, parsed, via) => intake.recordIn(tx, ctx, id, parsed, via) };
   const sources = new SourceService({ db: o.db, clock: o.clock, sealer: o.sealer, outbound: o.outbound, intake: pullIntake, relink });
-  const handlers: Record<string, JobHandler<unknown>> = { ...pullJobHandlers({ db: o.db, clock: o.clock, sealer: o.sealer, outbound: o.outbound.client, intake: pullIntake }), ...flagRequests.jobHandlers(), ...incidents.jobHandlers(), ...catalogue.jobHandlers(), ...changes.jobHandlers(), ...evidence.jobHandlers(), ...deliveries.jobHandlers(), ...holds.jobHandlers(), ...relay.jobHandlers(), ...mailJobHandlers(mailer), ...logRetentionJobHandlers({ clock: o.clock }), ...(o.extraHandlers ?? {}) };
-  const worker = new JobWorker({ db: o.db, clock: o.clock, logger: o.logger, metrics, handlers, pollMs: o.workerPollMs ?? 1_000 });
-  // OTLP logs intake (POST /v1/logs): counted in /metrics, not audited.
-  const logIntake = new LogIntake({ db: o.db, clock: o.clock, registry: metrics.registry });
   // Observed changes: the intake of every change source (webhooks, and the scheduled pulls).
   const unmanaged = new UnmanagedService({ db: o.db, clock: o.clock });
   // A case of unmanaged changes is posted to the organisation's channel, which the incidents domain keeps.
   const cases = new CaseService({ db: o.db, clock: o.clock, baseUrl });
   cases.setChannel({ post: async (tx, orgId, posts) => void (await incidents.queueChannelPosts(tx, orgId, posts.map((p) => ({ target: { type: 'case', id: p.caseId }, text: p.text })))) });
+  const handlers: Record<string, JobHandler<unknown>> = { ...pullJobHandlers({ db: o.db, clock: o.clock, sealer: o.sealer, outbound: o.outbound.client, intake: pullIntake }), ...flagRequests.jobHandlers(), ...incidents.jobHandlers(), ...catalogue.jobHandlers(), ...changes.jobHandlers(), ...evidence.jobHandlers(), ...deliveries.jobHandlers(), ...holds.jobHandlers(), ...relay.jobHandlers(), ...cases.jobHandlers(), ...mailJobHandlers(mailer), ...logRetentionJobHandlers({ clock: o.clock }), ...(o.extraHandlers ?? {}) };
+  const worker = new JobWorker({ db: o.db, clock: o.clock, logger: o.logger, metrics, handlers, pollMs: o.workerPollMs ?? 1_000 });
+  // OTLP logs intake (POST /v1/logs): counted in /metrics, not audited.
+  const logIntake = new LogIntake({ db: o.db, clock: o.clock, registry: metrics.registry });
   const intake = new IntakeService({ db: o.db, clock: o.clock, sealer: o.sealer, unmanaged, cases });
   return { intake, sources, unmanaged, cases, db: o.db, clock: o.clock, logger: o.logger, metrics, auth, members, flags, flagRequests, sdkKeys, incidents, catalogue, mappings, blast, changes, approvals, changeSettings, deliveries, holds, alerts, relay, alertSettings, evidence, logIntake, observedFeed, aiProvider, evidenceSources, mailer, worker };
 }

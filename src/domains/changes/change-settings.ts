@@ -81,6 +81,18 @@ export async function readApprovers(db: Queryable, orgId: string): Promise<Appro
   return r.rows.map((x) => ({ userId: x.user_id, email: x.email, name: x.display_name, critical: x.critical }));
 }
 
+/**
+ * The addresses of everyone who answers for the organisation's changes: its designated approvers
+ * (still members) and its owners, each once, lower-cased, in one read.
+ */
+export async function readApproverAndOwnerEmails(db: Queryable, orgId: string): Promise<string[]> {
+  const r = await db.query<{ email: string }>(
+    `SELECT DISTINCT lower(u.email) AS email FROM memberships m JOIN users u ON u.id = m.user_id
+      WHERE m.org_id = $1 AND (m.role = 'owner' OR EXISTS (SELECT 1 FROM change_approvers a WHERE a.org_id = m.org_id AND a.user_id = m.user_id))
+      ORDER BY 1`, [orgId]);
+  return r.rows.map((x) => x.email);
+}
+
 /** The organisation's ticket destination as stored: its fields, and its secret still sealed. */
 export async function readTicketing(db: Queryable, orgId: string): Promise<{ ticketing: StoredTicketing | null; sealed: string | null }> {
   const r = await db.query<SettingsRow>('SELECT ticketing, ticketing_secret_sealed FROM change_settings WHERE org_id = $1', [orgId]);

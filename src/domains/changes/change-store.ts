@@ -171,8 +171,15 @@ export async function listChanges(db: Queryable, orgId: string, f: ListFilter): 
   return r.rows.map(toChange);
 }
 
+/** The catalogue keys in a stored blast radius's scope (services and assets), each once. */
+export const scopeKeysOf = (c: Pick<CompactBlast, 'k' | 'scope'>): string[] => [...new Set([...c.scope.s, ...c.scope.a].map((i) => c.k[i]!))];
+
 export async function insertBlast(tx: Tx, changeId: string, version: number, stored: CompactBlast, bytes: number, at: string): Promise<void> {
-  await tx.query('INSERT INTO change_blasts (change_id, version, stored, bytes, created_at) VALUES ($1, $2, $3, $4, $5)', [changeId, version, JSON.stringify(stored), bytes, at]);
+  // The change row keeps the scope's keys and the version they are of (see changesCovering), in the same statement.
+  await tx.query(
+    `WITH blast AS (INSERT INTO change_blasts (change_id, version, stored, bytes, created_at) VALUES ($1, $2, $3, $4, $5))
+     UPDATE changes SET scope_keys = $6::text[], scope_keys_version = $2 WHERE id = $1`,
+    [changeId, version, JSON.stringify(stored), bytes, at, scopeKeysOf(stored)]);
 }
 
 export async function latestBlast(db: Queryable, changeId: string): Promise<{ version: number; stored: CompactBlast } | null> {

@@ -179,9 +179,19 @@ export class IntakeService {
       const folds = HARVEST_KINDS.includes(source.kind);
       const planned = folds ? await plannedByDisplayId(tx, source.orgId, fresh.flatMap((e) => (e.changeRef ? [e.changeRef] : []))) : new Map<string, string>();
       unmanaged = (JUDGED_SOURCES as readonly string[]).includes(source.kind) ? await readUnmanagedSettings(tx, source.orgId) : null;
-      const applied = fresh.filter((e) => !e.denied).map((e) => e.occurredAt);
+      // Each event resolved once: with the rule on, the applied ones up front, since the rule's
+      // context reads only the planned changes covering their services.
+      const resolved = new Map<ObservedEvent, ReturnType<typeof resolveServices>>();
+      const resolve = (e: ObservedEvent) => {
+        let r = resolved.get(e);
+        if (!r) resolved.set(e, (r = resolveServices(e, names, maps)));
+        return r;
+      };
+      const applied = fresh.filter((e) => !e.denied);
       const rule = unmanaged?.referenceRule && applied.length
-        ? await this.#unmanaged.contextFor(tx, source.orgId, unmanaged, applied, fresh.flatMap((e) => (e.changeRef ? [e.changeRef] : [])))
+        ? await this.#unmanaged.contextFor(tx, source.orgId, unmanaged, {
+          times: applied.map((e) => e.occurredAt), services: applied.flatMap((e) => resolve(e).services), changeRefs: fresh.flatMap((e) => (e.changeRef ? [e.changeRef] : [])),
+        })
         : null;
       const buckets = await bucketCounts(tx, source.orgId, [...new Set(fresh.flatMap((e) => (e.capBucket && !e.denied ? [e.capBucket] : [])))]);
       let written = 0;
@@ -204,7 +214,7 @@ export class IntakeService {
         }
         written += 1;
         const changeId = e.changeRef ? planned.get(e.changeRef.toUpperCase()) : undefined;
-        const resolution = resolveServices(e, names, maps);
+        const resolution = resolve(e);
         const who = classifyPrincipal(source.kind, e.principal);
         const judgement = rule
           ? judgeWrite({ source: source.kind, denied: e.denied, outcome: e.outcome, principalClass: who.principalClass, principal: e.principal, at: e.occurredAt, services: resolution.services, resource: e.resource, changeRef: e.changeRef }, rule)
@@ -216,6 +226,9 @@ export class IntakeService {
       }
     }
 
+    // Cases are opened or joined first, so that each flagged row is inserted naming its case.
+    const cases = unmanaged ? await this.#cases.openOrJoin(tx, source.orgId, rows, unmanaged.deniedAccessToSecops) : null;
+    if (cases) for (const r of rows) r.caseId = cases.caseOf.get(r.id) ?? null;
     const stored = await insertObserved(tx, rows);
     for (const r of rows) {
       // Not written: a concurrent delivery of the same event committed first.
@@ -232,8 +245,9 @@ export class IntakeService {
         ? { orgId: source.orgId, action: 'change.denied_attempt', target: { type: 'observed_change', id: r.id }, data: { ...who, errorCode: r.errorCode, action: r.action, resource: r.resource } }
         : { orgId: source.orgId, action: 'change.unauthorized_detected', target: { type: 'observed_change', id: r.id }, data: { ...who, reason: r.authorizedReason, services: r.services, resource: r.resource } });
     }
-    await appendAuditEvents(tx, this.deps.clock, ctx, flagged);
-    if (unmanaged) await this.#cases.openOrJoin(tx, ctx, source.orgId, rows.filter((r) => stored.has(r.id)), unmanaged.deniedAccessToSecops);
+    // The cases opened or reopened: their audit events go into the same batch, after the writes'.
+    const opened = cases ? await cases.finish(stored) : [];
+    await appendAuditEvents(tx, this.deps.clock, ctx, [...flagged, ...opened]);
     for (const { changeId, e } of receipts) {
       const receipt = {
         orgId: source.orgId, changeId, sourceId: source.id, source: source.kind, kind: e.kind, eventId: e.eventId, title: e.title, occurredAt: e.occurredAt,

@@ -39,17 +39,19 @@ export async function bucketCounts(q: Queryable, orgId: string, buckets: string[
 
 /** A row as written (the service resolved, the diff and params scrubbed and cut). */
 export type NewObserved = Omit<ObservedChange, 'displayId' | 'status' | 'caseId'> & {
+  /** The case it opens or joins, decided before the insert (cases.ts). */
+  caseId?: string | null;
   /** Kept for a relink (migration 0028): what resolution read of the event. */
   serviceHint: string | null; resourceName: string | null;
 };
 
 const COLUMNS = ['id', 'org_id', 'source_id', 'source', 'kind', 'event_id', 'title', 'occurred_at', 'received_at', 'principal', 'action', 'resource', 'location',
   'service', 'service_via', 'services', 'diff', 'params', 'link', 'denied', 'error_code', 'outcome', 'cap_bucket', 'change_ref', 'service_hint', 'resource_name',
-  'principal_class', 'principal_class_reason', 'authorized', 'authorized_reason', 'reference', 'revert'] as const;
+  'principal_class', 'principal_class_reason', 'authorized', 'authorized_reason', 'reference', 'revert', 'case_id'] as const;
 const valuesOf = (o: NewObserved): unknown[] => [o.id, o.orgId, o.sourceId, o.source, o.kind, o.eventId, o.title, o.occurredAt, o.receivedAt, JSON.stringify(o.principal),
   o.action, o.resource, JSON.stringify(o.location), o.service, o.serviceVia, o.services, o.diff, o.params === null || o.params === undefined ? null : JSON.stringify(o.params),
   o.link, o.denied, o.errorCode, o.outcome, o.capBucket, o.changeRef, o.serviceHint, o.resourceName,
-  o.principalClass, o.principalClassReason, o.authorized, o.authorizedReason, o.reference, o.revert === null ? null : JSON.stringify(o.revert)];
+  o.principalClass, o.principalClassReason, o.authorized, o.authorizedReason, o.reference, o.revert === null ? null : JSON.stringify(o.revert), o.caseId ?? null];
 
 /**
  * Many rows in one statement (a 1,000-event audit batch is one round trip per 200 rows, not 1,000).

@@ -4,6 +4,8 @@ import { auditEventList, auditWrite } from '../../../../test/support/k8s-audit.j
 import { addChangeSource } from '../../../../test/support/observed-intake.js';
 import { countRows, PASSWORD, signedInOwner, signIn, testApp, testCtx, type SignedIn, type TestApp } from '../../../../test/support/test-app.js';
 import { SettableClock } from '../../../platform/clock.js';
+import { JobWorker } from '../../../platform/jobs/job-worker.js';
+import { CASE_NOTIFY_JOB } from './case-service.js';
 
 /**
  * Cases on both engines: writes flagged at the intake open one case per account · principal · UTC
@@ -67,6 +69,14 @@ describeEachEngine('cases of unmanaged changes', (engine) => {
     ]);
     expect(await audits('case.opened')).toHaveLength(3);
 
+    // The delivery queued one notify job; the worker turns it into the mails and channel posts (run twice: nothing twice).
+    const notify = await t.services.db.query<Json>('SELECT payload FROM jobs WHERE org_id = $1 AND kind = $2', [owner.org.id, CASE_NOTIFY_JOB]);
+    expect(notify.rows).toHaveLength(1);
+    expect(notify.rows[0]!.payload.notices).toHaveLength(3);
+    const worker = new JobWorker({ db: t.services.db, clock: t.services.clock, logger: t.services.logger, handlers: t.services.cases.jobHandlers() });
+    expect(await worker.runOnce()).toBe(1);
+    await t.services.db.query("UPDATE jobs SET status = 'pending' WHERE org_id = $1 AND kind = $2", [owner.org.id, CASE_NOTIFY_JOB]);
+    expect(await worker.runOnce()).toBe(1);
     const mails = (await t.services.db.query<Json>("SELECT payload, dedupe_key FROM jobs WHERE org_id = $1 AND kind = 'mail.send' AND dedupe_key LIKE 'case:%'", [owner.org.id])).rows;
     // Three cases, each to the approver and the owner.
     expect(mails).toHaveLength(6);

@@ -6,17 +6,22 @@
 import type { Clock } from '../../../platform/clock.js';
 import type { Database, Tx } from '../../../platform/db/database.js';
 import { conflict, forbidden, invalid, notFound } from '../../../platform/errors.js';
-import { scheduleMail } from '../../../platform/mail/mail-outbox.js';
+import type { JobHandler } from '../../../platform/jobs/job.js';
+import { scheduleJob } from '../../../platform/jobs/job-queue.js';
+import { scheduleMails, type OutboxMail } from '../../../platform/mail/mail-outbox.js';
 import { renderMail } from '../../../platform/mail/render.js';
-import { listMembers } from '../../auth/index.js';
-import { readApprovers } from '../../changes/index.js';
-import { appendAuditEvent, appendAuditEvents, type AuditContext, type NewAuditEvent } from '../../ledger/index.js';
+import { readApproverAndOwnerEmails, readApprovers } from '../../changes/index.js';
+import { appendAuditEvent, type AuditContext, type NewAuditEvent } from '../../ledger/index.js';
 import type { ObservedChange } from '../observed-types.js';
-import { caseChanges, caseDisplayId, findCase, keepChanges, linkToCase, listCases, openOrJoinCase, setCaseStatus, type CaseRecord } from './case-store.js';
+import { caseChanges, caseDisplayId, findCase, keepChanges, listCases, openOrJoinCases, setCaseStatus, type CaseRecord } from './case-store.js';
 import { accountOf, correlationKey, decideCase, hourOf, MIN_KEEP_NOTE, type CaseCommand, type CaseKind, type CaseStatus } from './cases.js';
 
-/** What opened a case, for a channel post. */
-export type CaseNotice = { orgId: string; caseId: string; displayId: string; kind: CaseKind; principal: string; account: string; hour: string; titles: string[]; link: string };
+/** What opened a case, for its mails and channel post: the first titles of its writes, and how many there were. */
+export type CaseNotice = { orgId: string; caseId: string; displayId: string; kind: CaseKind; principal: string; account: string; hour: string; titles: string[]; count: number; link: string };
+
+/** One job per delivery that opened cases: their mails and channel posts, queued by the worker. */
+export const CASE_NOTIFY_JOB = 'case.notify';
+const NOTICE_TITLES = 20;
 
 /** The organisation's channel (a Slack-compatible incoming webhook), queued in the caller's transaction. */
 export type CaseChannel = { post(tx: Tx, orgId: string, posts: ReadonlyArray<{ caseId: string; text: string }>): Promise<void> };
@@ -41,11 +46,15 @@ export class CaseService {
   }
 
   /**
-   * The intake's rows that open or join a case: unauthorized changes always, denied attempts when
-   * the organisation sends them to a case (deniedAccessToSecops). One case per kind · account ·
-   * principal · UTC hour.
+   * The intake's rows that open or join a case, before they are inserted: unauthorized changes
+   * always, denied attempts when the organisation sends them to a case (deniedAccessToSecops). One
+   * case per kind · account · principal · UTC hour, opened or joined in one statement. Answers each
+   * row's case (to insert it with), and `finish`, called with the ids the insert stored: it queues
+   * one notify job for the cases opened or reopened and answers their audit events, for the caller
+   * to append with its own in one batch. (A row a concurrent delivery stored first is left out of
+   * both; that delivery joined the same case.)
    */
-  async openOrJoin(tx: Tx, ctx: AuditContext, orgId: string, rows: readonly CaseCandidate[], deniedToCases: boolean): Promise<void> {
+  async openOrJoin(tx: Tx, orgId: string, rows: readonly CaseCandidate[], deniedToCases: boolean): Promise<{ caseOf: Map<string, string>; finish(stored: ReadonlySet<string>): Promise<NewAuditEvent[]> }> {
     const groups = new Map<string, { kind: CaseKind; principal: string; account: string; hour: string; rows: CaseCandidate[] }>();
     for (const r of rows) {
       const kind: CaseKind | null = r.denied ? (deniedToCases ? 'denied_access' : null) : r.authorized === false ? 'unauthorized_change' : null;
@@ -56,31 +65,44 @@ export class CaseService {
       g.rows.push(r);
       groups.set(key, g);
     }
-    if (!groups.size) return;
-    const now = this.deps.clock.now().toISOString();
-    const opened: NewAuditEvent[] = [];
-    const notices: CaseNotice[] = [];
-    for (const [key, g] of groups) {
-      const c = await openOrJoinCase(tx, { orgId, kind: g.kind, key, principal: g.principal, account: g.account, hour: g.hour, now });
-      await linkToCase(tx, c.id, g.rows.map((r) => r.id));
-      if (!c.opened && !c.reopened) continue;
-      opened.push({ orgId, action: c.opened ? 'case.opened' : 'case.reopened', target: { type: 'case', id: c.id }, data: { kind: g.kind, correlationKey: key, principal: g.principal, account: g.account, changes: g.rows.map((r) => r.id) } });
-      notices.push({ orgId, caseId: c.id, displayId: caseDisplayId(c.id), kind: g.kind, principal: g.principal, account: g.account, hour: g.hour, titles: g.rows.map((r) => r.title), link: caseLink(this.#base(), c.id) });
-    }
-    await appendAuditEvents(tx, this.deps.clock, ctx, opened);
-    if (notices.length) {
-      const to = await this.#recipients(tx, orgId);
-      const posts: Array<{ caseId: string; text: string }> = [];
-      for (const n of notices) posts.push({ caseId: n.caseId, text: await this.#mail(tx, n, to) });
-      await this.#channel.post(tx, orgId, posts);
-    }
+    const caseOf = new Map<string, string>();
+    if (!groups.size) return { caseOf, finish: async () => [] };
+    const joined = await openOrJoinCases(tx, orgId, [...groups].map(([key, g]) => ({ kind: g.kind, key, principal: g.principal, account: g.account, hour: g.hour })), this.deps.clock.now().toISOString());
+    for (const [key, g] of groups) for (const r of g.rows) caseOf.set(r.id, joined.get(key)!.id);
+    const finish = async (stored: ReadonlySet<string>): Promise<NewAuditEvent[]> => {
+      const opened: NewAuditEvent[] = [];
+      const notices: CaseNotice[] = [];
+      for (const [key, g] of groups) {
+        const c = joined.get(key)!;
+        if (!c.opened && !c.reopened) continue;
+        const mine = g.rows.filter((r) => stored.has(r.id));
+        opened.push({ orgId, action: c.opened ? 'case.opened' : 'case.reopened', target: { type: 'case', id: c.id }, data: { kind: g.kind, correlationKey: key, principal: g.principal, account: g.account, changes: mine.map((r) => r.id) } });
+        notices.push({ orgId, caseId: c.id, displayId: caseDisplayId(c.id), kind: g.kind, principal: g.principal, account: g.account, hour: g.hour, titles: mine.slice(0, NOTICE_TITLES).map((r) => r.title), count: mine.length, link: caseLink(this.#base(), c.id) });
+      }
+      // The mails and channel posts fan out in a job of their own, committed with the cases: the
+      // intake's transaction stays short, and the worker queues them within its poll interval.
+      if (notices.length) await scheduleJob(tx, this.deps.clock, { kind: CASE_NOTIFY_JOB, orgId, runAt: this.deps.clock.now(), maxAttempts: 8, payload: { notices } });
+      return opened;
+    };
+    return { caseOf, finish };
   }
 
-  /** Every approver and owner, once each (an e-mail in any case). */
-  async #recipients(tx: Tx, orgId: string): Promise<string[]> {
-    const approvers = await readApprovers(tx, orgId);
-    const owners = (await listMembers(tx, orgId)).filter((m) => m.role === 'owner');
-    return [...new Set([...approvers.map((a) => a.email), ...owners.map((o) => o.email)].map((e) => e.toLowerCase()))];
+  /** The notify job: every approver and owner mailed once per case, and the channel posted to, in the job's commit. */
+  jobHandlers(): Record<string, JobHandler<unknown>> {
+    return {
+      [CASE_NOTIFY_JOB]: {
+        maxAttempts: 8,
+        commit: async (tx, job) => {
+          const notices = (job.payload.notices ?? []) as CaseNotice[];
+          if (!job.orgId || !notices.length) return;
+          const to = await readApproverAndOwnerEmails(tx, job.orgId);
+          const mails = notices.map((n) => this.#mail(n, to));
+          // The dedupe keys (a case and a person; a case's post) make a second run queue nothing twice.
+          await scheduleMails(tx, this.deps.clock, mails.flatMap((m) => m.messages));
+          await this.#channel.post(tx, job.orgId, notices.map((n, i) => ({ caseId: n.caseId, text: mails[i]!.line })));
+        },
+      },
+    };
   }
 
   async list(orgId: string, f: { statuses?: CaseStatus[]; kinds?: CaseKind[]; limit?: number }): Promise<CaseRecord[]> {
@@ -131,23 +153,24 @@ export class CaseService {
     return this.deps.baseUrl?.() ?? 'http://localhost:8080';
   }
 
-  /** Mail to every approver and owner (once per case and person); answers the case's line for the channel. */
-  async #mail(tx: Tx, n: CaseNotice, to: readonly string[]): Promise<string> {
+  /** The mails to every approver and owner (once per case and person), and the case's line for the channel. */
+  #mail(n: CaseNotice, to: readonly string[]): { messages: OutboxMail[]; line: string } {
     const denied = n.kind === 'denied_access';
     const subject = denied ? `Denied attempts: ${n.principal} in ${n.account || 'an account'}` : `Unauthorized change: ${n.principal} in ${n.account || 'an account'}`;
     const what = denied
-      ? `${n.principal} was refused ${n.titles.length === 1 ? 'a call' : `${n.titles.length} calls`} in ${n.account || 'an account'} in the hour from ${n.hour.slice(11, 16)} UTC. Nothing changed; look at who tried and why.`
-      : `${n.principal} made ${n.titles.length === 1 ? 'a change' : `${n.titles.length} changes`} in ${n.account || 'an account'} that nothing vouches for: no planned change, ticket or authorized principal covers ${n.titles.length === 1 ? 'it' : 'them'}.`;
+      ? `${n.principal} was refused ${n.count === 1 ? 'a call' : `${n.count} calls`} in ${n.account || 'an account'} in the hour from ${n.hour.slice(11, 16)} UTC. Nothing changed; look at who tried and why.`
+      : `${n.principal} made ${n.count === 1 ? 'a change' : `${n.count} changes`} in ${n.account || 'an account'} that nothing vouches for: no planned change, ticket or authorized principal covers ${n.count === 1 ? 'it' : 'them'}.`;
     const content = {
       heading: subject,
       lines: [what, ...(denied ? [] : ['Keep it as legitimate with a note, or approve the drafted rollback and run it with your own access.'])],
       facts: [['Case', n.displayId], ['Principal', n.principal], ['Account', n.account || '—'], ['Hour (UTC)', n.hour.slice(0, 16).replace('T', ' ')]] as Array<[string, string]>,
-      lists: [{ title: denied ? 'Refused calls' : 'Changes', items: n.titles.slice(0, 20) }],
+      lists: [{ title: denied ? 'Refused calls' : 'Changes', items: n.count > n.titles.length ? [...n.titles, `and ${n.count - n.titles.length} more`] : n.titles }],
       actions: [{ label: 'Open the case', url: n.link }],
       note: 'You get this as an approver or owner of the organisation. Sign-in is required; nothing is decided by the click.',
     };
     const { text, html } = renderMail(content);
-    for (const email of to) await scheduleMail(tx, this.deps.clock, { orgId: n.orgId, to: email, subject, text, html, dedupeKey: `case:${n.caseId}:${email}` });
-    return `${subject} (${n.displayId}): ${n.titles.slice(0, 5).join('; ')}${n.titles.length > 5 ? ` and ${n.titles.length - 5} more` : ''} — ${n.link}`;
+    const messages = to.map((email) => ({ orgId: n.orgId, to: email, subject, text, html, dedupeKey: `case:${n.caseId}:${email}` }));
+    const line = `${subject} (${n.displayId}): ${n.titles.slice(0, 5).join('; ')}${n.count > 5 ? ` and ${n.count - 5} more` : ''} — ${n.link}`;
+    return { messages, line };
   }
 }

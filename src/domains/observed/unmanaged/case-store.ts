@@ -36,25 +36,29 @@ const SELECT = `SELECT c.*, COALESCE(NULLIF(a.display_name, ''), a.email) AS app
   (SELECT count(*)::int FROM observed_changes o WHERE o.case_id = c.id) AS changes
   FROM unmanaged_cases c LEFT JOIN users a ON a.id = c.rollback_approved_by LEFT JOIN users k ON k.id = c.closed_by`;
 
+export type CaseOpening = { kind: CaseKind; key: string; principal: string; account: string; hour: string };
+export type CaseJoined = { id: string; opened: boolean; reopened: boolean };
+
 /**
- * Opens the case of a key, or joins it. Answers its id and whether it was opened now or reopened
- * (a closed case a new write joins is open again).
+ * Opens the case of each key, or joins it, in one statement. Answers by key the case's id and
+ * whether it was opened now or reopened (a closed case a new write joins is open again). The keys
+ * must differ. The writes name their case as they are inserted.
  */
-export async function openOrJoinCase(tx: Tx, c: { orgId: string; kind: CaseKind; key: string; principal: string; account: string; hour: string; now: string }): Promise<{ id: string; opened: boolean; reopened: boolean }> {
-  const r = await tx.query<{ id: string; opened: boolean; before: CaseStatus | null }>(
-    `WITH prior AS (SELECT status FROM unmanaged_cases WHERE org_id = $2 AND correlation_key = $4)
+export async function openOrJoinCases(tx: Tx, orgId: string, cases: readonly CaseOpening[], now: string): Promise<Map<string, CaseJoined>> {
+  if (!cases.length) return new Map();
+  const r = await tx.query<{ id: string; correlation_key: string; opened: boolean; before: CaseStatus | null }>(
+    `WITH prior AS (SELECT correlation_key, status FROM unmanaged_cases WHERE org_id = $1 AND correlation_key = ANY($4::text[]))
      INSERT INTO unmanaged_cases (id, org_id, kind, correlation_key, principal, account, hour, status, opened_at, updated_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, 'open', $8, $8)
+     SELECT v.id, $1, v.kind, v.key, v.principal, v.account, v.hour, 'open', $8, $8
+       FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::timestamptz[]) AS v(id, kind, key, principal, account, hour)
+      ORDER BY v.key
      ON CONFLICT (org_id, correlation_key) DO UPDATE SET updated_at = $8,
        status = CASE WHEN unmanaged_cases.status IN ('open', 'rollback_approved') THEN unmanaged_cases.status ELSE 'open' END
-     RETURNING id, (xmax = 0) AS opened, (SELECT status FROM prior) AS before`,
-    [newCaseId(), c.orgId, c.kind, c.key, c.principal, c.account, c.hour, c.now]);
-  const row = r.rows[0]!;
-  return { id: row.id, opened: row.opened, reopened: !row.opened && row.before !== null && row.before !== 'open' && row.before !== 'rollback_approved' };
-}
-
-export async function linkToCase(tx: Tx, caseId: string, observedIds: string[]): Promise<void> {
-  await tx.query('UPDATE observed_changes SET case_id = $1 WHERE id = ANY($2::text[])', [caseId, observedIds]);
+     RETURNING id, correlation_key, (xmax = 0) AS opened, (SELECT p.status FROM prior p WHERE p.correlation_key = unmanaged_cases.correlation_key) AS before`,
+    [orgId, cases.map(() => newCaseId()), cases.map((c) => c.kind), cases.map((c) => c.key), cases.map((c) => c.principal), cases.map((c) => c.account), cases.map((c) => c.hour), now]);
+  return new Map(r.rows.map((row) => [row.correlation_key, {
+    id: row.id, opened: row.opened, reopened: !row.opened && row.before !== null && row.before !== 'open' && row.before !== 'rollback_approved',
+  }]));
 }
 
 export async function findCase(q: Queryable, orgId: string, id: string, lock = false): Promise<CaseRecord | null> {

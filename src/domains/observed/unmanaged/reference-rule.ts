@@ -28,8 +28,11 @@ export type Vouching = {
   scope: ReadonlySet<string>;
 };
 
-/** The statuses of a change that was approved (and may have run since); earlier or refused ones vouch for nothing. */
-export const VOUCHING_STATUSES = ['approved', 'active', 'evaluating', 'reported'] as const;
+/**
+ * The statuses of a change cleared to run: approved, or scheduled (the organisation's policy asked
+ * for no approval), and those that have run since. Drafts, waiting or refused ones vouch for nothing.
+ */
+export const VOUCHING_STATUSES = ['scheduled', 'approved', 'active', 'evaluating', 'reported'] as const;
 
 export type WriteFacts = {
   source: string; denied: boolean; outcome: string | null; principalClass: PrincipalClass; principal: RecordPrincipal;

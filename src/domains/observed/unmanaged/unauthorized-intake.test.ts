@@ -25,6 +25,7 @@ entities:
   - { key: "svc:checkout", kind: service, name: checkout, tier: standard }
   - { key: "svc:payments", kind: service, name: payments, tier: standard }
   - { key: "svc:search", kind: service, name: search, tier: standard }
+  - { key: "svc:billing", kind: service, name: billing, tier: standard }
 links: []
 `;
 const minutes = (m: number) => new Date(T0.getTime() + m * 60_000).toISOString();
@@ -152,6 +153,32 @@ describeEachEngine('the reference rule at the intake', (engine) => {
     const row = (await byEvent(src.id)).get('stray-id')!;
     expect(row.authorized).toBe(false);
     expect(row.authorized_reason).toBe(`${NO_REFERENCE}; it carries CHG-0BADF00D, which is no approved planned change; ticket CHG0030002 would match, but it arrived without the ITSM webhook token, so it is no reference`);
+  });
+
+  it('a planned window vouches only between its bounds, for the services in scope, whichever release stored its scope', async () => {
+    const reg = await t.main.inject({
+      method: 'POST', url: '/api/changes', headers: owner.headers,
+      payload: { title: 'reindex search', components: [{ key: 'svc:search' }], hops: 1, windowStart: minutes(30), windowEnd: minutes(40) },
+    });
+    expect(reg.statusCode, reg.body).toBe(201);
+    const planned = (reg.json() as { change: { id: string; displayId: string; status: string } }).change;
+    // No approval asked for by the organisation: scheduled is cleared to run, and vouches as approved would.
+    expect(planned.status).toBe('scheduled');
+    // As a server of the release before the kept scope keys would leave it: the keys are read from the stored blast.
+    await t.services.db.query('UPDATE changes SET scope_keys = NULL, scope_keys_version = NULL WHERE id = $1', [planned.id]);
+    // The writes are sent after the window has closed (the change was never started: it stays scheduled).
+    t.clock.set(new Date(minutes(45)));
+    const src = await addChangeSource(t, owner.org.id, 'kubernetes', { config: { cluster: 'prod-eu' } });
+    // One delivery each: the intake folds a batch's repeated writes of one object into the last.
+    for (const [id, app, minute] of [['before-window', 'search', 29], ['in-window-stale', 'search', 35], ['other-service', 'billing', 36], ['after-window', 'search', 41]] as const) {
+      const r = await post(src.id, src.secret, eventList([write(id, { username: 'erin@example.com', app, minute })]));
+      expect(r.statusCode, r.body).toBe(200);
+      expect(r.json(), id).toMatchObject({ recorded: 1 });
+    }
+    const m = await byEvent(src.id);
+    expect(m.get('in-window-stale')).toMatchObject({ authorized: true, reference: 'change_window' });
+    expect(m.get('in-window-stale')!.authorized_reason).toBe(`${planned.displayId} covers svc:search in its blast radius and 2026-12-03 10:35 UTC in its window`);
+    for (const id of ['before-window', 'other-service', 'after-window']) expect(m.get(id), id).toMatchObject({ authorized: false });
   });
 
   describe.skipIf(!hasShared)('real Kubernetes audit events', () => {

@@ -8,14 +8,14 @@ import type { Database, Queryable } from '../../../platform/db/database.js';
 import { AppError, forbidden, notFound, unauthorized } from '../../../platform/errors.js';
 import { randomSecret } from '../../../platform/ids.js';
 import type { RecordPrincipal } from '../../changes/change-feed.js';
-import { displayId, readScopeKeys } from '../../changes/index.js';
+import { changesCovering, displayId } from '../../changes/index.js';
 import { appendAuditEvent, type AuditContext } from '../../ledger/index.js';
 import { readJiraTicket, readServiceNowTicket } from './itsm-ticket.js';
 import { classifyPrincipal } from './principal-class.js';
-import { JUDGED_SOURCES, judgeWrite, NO_REFERENCE, principalMatcher, type PrincipalMatcher, type RuleContext, type Vouching } from './reference-rule.js';
+import { JUDGED_SOURCES, judgeWrite, NO_REFERENCE, principalMatcher, VOUCHING_STATUSES, type PrincipalMatcher, type RuleContext } from './reference-rule.js';
 import { applyUnmanagedSettings, type UnmanagedSettings, type UnmanagedSettingsInput } from './unmanaged-settings.js';
 import {
-  findTicket, hasItsmToken, listTickets, orgOfItsmToken, readUnmanagedSettings, setItsmToken, ticketsAround, upsertTicket, vouchingChanges,
+  findTicket, hasItsmToken, listTickets, orgOfItsmToken, readUnmanagedSettings, setItsmToken, ticketsAround, upsertTicket,
   writeUnmanagedSettings, type StoredSettings, type StoredTicket,
 } from './unmanaged-store.js';
 import type { ItsmSystem, PrincipalClass, Ticket } from './unmanaged-types.js';
@@ -50,12 +50,9 @@ const manage = (p: Person, what: string) => {
   if (p.role !== 'owner' && p.role !== 'admin') throw forbidden(`only owners and admins may ${what}`);
 };
 
-/** A scope's keys by change id and blast version: a stored blast version never changes, so it is kept. */
-const SCOPE_CACHE_MAX = 5_000;
 const MATCHER_CACHE_MAX = 1_000;
 
 export class UnmanagedService {
-  readonly #scopes = new Map<string, Set<string>>();
   readonly #matchers = new Map<string, { key: string; matcher: PrincipalMatcher }>();
 
   constructor(private readonly deps: { db: Database; clock: Clock }) {}
@@ -157,7 +154,9 @@ export class UnmanagedService {
     const answer: DryRun = { days: DRY_RUN_DAYS, judged: 0, flagged: 0, authorized: 0, byReference: { change_id: 0, itsm_ticket: 0, change_window: 0, authorized_principal: 0 }, examples: [], truncated: r.rows.length === DRY_RUN_MAX_ROWS };
     if (!r.rows.length) return answer;
     const at = (d: Date | string) => new Date(d).toISOString();
-    const ctx = await this.contextFor(db, p.org.id, { ...next, referenceRule: true }, r.rows.map((x) => at(x.occurred_at)), r.rows.flatMap((x) => (x.change_ref ? [x.change_ref] : [])));
+    const ctx = await this.contextFor(db, p.org.id, { ...next, referenceRule: true }, {
+      times: r.rows.map((x) => at(x.occurred_at)), services: r.rows.flatMap((x) => x.services ?? []), changeRefs: r.rows.flatMap((x) => (x.change_ref ? [x.change_ref] : [])),
+    });
     for (const x of r.rows) {
       const principalClass = x.principal_class ?? classifyPrincipal(x.source, x.principal).principalClass;
       const w = { source: x.source, denied: false, outcome: x.outcome, principalClass, principal: x.principal, at: at(x.occurred_at), services: x.services ?? [], resource: x.resource, changeRef: x.change_ref };
@@ -181,26 +180,19 @@ export class UnmanagedService {
 
   /**
    * What the rule needs to judge the writes of one delivery, read once: the planned changes that
-   * could vouch for the span of its times (and the ones it names), the tickets around it, and the
-   * authorized principals. The settings are given (saved, or the dry run's unsaved form).
+   * could vouch for them (approved or running, their window meeting the span of the writes' times
+   * and their scope holding any of the writes' services, or named by a write), the tickets around
+   * that span, and the authorized principals. The settings are given (saved, or the dry run's
+   * unsaved form).
    */
-  async contextFor(q: Queryable, orgId: string, s: UnmanagedSettings, times: readonly string[], changeRefs: readonly string[]): Promise<RuleContext> {
-    const sorted = times.map((t) => Date.parse(t)).sort((a, b) => a - b);
+  async contextFor(q: Queryable, orgId: string, s: UnmanagedSettings, writes: { times: readonly string[]; services: readonly string[]; changeRefs: readonly string[] }): Promise<RuleContext> {
+    const sorted = writes.times.map((t) => Date.parse(t)).sort((a, b) => a - b);
     const from = new Date(sorted[0]!).toISOString();
     const until = new Date(sorted.at(-1)!).toISOString();
-    const rows = await vouchingChanges(q, orgId, from, until, changeRefs, this.deps.clock.now().toISOString());
-    const missing = rows.filter((c) => !this.#scopes.has(`${c.id}@${c.blastVersion}`)).map((c) => c.id);
-    if (missing.length) {
-      const read = await readScopeKeys(q, missing);
-      if (this.#scopes.size + read.size > SCOPE_CACHE_MAX) this.#scopes.clear();
-      for (const c of rows) {
-        const r = read.get(c.id);
-        if (r) this.#scopes.set(`${c.id}@${r.version}`, r.keys);
-      }
-    }
-    const vouching: Vouching[] = rows.map((c) => ({ id: c.id, displayId: c.displayId, status: c.status, from: c.from, until: c.until, scope: this.#scopes.get(`${c.id}@${c.blastVersion}`) ?? new Set() }));
-    const tickets = await ticketsAround(q, orgId, from, until);
-    const unverified = await ticketsAround(q, orgId, from, until, false);
+    const vouching = await changesCovering(q, orgId, {
+      statuses: VOUCHING_STATUSES, from, until, services: [...new Set(writes.services)], displayIds: writes.changeRefs, now: this.deps.clock.now().toISOString(),
+    });
+    const { verified: tickets, unverified } = await ticketsAround(q, orgId, from, until);
     return {
       enabled: true, byDisplayId: new Map(vouching.map((v) => [v.displayId, v])), vouching, tickets, unverified, itsmMatch: s.itsmChangeMatch,
       principals: this.#matcher(orgId, s.authorizedPrincipals),

@@ -4,9 +4,7 @@
  * arrived with the ITSM token.
  */
 import type { Queryable, Row, Tx } from '../../../platform/db/database.js';
-import { displayId } from '../../changes/index.js';
 import { DEFAULT_UNMANAGED_SETTINGS, type UnmanagedSettings } from './unmanaged-settings.js';
-import { VOUCHING_STATUSES } from './reference-rule.js';
 import type { ItsmChangeMatch, ItsmSystem, Ticket } from './unmanaged-types.js';
 
 export type StoredSettings = UnmanagedSettings & { itsmTokenMintedAt: string | null; updatedAt: string | null };
@@ -101,35 +99,21 @@ export async function listTickets(q: Queryable, orgId: string, limit = 200): Pro
 }
 
 /**
- * The verified tickets that could match writes between two times: a planned window around them,
- * or no window at all (which matches only when the organisation does not ask for one).
+ * The tickets that could match writes between two times (a planned window around them, or no
+ * window at all, which matches only when the organisation does not ask for one), in one read:
+ * the verified ones (up to 1,000) that vouch, and the unverified ones (up to 100) that only show
+ * what came close.
  */
-export async function ticketsAround(q: Queryable, orgId: string, from: string, until: string, verified = true): Promise<StoredTicket[]> {
+export async function ticketsAround(q: Queryable, orgId: string, from: string, until: string): Promise<{ verified: StoredTicket[]; unverified: StoredTicket[] }> {
   const r = await q.query<TicketRow>(
-    `SELECT * FROM itsm_tickets WHERE org_id = $1 AND verified = $4
-       AND (planned_start IS NULL OR planned_start <= $3) AND (planned_end IS NULL OR planned_end >= $2)
-     ORDER BY received_at DESC, key LIMIT $5`, [orgId, from, until, verified, verified ? 1000 : 100]);
-  return r.rows.map(toTicket);
+    `(SELECT * FROM itsm_tickets WHERE org_id = $1 AND verified
+        AND (planned_start IS NULL OR planned_start <= $3) AND (planned_end IS NULL OR planned_end >= $2)
+      ORDER BY received_at DESC, key LIMIT 1000)
+     UNION ALL
+     (SELECT * FROM itsm_tickets WHERE org_id = $1 AND NOT verified
+        AND (planned_start IS NULL OR planned_start <= $3) AND (planned_end IS NULL OR planned_end >= $2)
+      ORDER BY received_at DESC, key LIMIT 100)`, [orgId, from, until]);
+  const all = r.rows.map(toTicket);
+  return { verified: all.filter((t) => t.verified), unverified: all.filter((t) => !t.verified) };
 }
 
-export type VouchingRow = { id: string; displayId: string; status: string; from: number; until: number; blastVersion: number };
-
-/**
- * Planned changes that were approved and whose window (as planned, widened by when they really
- * ran) meets the span, plus those named by display id whatever their window.
- */
-export async function vouchingChanges(q: Queryable, orgId: string, from: string, until: string, displayIds: readonly string[], now: string): Promise<VouchingRow[]> {
-  const prefixes = [...new Set(displayIds.map((d) => d.toUpperCase()).filter((d) => /^CHG-[0-9A-F]{8}$/.test(d)))].map((d) => `chg_${d.slice(4).toLowerCase()}%`);
-  // The window's bounds come back as epoch milliseconds: no time text to parse per change and delivery.
-  const r = await q.query<{ id: string; status: string; from_ms: string | number; until_ms: string | number; blast_version: number }>(
-    `SELECT id, status, blast_version,
-            (extract(epoch FROM LEAST(window_start, COALESCE(started_at, window_start))) * 1000)::bigint AS from_ms,
-            (extract(epoch FROM GREATEST(window_end, COALESCE(finished_at, CASE WHEN status = 'active' THEN $6::timestamptz ELSE window_end END))) * 1000)::bigint AS until_ms
-       FROM changes
-      WHERE org_id = $1 AND status = ANY($2::text[])
-        AND ((LEAST(window_start, COALESCE(started_at, window_start)) <= $4
-              AND GREATEST(window_end, COALESCE(finished_at, CASE WHEN status = 'active' THEN $6::timestamptz ELSE window_end END)) >= $3)
-             OR id LIKE ANY($5::text[]))`,
-    [orgId, VOUCHING_STATUSES, from, until, prefixes, now]);
-  return r.rows.map((c) => ({ id: c.id, displayId: displayId(c.id), status: c.status, blastVersion: c.blast_version, from: Number(c.from_ms), until: Number(c.until_ms) }));
-}
