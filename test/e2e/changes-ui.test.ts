@@ -84,7 +84,9 @@ describe('change pages web UI', () => {
       const s = await apiSession(server.url, owner.email);
       await call(server.url, s, 'POST', '/api/catalog/imports?format=changeledger&source=cmdb', await readFile(estate, 'utf8'), 'application/yaml');
     },
-    timeoutMs: 90_000,
+    // Six processes open the embedded database before Chromium starts (the owner, three members, a
+    // token, the server): 90 s ran out with two test runs sharing two cores. A guard against a hang only.
+    timeoutMs: 240_000,
   });
 
   afterAll(async () => {
