@@ -12,9 +12,10 @@ UPDATE changes c SET scope_keys = ARRAY(
   scope_keys_version = b.version
   FROM change_blasts b WHERE b.change_id = c.id AND b.version = c.blast_version;
 
--- Which changes cover any of a delivery's services: the keys, and the changes whose keys are stale.
+-- Which changes cover any of a delivery's services: the keys, and the changes with a blast radius
+-- whose keys are stale.
 CREATE INDEX changes_scope_keys_idx ON changes USING gin (scope_keys);
-CREATE INDEX changes_stale_scope_idx ON changes (org_id) WHERE scope_keys_version IS DISTINCT FROM blast_version;
+CREATE INDEX changes_stale_scope_idx ON changes (org_id) WHERE blast_version > 0 AND scope_keys_version IS DISTINCT FROM blast_version;
 -- Which changes could vouch for a write at a time: the running ones, and those whose window (or
 -- run) ended after it. Without this, every delivery would read every reported change ever made.
 CREATE INDEX changes_org_ended_idx ON changes (org_id, (GREATEST(window_end, COALESCE(finished_at, window_end))));

@@ -1,6 +1,6 @@
 import type { Queryable } from '../../platform/db/database.js';
 import type { CompactBlast } from '../catalogue/blast-snapshot.js';
-import { displayId, latestBlast, scopeKeysOf } from './change-store.js';
+import { displayId, latestBlast } from './change-store.js';
 
 /** One entity of a change's scope, with the name and kind it had when the blast radius was stored. */
 export type ScopeEntity = { key: string; kind: string; name: string };
@@ -20,19 +20,6 @@ export async function readChangeScope(db: Queryable, changeId: string): Promise<
     return { key, kind: c.t[c.kt[i]!] || key.slice(0, Math.max(0, key.indexOf(':'))), name: c.n[i] || suffix(key) };
   };
   return { version: b.version, services: c.scope.s.map(entity), assets: c.scope.a.map(entity), sourceIds: [...c.scope.src] };
-}
-
-/**
- * The catalogue keys in the scope (services and assets) of many changes' latest blast radius, in
- * one statement: what tells whether a change covers a write seen elsewhere.
- */
-export async function readScopeKeys(db: Queryable, changeIds: readonly string[]): Promise<Map<string, { version: number; keys: Set<string> }>> {
-  const out = new Map<string, { version: number; keys: Set<string> }>();
-  if (!changeIds.length) return out;
-  const r = await db.query<{ change_id: string; version: number; stored: CompactBlast }>(
-    'SELECT DISTINCT ON (change_id) change_id, version, stored FROM change_blasts WHERE change_id = ANY($1::text[]) ORDER BY change_id, version DESC', [changeIds]);
-  for (const b of r.rows) out.set(b.change_id, { version: b.version, keys: new Set(scopeKeysOf(b.stored)) });
-  return out;
 }
 
 /** A change that may cover writes seen elsewhere: its window's bounds widened by when it ran, and its scope's keys. */
@@ -66,7 +53,7 @@ export async function changesCovering(q: Queryable, orgId: string, f: { statuses
       WHERE ${inWindow} AND c.scope_keys && $7::text[] AND c.scope_keys_version = c.blast_version
      UNION ALL
      SELECT ${columns} FROM changes c
-      WHERE ${inWindow} AND c.scope_keys_version IS DISTINCT FROM c.blast_version AND (${keys}) && $7::text[]
+      WHERE ${inWindow} AND c.blast_version > 0 AND c.scope_keys_version IS DISTINCT FROM c.blast_version AND (${keys}) && $7::text[]
      UNION ALL
      SELECT ${columns} FROM changes c
       WHERE c.org_id = $1 AND c.status = ANY($2::text[]) AND c.id LIKE ANY($5::text[])`,

@@ -7,5 +7,5 @@ export { displayId, findReport, listReports, IMPACTS } from './change-store.js';
 export { unknownReport, collectionFailedReport, NOT_CONFIGURED, type ChangeReporter, type ReportRecord } from './change-reporter.js';
 export { CHANGE_STATUSES, FINAL_STATUSES, type ChangeStatus } from './change-lifecycle.js';
 export { statusOf } from './change-view.js';
-export { changesCovering, readChangeScope, readScopeKeys, type ChangeScope, type CoveringChange, type ScopeEntity } from './change-scope.js';
+export { changesCovering, readChangeScope, type ChangeScope, type CoveringChange, type ScopeEntity } from './change-scope.js';
 export { NO_SUPPRESSION, type HoldMode, type Suppression, type SuppressionReader, type SilenceView } from './change-suppression.js';

@@ -1,7 +1,7 @@
 import type { Clock } from '../clock.js';
 import type { Tx } from '../db/database.js';
 import type { Job, JobHandler } from '../jobs/job.js';
-import { scheduleJob, scheduleJobs } from '../jobs/job-queue.js';
+import { scheduleJob, scheduleJobs, type NewJob } from '../jobs/job-queue.js';
 import type { MailAttachment, Mailer, MailResult } from './mailer.js';
 
 export const MAIL_JOB = 'mail.send';
@@ -18,18 +18,19 @@ export type OutboxMail = MailJobPayload & { orgId: string | null; dedupeKey: str
  * same occasion never mails the same person twice. Answers whether a job was added.
  */
 export async function scheduleMail(tx: Tx, clock: Clock, m: OutboxMail): Promise<boolean> {
-  const payload: MailJobPayload = { to: m.to, subject: m.subject, text: m.text, html: m.html, ...(m.attachments?.length ? { attachments: m.attachments } : {}) };
-  const id = await scheduleJob(tx, clock, { kind: MAIL_JOB, orgId: m.orgId, runAt: clock.now(), payload, dedupeKey: m.dedupeKey, maxAttempts: MAIL_MAX_ATTEMPTS });
-  return id !== null;
+  return (await scheduleJob(tx, clock, mailJob(m, clock.now()))) !== null;
 }
 
 /** Many messages in one statement, each as scheduleMail would put it. Answers how many were added. */
 export async function scheduleMails(tx: Tx, clock: Clock, ms: readonly OutboxMail[]): Promise<number> {
   const runAt = clock.now();
-  return scheduleJobs(tx, clock, ms.map((m) => ({
-    kind: MAIL_JOB, orgId: m.orgId, runAt, dedupeKey: m.dedupeKey, maxAttempts: MAIL_MAX_ATTEMPTS,
-    payload: { to: m.to, subject: m.subject, text: m.text, html: m.html, ...(m.attachments?.length ? { attachments: m.attachments } : {}) },
-  })));
+  return scheduleJobs(tx, clock, ms.map((m) => mailJob(m, runAt)));
+}
+
+/** The outbox job of a message. */
+function mailJob(m: OutboxMail, runAt: Date): NewJob {
+  const payload: MailJobPayload = { to: m.to, subject: m.subject, text: m.text, html: m.html, ...(m.attachments?.length ? { attachments: m.attachments } : {}) };
+  return { kind: MAIL_JOB, orgId: m.orgId, runAt, payload, dedupeKey: m.dedupeKey, maxAttempts: MAIL_MAX_ATTEMPTS };
 }
 
 /**
