@@ -15,6 +15,7 @@ const BENCHES: Record<string, { about: string; load: () => Promise<Bench> }> = {
   alerts: { about: 'alert intake (webhook batches of 100, 50 holding changes) vs a bare route inserting the same rows, and the hold decision with 1,000 scopes (PGlite and PostgreSQL)', load: () => import('./alerts.js') },
   'report-render': { about: 'a 300-service report rendered as standalone HTML with SVG sparklines vs JSON.stringify of the same evidence; the verdict, text and CSV beside (no database)', load: () => import('./report-render.js') },
   intake: { about: 'observed-change intake: a 1,000-event K8s audit EventList and a 100-record CloudTrail batch through the adapters and IntakeService vs a plain INSERT of the same rows, then the same batches again (PGlite and PostgreSQL)', load: () => import('./intake.js') },
+  governance: { about: 'the window matcher with 200 windows (goal ≤ 20 µs a check), and registration with classes, tiers and windows on vs off (goal ≤ 1.10×) (PGlite and PostgreSQL)', load: () => import('./governance.js') },
   evidence: { about: 'a 300-service change\'s RED from Debian\'s Prometheus with a backfilled history: 18 queries by service label vs one set per service (no database)', load: () => import('./evidence.js') },
 };
 

@@ -12,6 +12,7 @@ import { catalogueRoutes } from './domains/catalogue/catalogue-routes.js';
 import { mappingRoutes } from './domains/catalogue/mapping-routes.js';
 import { blastRoutes } from './domains/catalogue/blast-routes.js';
 import { changeRoutes } from './domains/changes/change-routes.js';
+import { governanceRoutes } from './domains/governance/index.js';
 import { reportRoutes } from './domains/changes/report-routes.js';
 import { deliveryRoutes } from './domains/deliveries/delivery-routes.js';
 import { alertRoutes } from './domains/alerts/alert-routes.js';
@@ -147,8 +148,9 @@ export async function buildApp(deps: AppDeps, listener: Listener): Promise<Fasti
   await app.register(catalogueRoutes, { catalogue: deps.catalogue });
   await app.register(mappingRoutes, { mappings: deps.mappings });
   await app.register(blastRoutes, { blast: deps.blast });
-  await app.register(changeRoutes, { db: deps.db, changes: deps.changes, approvals: deps.approvals, settings: deps.changeSettings, blast: deps.blast });
+  await app.register(changeRoutes, { db: deps.db, changes: deps.changes, approvals: deps.approvals, classes: deps.classes, settings: deps.changeSettings, blast: deps.blast });
   await app.register(reportRoutes, { db: deps.db, changes: deps.changes });
+  await app.register(governanceRoutes, { templates: deps.templates, windows: deps.windows, changes: deps.changes });
   await app.register(observedRoutes, { feed: deps.observedFeed });
   await app.register(changeStatsRoutes, { db: deps.db, clock: deps.clock });
   await app.register(deliveryRoutes, { deliveries: deps.deliveries, changes: deps.changes });

@@ -5,6 +5,8 @@ import { CatalogueService } from './domains/catalogue/catalogue-service.js';
 import { MappingService } from './domains/catalogue/mapping-service.js';
 import { BlastService } from './domains/catalogue/blast-service.js';
 import { ApprovalService } from './domains/changes/approval-service.js';
+import { ClassService } from './domains/changes/class-service.js';
+import { TemplateService, WindowService } from './domains/governance/index.js';
 import { ChangeMail } from './domains/changes/change-mail.js';
 import { readStatus } from './domains/changes/change-view.js';
 import { DeliveryService } from './domains/deliveries/delivery-service.js';
@@ -57,6 +59,9 @@ export type Services = {
   blast: BlastService;
   changes: ChangeService;
   approvals: ApprovalService;
+  classes: ClassService;
+  templates: TemplateService;
+  windows: WindowService;
   changeSettings: ChangeSettingsService;
   deliveries: DeliveryService;
   /** The hold a running change puts on its blast radius's alerts, and its release. */
@@ -146,6 +151,11 @@ export function compose(o: ComposeOptions): Services {
   const notifier = fanOut([changeMail, holds, deliveries, ...(o.notifier ? [o.notifier] : [])]);
   const changes: ChangeService = new ChangeService({ db: o.db, clock: o.clock, sealer: o.sealer, blast, mappings, notifier, baseUrl, outbound: o.outbound.client, deliveries: readDeliveriesView, suppression: holds.suppression });
   const approvals = new ApprovalService({ db: o.db, clock: o.clock, changes, blast, mappings, catalogue, notifier });
+  const classes = new ClassService({ db: o.db, clock: o.clock, changes });
+  const templates = new TemplateService({ db: o.db, clock: o.clock, classes });
+  const windows = new WindowService({ db: o.db, clock: o.clock, outbound: o.outbound.client });
+  changes.setGovernance(windows.reader());
+  flags.setFreezeCheck(windows.freezeCheck());
   const changeSettings = new ChangeSettingsService({ db: o.db, clock: o.clock, sealer: o.sealer, outbound: o.outbound.client });
   const incidents = new IncidentService({ db: o.db, clock: o.clock, flags, sealer: o.sealer, outbound: o.outbound });
   // Alert intake; the relay plugs in with alerts.setRelay (until then nothing is forwarded).
@@ -178,7 +188,7 @@ export function compose(o: ComposeOptions): Services {
   // OTLP logs intake (POST /v1/logs): counted in /metrics, not audited.
   const logIntake = new LogIntake({ db: o.db, clock: o.clock, registry: metrics.registry });
   const intake = new IntakeService({ db: o.db, clock: o.clock, sealer: o.sealer, unmanaged, cases });
-  return { intake, sources, unmanaged, cases, db: o.db, clock: o.clock, logger: o.logger, metrics, auth, members, flags, flagRequests, sdkKeys, incidents, catalogue, mappings, blast, changes, approvals, changeSettings, deliveries, holds, alerts, relay, alertSettings, evidence, logIntake, observedFeed, aiProvider, evidenceSources, mailer, worker };
+  return { intake, sources, unmanaged, cases, db: o.db, clock: o.clock, logger: o.logger, metrics, auth, members, flags, flagRequests, sdkKeys, incidents, catalogue, mappings, blast, changes, approvals, classes, templates, windows, changeSettings, deliveries, holds, alerts, relay, alertSettings, evidence, logIntake, observedFeed, aiProvider, evidenceSources, mailer, worker };
 }
 
 /** Every notifier hears every event, in order, inside the same transaction. */

@@ -39,6 +39,7 @@ const OPTION_OF: Record<string, string> = {
   autoStart: '--auto-start', callbackUrl: '--callback-url', confirmLarge: '--confirm-large', windowEnd: '--max-duration',
   'pipeline.pipeline': '--pipeline', 'pipeline.run': '--pipeline-run', 'pipeline.runUrl': '--pipeline-run-url', 'pipeline.commit': '--pipeline-commit',
   'pipeline.version': '--pipeline-version', 'pipeline.environment': '--pipeline-environment', 'pipeline.repo': '--pipeline-repo',
+  emergencyReason: '--emergency-reason', incident: '--incident', template: '--template',
 };
 
 /** Where the change stands for someone waiting on it: keep waiting, go, or stop with the reason. */
@@ -254,6 +255,7 @@ type RegisterOpts = ServerOpts & {
   maxDuration?: string; surveillance?: string; autoStart?: boolean; startNow?: boolean; callbackUrl?: string; confirmLarge?: boolean;
   pipeline?: string; pipelineRun?: string; pipelineRunUrl?: string; pipelineCommit?: string; pipelineVersion?: string; pipelineEnvironment?: string; pipelineRepo?: string;
   wait?: boolean; timeout: string; interval: string; json?: boolean;
+  template?: string; emergency?: boolean; emergencyReason?: string; incident?: string;
 };
 
 export function registerBody(o: RegisterOpts, env: NodeJS.ProcessEnv): Record<string, unknown> {
@@ -265,6 +267,7 @@ export function registerBody(o: RegisterOpts, env: NodeJS.ProcessEnv): Record<st
     kind: o.kind, description: o.description, ticketUrl: o.ticketUrl, hops: wholeNumber(o.hops, 'hops'), maxDurationMinutes: wholeNumber(o.maxDuration, 'max-duration'),
     surveillanceMinutes: wholeNumber(o.surveillance, 'surveillance'), autoStart: o.autoStart, startNow: o.startNow, callbackUrl: o.callbackUrl, confirmLarge: o.confirmLarge,
     pipeline: Object.keys(pipeline).length ? pipeline : undefined,
+    template: o.template, emergency: o.emergency, emergencyReason: o.emergencyReason, incident: o.incident,
   };
   return {
     title: o.title,
@@ -327,6 +330,10 @@ export function changeCommands(program: Command, io: Io, done: (code: number) =>
     .option('--pipeline-version <version>')
     .option('--pipeline-environment <env>')
     .option('--pipeline-repo <repo>')
+    .option('--template <name>', 'a certified standard-change template that covers the change: it is standard (no approval at L1)')
+    .option('--emergency', 'an emergency change: needs --emergency-reason and --incident or --ticket-url; L3 (two approvers), may pass a closed window once approved')
+    .option('--emergency-reason <text>', 'why it cannot wait (at least 5 characters)')
+    .option('--incident <id-or-url>', 'the incident the emergency answers')
     .option('--wait', 'then wait as `changes wait` does (for active with --auto-start)')
     .option('--json', 'print the registration as JSON'))
     .action(run(async (o: RegisterOpts) => {
@@ -354,6 +361,8 @@ export function changeCommands(program: Command, io: Io, done: (code: number) =>
         if (!(err instanceof ClientFailure)) throw err;
       }
       io.err(`registered ${c.displayId} "${c.title}": ${state}\n`);
+      if (r.governance) io.err(`class ${r.governance.changeClass}, tier ${r.governance.riskTier} (${r.governance.riskReason}); ${r.governance.policy}\n`);
+      for (const w of r.windows?.conflicts ?? []) io.err(`window: ${w.reason}\n`);
       const warning = r.approval?.warning;
       if (typeof warning === 'string') io.err(`warning: ${warning}\n`);
       if (r.callbackSecret && !o.json) io.err('the callback secret (the second line) is shown only now: give it to your callback receiver\n');

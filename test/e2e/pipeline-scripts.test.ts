@@ -217,4 +217,104 @@ for (const engine of engineNames()) describe(`the spec's pipeline scripts, run b
       expect((await changeOf(change.id)).change).toMatchObject({ status: 'evaluating', outcome: 'rolled_back' });
     });
   });
+
+  // Last in the file: these add a certified template, the standard-by-default policy and freezes to the organisation.
+  describe('governance: a standard change runs without approval; a freeze refuses or defers the start', () => {
+    const freeze = async (name: string, seconds: number) => {
+      const now = Date.now();
+      const r = await ps.call('owner', 'POST', '/api/change-windows', {
+        name, kind: 'freeze', scope: { type: 'all' },
+        schedule: { type: 'once', start: new Date(now - 60_000).toISOString().replace(/\.\d{3}Z$/, 'Z'), end: new Date(now + seconds * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z') },
+      });
+      expect(r.status, JSON.stringify(r.body)).toBe(201);
+      return r.body.id as string;
+    };
+    const unfreeze = async (id: string) => expect((await ps.call('owner', 'DELETE', `/api/change-windows/${id}`)).status).toBe(204);
+
+    it('GitLab CI to staging under a certified template: standard, L1, no approval; it starts in its window and completes', async () => {
+      const drafted = await ps.call('ci', 'POST', '/api/change-templates', {
+        name: 'Shop deploy to staging', kind: 'deploy', services: ['checkout-api', 'payments-api'], environments: ['staging'], pipelines: ['acme/*'], maxBlastServices: 10, hops: 1,
+      });
+      expect(drafted.status, JSON.stringify(drafted.body)).toBe(201);
+      expect((await ps.call('alice', 'POST', `/api/change-templates/${drafted.body.id as string}/certify`)).status).toBe(200);
+      const me = (await ps.call('owner', 'GET', '/api/session')).body as Json;
+      expect((await ps.call('owner', 'PUT', `/api/organizations/${me.organization.id as string}/change-settings`, { changeClassPolicy: 'standard_by_default' })).status).toBe(200);
+      const commit = sha();
+      const job = runJob(GITLAB, {
+        CHANGELEDGER_URL: ps.server.pipelineUrl, CHANGELEDGER_TOKEN: await ps.token('gitlab-standard'),
+        CI_PROJECT_NAME: 'shop', CI_PROJECT_PATH: 'acme/shop', CI_COMMIT_SHA: commit, CI_COMMIT_SHORT_SHA: commit.slice(0, 8),
+        CI_PIPELINE_ID: '4712', CI_PIPELINE_URL: 'https://gitlab.example.com/acme/shop/-/pipelines/4712', CI_ENVIRONMENT_NAME: 'staging',
+      });
+      jobs.push(job);
+      const change = await ps.changeTitled(`Deploy shop ${commit.slice(0, 8)}`);
+      const r = await job.done;
+      expect(r.code, r.stdout + r.stderr).toBe(0);
+      expect(readFileSync(join(job.dir, 'deploy.log'), 'utf8')).toContain('while it is active');
+      const { change: c, events } = await changeOf(change.id);
+      expect(c).toMatchObject({ status: 'evaluating', outcome: 'success', changeClass: 'standard', changeClassSource: 'template', riskTier: 'L1', gated: false, quorum: null });
+      expect(c.changeClassReason).toContain('“Shop deploy to staging” v1');
+      expect(actions(events)).toEqual(['change.registered', 'change.started', 'change.completed']);
+    });
+
+    it('GitHub Actions during a freeze: the approved change’s start is refused (409 naming the freeze); nothing is deployed', async () => {
+      const id = await freeze('Black Friday freeze', 600);
+      try {
+        const { job, change } = await (async () => {
+          const commit = sha();
+          const j = runJob(GITHUB, {
+            CHANGELEDGER_URL: ps.server.pipelineUrl, CHANGELEDGER_TOKEN: await ps.token('github-freeze'),
+            GITHUB_SHA: commit, GITHUB_WORKFLOW: 'deploy', GITHUB_RUN_ID: '98766', GITHUB_SERVER_URL: 'https://github.com', GITHUB_REPOSITORY: 'acme/checkout',
+          });
+          jobs.push(j);
+          return { job: j, change: await ps.changeTitled(`Deploy checkout-api ${commit}`) };
+        })();
+        await job.saw('waiting for approval (0 of 2)');
+        await decide('alice', change.id, 'approve');
+        expect(await decide('bob', change.id, 'approve')).toMatchObject({ status: 'approved' });
+        const r = await job.done;
+        expect(r.code).toBe(1);
+        expect(r.stdout).toContain('::error::step "Wait for approval" failed (22)');
+        expect(r.stdout).toContain('::group::Deploy (skipped)');
+        expect(existsSync(join(job.dir, 'deploy.log'))).toBe(false);
+        const refused = await ps.call('owner', 'POST', `/api/changes/${change.id}/start`);
+        expect(refused.status).toBe(409);
+        expect(refused.body.error).toContain('the freeze “Black Friday freeze”');
+        expect(refused.body.nextOpening).toEqual(expect.any(String));
+        const { change: c, events } = await changeOf(change.id);
+        expect(c).toMatchObject({ status: 'approved', changeClass: 'normal', riskTier: 'L2' });
+        expect(actions(events)).not.toContain('change.started');
+      } finally {
+        await unfreeze(id);
+      }
+    });
+
+    it('GitLab CI with autoStart during a freeze: approved, its start deferred until the freeze ends, then it runs', async () => {
+      const id = await freeze('Short freeze', 12);
+      try {
+        const commit = sha();
+        const job = runJob(GITLAB, {
+          CHANGELEDGER_URL: ps.server.pipelineUrl, CHANGELEDGER_TOKEN: await ps.token('gitlab-freeze'),
+          CI_PROJECT_NAME: 'shop', CI_PROJECT_PATH: 'acme/shop', CI_COMMIT_SHA: commit, CI_COMMIT_SHORT_SHA: commit.slice(0, 8),
+          CI_PIPELINE_ID: '4713', CI_PIPELINE_URL: 'https://gitlab.example.com/acme/shop/-/pipelines/4713', CI_ENVIRONMENT_NAME: 'production',
+        });
+        jobs.push(job);
+        const change = await ps.changeTitled(`Deploy shop ${commit.slice(0, 8)}`);
+        await job.saw('pending_approval — 0 of 2 approvals');
+        await decide('alice', change.id, 'approve');
+        // The quorum is reached inside the freeze: approved, and autoStart waits for the freeze to end.
+        expect(await decide('bob', change.id, 'approve')).toMatchObject({ status: 'approved' });
+        await job.saw('approved — 2 of 2 approvals');
+        const r = await job.done;
+        expect(r.code, r.stdout + r.stderr).toBe(0);
+        const { change: c, events } = await changeOf(change.id);
+        expect(c).toMatchObject({ status: 'evaluating', outcome: 'success' });
+        expect(actions(events)).toEqual(['change.registered', 'change.approval_given', 'change.approval_given', 'change.approved', 'change.start_deferred', 'change.started', 'change.completed']);
+        const deferred = events.find((e) => e.action === 'change.start_deferred')!;
+        expect(deferred.data.reason).toContain('the freeze “Short freeze”');
+        expect(Date.parse(c.startedAt)).toBeGreaterThanOrEqual(Date.parse(deferred.data.nextOpening));
+      } finally {
+        await unfreeze(id);
+      }
+    });
+  });
 });

@@ -13,6 +13,7 @@ import { criticalReason } from './critical-approvers.js';
 import { readApprovers, readSettings, type Approver } from './change-settings.js';
 import * as store from './change-store.js';
 import type { Change } from './change-store.js';
+import { approvalDigest, approvedContent } from './approval-digest.js';
 
 type Session = Principal & { kind: 'session' };
 export type MappingEntry = { input: string; kind?: string; key?: string; createService?: { name?: string }; remember?: boolean };
@@ -79,21 +80,22 @@ export class ApprovalService {
         throw conflict(`waiting for classification of: ${unknown.map((u) => u.name).join(', ')} — classify them first`, { blockedOn: 'classification', unknownTierComponents: unknown });
       }
       const at = this.deps.clock.now().toISOString();
-      await tx.query('INSERT INTO change_approvals (change_id, user_id, decision, comment, critical, at) VALUES ($1, $2, $3, $4, $5, $6)',
-        [c.id, p.user.id, 'approved', comment ?? null, me.critical, at]);
+      // The approval is of the content as it stands: its digest is recorded with it.
+      await tx.query('INSERT INTO change_approvals (change_id, user_id, decision, comment, critical, at, digest) VALUES ($1, $2, $3, $4, $5, $6, $7)',
+        [c.id, p.user.id, 'approved', comment ?? null, me.critical, at, c.approvalDigest]);
       const decisions = await store.listDecisions(tx, c.id);
       const approvals = decisions.filter((d) => d.decision === 'approved');
       await appendAuditEvent(tx, this.deps.clock, ctx, {
         orgId: c.orgId, action: 'change.approval_given', target: { type: 'change', id: c.id },
-        data: { approvals: approvals.length, required: c.quorum, critical: me.critical, comment: comment ?? null },
+        data: { approvals: approvals.length, required: c.quorum, critical: me.critical, comment: comment ?? null, digest: c.approvalDigest, tier: c.riskTier },
       });
       let next = c;
       if (blockOf(c, approvers, approvals).on === null && approvals.length >= (c.quorum ?? 1)) {
         const settings = await readSettings(tx, c.orgId);
         next = await this.deps.changes.transition(tx, ctx, c, 'approve', {
-          decided_at: at, start_deadline: new Date(this.deps.clock.now().getTime() + settings.startTimeoutMinutes * 60_000).toISOString(),
-        }, { approvals: approvals.length });
-        if (next.autoStart) next = await this.deps.changes.startLocked(tx, autoStartContext(ctx, me.name || me.email), next);
+          decided_at: at, start_deadline: new Date(this.deps.clock.now().getTime() + settings.startTimeoutMinutes * 60_000).toISOString(), approved_digest: c.approvalDigest,
+        }, { approvals: approvals.length, digest: c.approvalDigest });
+        if (next.autoStart) next = await this.deps.changes.startLocked(tx, autoStartContext(ctx, me.name || me.email), next, 'wait');
       }
       const block = blockOf(next, approvers, approvals);
       return {
@@ -113,8 +115,8 @@ export class ApprovalService {
       const approvers = await readApprovers(tx, p.org.id);
       const me = this.mayDecide(p, c, approvers, await store.listDecisions(tx, c.id));
       const at = this.deps.clock.now().toISOString();
-      await tx.query('INSERT INTO change_approvals (change_id, user_id, decision, comment, critical, at) VALUES ($1, $2, $3, $4, $5, $6)',
-        [c.id, p.user.id, 'rejected', reason.trim(), me.critical, at]);
+      await tx.query('INSERT INTO change_approvals (change_id, user_id, decision, comment, critical, at, digest) VALUES ($1, $2, $3, $4, $5, $6, $7)',
+        [c.id, p.user.id, 'rejected', reason.trim(), me.critical, at, c.approvalDigest]);
       const next = await this.deps.changes.transition(tx, ctx, c, 'reject', { decided_at: at, rejection_reason: reason.trim() }, { reason: reason.trim() });
       return { status: next.status };
     });
@@ -224,13 +226,23 @@ export class ApprovalService {
       await store.insertBlast(tx, c.id, c.blastVersion + 1, s.stored, s.bytes, at.toISOString());
       const settings = await readSettings(tx, c.orgId);
       const crit = computed.criticality;
-      await tx.query('UPDATE changes SET blast_version = $2, criticality = $3, criticality_source = $4, component_tiers = $5 WHERE id = $1',
-        [c.id, c.blastVersion + 1, crit.criticality, crit.criticalitySource, JSON.stringify(crit.componentTiers)]);
+      // With the blast radius known, the class, tier and approval policy are decided again.
+      const governed = await this.deps.changes.decide(tx, c.orgId, {
+        kind: c.kind, components: resolved, pipeline: c.pipeline, viaTokenId: c.viaTokenId, hops: c.hops, criticality: crit.criticality,
+        blastServices: computed.blast.counts.services, silencedItems: computed.blast.counts.items, emergency: c.emergency, template: c.template?.id ?? null,
+      }, settings, c.viaTokenId !== null);
+      const digest = approvalDigest(approvedContent({ ...c, components: resolved, blastVersion: c.blastVersion + 1, changeClass: governed.decision.changeClass, riskTier: governed.tier.tier }));
+      await tx.query(
+        `UPDATE changes SET blast_version = $2, criticality = $3, criticality_source = $4, component_tiers = $5, change_class = $6, change_class_source = $7, change_class_reason = $8,
+           template_id = $9, template_version = $10, risk_tier = $11, risk_reason = $12, approval_digest = $13, gated = $14, quorum = $15 WHERE id = $1`,
+        [c.id, c.blastVersion + 1, crit.criticality, crit.criticalitySource, JSON.stringify(crit.componentTiers), governed.decision.changeClass, governed.decision.source,
+          governed.decision.reason, governed.decision.template?.id ?? null, governed.decision.template?.version ?? null, governed.tier.tier, governed.tier.reason, digest,
+          governed.gated, governed.gated ? governed.policy.approvals : null]);
       const mapped = (await store.findChange(tx, c.orgId, c.id))!;
-      const patch: Record<string, unknown> = c.gated
+      const patch: Record<string, unknown> = governed.gated
         ? { approval_expires_at: new Date(at.getTime() + settings.approvalExpiryMinutes * 60_000).toISOString() }
         : {};
-      return this.deps.changes.transition(tx, ctx, mapped, 'mapped', patch, {}, { gated: c.gated, startNow: false });
+      return this.deps.changes.transition(tx, ctx, mapped, 'mapped', patch, { changeClass: governed.decision.changeClass, riskTier: governed.tier.tier }, { gated: governed.gated, startNow: false });
     });
     return { change, remaining: remaining.length, status: change.status };
   }

@@ -55,3 +55,9 @@ export const ReportBody = Type.Object({
   rule: Type.Union([Str, Type.Null()], { description: 'The verdict rule that matched (null on old reports)' }), outcome: Nullable(Type.Enum(OUTCOMES)), summary: Str,
   body: Type.Record(Str, Type.Unknown(), { description: 'The evidence the verdict rests on' }), createdAt: Str,
 }, { $id: 'ChangeReport' });
+
+export const WindowRefBody = Type.Object({ id: Str, name: Str, kind: Type.Enum(['change', 'freeze']), start: Str, end: Str }, { description: 'One occurrence of a window' });
+export const WindowVerdictBody = Type.Object({
+  allowed: Type.Boolean(), window: Nullable(WindowRefBody), reason: Str, nextOpening: Nullable(Type.String({ description: 'When a start would next be allowed (null: allowed now, or no opening within the horizon)' })),
+}, { $id: 'WindowVerdict' });
+export const WindowConflictBody = Type.Object({ window: Nullable(WindowRefBody), conflict: Type.Enum(['freeze_overlaps', 'outside_change_windows']), reason: Str }, { $id: 'WindowConflict' });

@@ -10,6 +10,7 @@ const ALLOWED: Array<[ChangeStatus, Action, ChangeStatus]> = [
   ['pending_mapping', 'expire', 'expired'],
   ['pending_approval', 'expire', 'expired'],
   ['approved', 'expire', 'expired'],
+  ['scheduled', 'expire', 'expired'],
   ['scheduled', 'start', 'active'],
   ['approved', 'start', 'active'],
   ['active', 'finish', 'evaluating'],
@@ -24,6 +25,12 @@ const ALLOWED: Array<[ChangeStatus, Action, ChangeStatus]> = [
   ['approved', 'cancel', 'cancelled'],
   ['draft', 'edit', 'draft'],
   ['scheduled', 'edit', 'scheduled'],
+  ['pending_approval', 'edit', 'pending_approval'],
+  ['approved', 'edit', 'approved'],
+  // After an edit, a class drop or a reclassification: back through the gate (ungated here, so scheduled).
+  ['scheduled', 'reopen', 'scheduled'],
+  ['pending_approval', 'reopen', 'scheduled'],
+  ['approved', 'reopen', 'scheduled'],
 ];
 
 describe('the change lifecycle', () => {
@@ -50,5 +57,6 @@ describe('the change lifecycle', () => {
     expect(routed({ gated: false, startNow: false })).toBe('scheduled');
     expect(move('pending_mapping', 'mapped', { gated: true, startNow: false })).toEqual({ ok: true, to: 'pending_approval' });
     expect(move('draft', 'submit', { gated: false, startNow: true })).toEqual({ ok: true, to: 'active' });
+    expect(move('approved', 'reopen', { gated: true, startNow: false })).toEqual({ ok: true, to: 'pending_approval' });
   });
 });

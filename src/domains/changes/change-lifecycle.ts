@@ -11,13 +11,14 @@
  *                     (or active at once with startNow)         ▼
  *                                                            active ─(finish · complete · abort · window end)─► evaluating ─(horizon)─► reported
  *   cancel: draft, scheduled, pending_mapping, pending_approval, approved.   evaluate: reported → evaluating (a new report version).
+ *   reopen (an edit after approval, a class drop, a reclassification): scheduled, pending_approval, approved → pending_approval, or scheduled when no approval is needed.
  */
 
 export const CHANGE_STATUSES = ['draft', 'scheduled', 'pending_mapping', 'pending_approval', 'approved', 'rejected', 'expired', 'active', 'evaluating', 'reported', 'cancelled'] as const;
 export type ChangeStatus = (typeof CHANGE_STATUSES)[number];
 export const FINAL_STATUSES: readonly ChangeStatus[] = ['rejected', 'expired', 'cancelled', 'reported'];
 
-export const ACTIONS = ['submit', 'mapped', 'approve', 'reject', 'expire', 'start', 'finish', 'abort', 'window_end', 'report', 'evaluate', 'cancel', 'edit'] as const;
+export const ACTIONS = ['submit', 'mapped', 'approve', 'reject', 'expire', 'start', 'finish', 'abort', 'window_end', 'report', 'evaluate', 'cancel', 'edit', 'reopen'] as const;
 export type Action = (typeof ACTIONS)[number];
 
 /** What decides where a change goes once nothing is left to map: the approval gate, and startNow. */
@@ -30,7 +31,7 @@ const FROM: Record<Action, readonly ChangeStatus[]> = {
   mapped: ['pending_mapping'],
   approve: ['pending_approval'],
   reject: ['pending_approval'],
-  expire: ['pending_mapping', 'pending_approval', 'approved'],
+  expire: ['pending_mapping', 'pending_approval', 'approved', 'scheduled'],
   start: ['scheduled', 'approved'],
   finish: ['active'],
   abort: ['active'],
@@ -38,7 +39,9 @@ const FROM: Record<Action, readonly ChangeStatus[]> = {
   report: ['evaluating'],
   evaluate: ['reported'],
   cancel: ['draft', 'scheduled', 'pending_mapping', 'pending_approval', 'approved'],
-  edit: ['draft', 'scheduled'],
+  edit: ['draft', 'scheduled', 'pending_approval', 'approved'],
+  /** An edit, a class drop or a reclassification changed what approval covers: it waits for approval again (or is scheduled when none is needed). */
+  reopen: ['scheduled', 'pending_approval', 'approved'],
 };
 
 const WHY: Partial<Record<ChangeStatus, string>> = {
@@ -67,6 +70,7 @@ export function move(from: ChangeStatus, action: Action, routing: Routing = { ga
   switch (action) {
     case 'submit':
     case 'mapped':
+    case 'reopen':
       return { ok: true, to: routed(routing) };
     case 'approve':
       return { ok: true, to: 'approved' };

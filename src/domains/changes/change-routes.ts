@@ -7,9 +7,10 @@ import { scopeBreakdown, scopeLine, SILENCE_MODES } from '../catalogue/blast.js'
 import type { BlastService } from '../catalogue/blast-service.js';
 import { Blast, ContractsBody } from '../catalogue/blast-routes.js';
 import { AuditEventBody } from '../ledger/ledger-schemas.js';
-import { ApprovalGivenBody, ApprovalViewBody, ClassifiedFields, RegisteredApprovalBody, RejectedBody, ReportBody } from './change-answers.js';
+import { ApprovalGivenBody, ApprovalViewBody, ClassifiedFields, RegisteredApprovalBody, RejectedBody, ReportBody, WindowConflictBody, WindowVerdictBody } from './change-answers.js';
 import { listAuditEvents } from '../ledger/index.js';
 import type { ApprovalService } from './approval-service.js';
+import type { ClassService } from './class-service.js';
 import type { ChangeService } from './change-service.js';
 import type { Database } from '../../platform/db/database.js';
 import { APPROVAL_MODES, type ChangeSettingsService } from './change-settings.js';
@@ -19,6 +20,8 @@ import { readStatus } from './change-view.js';
 import { FeedEntryBody, ListQuerystring, NeverCapturedBody, ReceiptBody, recordFields } from './change-list-schemas.js';
 import { TICKET_KINDS } from './ticket-destination.js';
 import { CHANGE_STATUSES } from './change-lifecycle.js';
+import { CHANGE_CLASSES, CLASS_DROP_CAUSES, CLASS_POLICIES, CLASS_SOURCES } from './change-class.js';
+import { RISK_TIERS } from './risk-tier.js';
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
 const Str = Type.String();
@@ -53,6 +56,10 @@ const ChangeFields = {
   confirmLarge: Type.Optional(Type.Boolean({ description: 'Required when the scope has 100 services or more' })),
   silenceInfra: Type.Optional(Nullable(Type.Enum(SILENCE_MODES, { title: 'Silence infrastructure' }))),
   draft: Type.Optional(Type.Boolean({ description: 'Save without scheduling it (PUT with draft: false submits it)' })),
+  emergency: Type.Optional(Type.Boolean({ description: 'An emergency change: needs emergencyReason and an incident or ticketUrl; L3, and may pass a closed window once its quorum (≥ 2 people) approved it' })),
+  emergencyReason: Type.Optional(Type.String({ maxLength: 2000, title: 'Emergency reason' })),
+  incident: Type.Optional(Type.String({ maxLength: 1000, description: 'The incident the emergency answers: an id or a URL', title: 'Incident' })),
+  template: Type.Optional(Type.String({ maxLength: 200, description: 'A certified standard-change template (name or id) the change claims; standard when its scope contains the change', title: 'Template' })),
 };
 const ChangeInput = Type.Object(ChangeFields, { additionalProperties: false });
 const ChangePatch = Type.Partial(ChangeInput, { additionalProperties: false });
@@ -78,7 +85,14 @@ export const ChangeBody = Type.Object({
   gated: Type.Boolean(), quorum: Nullable(Type.Integer()), owner: Type.Object({ id: Str, email: Str, name: Str }), viaTokenId: Nullable(Str), viaProxyId: Type.Null(),
   approvalExpiresAt: Nullable(Str), startDeadline: Nullable(Str), decidedAt: Nullable(Str), rejectionReason: Nullable(Str), startedAt: Nullable(Str),
   finishedAt: Nullable(Str), aborted: Type.Boolean(), notes: Nullable(Str), endReason: Nullable(Str), outcomeBy: Nullable(Type.Enum(['pipeline', 'person', 'window'])), relativeWindow: Type.Boolean(), evaluateAt: Nullable(Str), reportedAt: Nullable(Str),
-  blastVersion: Type.Integer(), reportVersion: Type.Integer(), ticket: Nullable(TicketRefBody), createdAt: Str, updatedAt: Str,
+  blastVersion: Type.Integer(), reportVersion: Type.Integer(), ticket: Nullable(TicketRefBody),
+  changeClass: Type.Enum(CHANGE_CLASSES), changeClassSource: Type.Enum(CLASS_SOURCES, { description: 'The rule that decided the class' }), changeClassReason: Str,
+  changeClassCause: Nullable(Type.Enum(Object.keys(CLASS_DROP_CAUSES) as Array<keyof typeof CLASS_DROP_CAUSES>, { description: 'Why it lost the class its template gave it' })),
+  template: Nullable(Type.Object({ id: Str, version: Type.Integer() })), emergency: Nullable(Type.Object({ reason: Str, link: Str })),
+  riskTier: Nullable(Type.Enum(RISK_TIERS)), riskReason: Nullable(Str),
+  windowBypassed: Nullable(Type.Object({ window: Str, kind: Str, at: Str, approvals: Type.Integer() }, { description: 'The closed window an emergency passed with its full quorum' })),
+  approvalDigest: Nullable(Type.String({ description: 'sha256 of the change’s approvable content now' })), approvedDigest: Nullable(Type.String({ description: 'The digest its approvals approved' })),
+  createdAt: Str, updatedAt: Str,
 }, { $id: 'Change' });
 export const SuppressionBody = Type.Object({
   state: Type.Enum(['none', 'active', 'releasing', 'released'], { description: 'none: the change never ran; active while it runs; releasing from its finish until the release (5 min later); released after' }),
@@ -93,6 +107,8 @@ const Registered = Type.Object({
   callbackSecret: Type.Optional(Type.String({ description: 'cs_…, only when callbackUrl was sent: returned once' })),
   approval: Type.Optional(RegisteredApprovalBody), mapping: Type.Optional(Type.Object({ unresolved: Type.Array(Type.Object({ query: Str, candidates: Type.Array(Candidate) })), hint: Str })),
   warnings: Type.Optional(Type.Array(Str, { description: 'registered, but something will not work as sent: a private callbackUrl while allowPrivateCallbacks is off' })),
+  governance: Type.Optional(Type.Object({ changeClass: Type.Enum(CHANGE_CLASSES), changeClassReason: Str, riskTier: Type.Enum(RISK_TIERS), riskReason: Str, policy: Str }, { description: 'Its class and risk tier, and what the tier asks' })),
+  windows: Type.Optional(Type.Object({ verdict: WindowVerdictBody, conflicts: Type.Array(WindowConflictBody) }, { description: 'The windows at the planned start (allowed, the window, why, the next opening) and what the planned window runs into' })),
 });
 const Params = Type.Object({ id: Type.String({ maxLength: 100 }) });
 const OneChange = Type.Object({ change: ChangeBody });
@@ -103,7 +119,12 @@ const Status = Type.Object({
     state: Type.Enum(['not_required', 'mapping', 'pending', 'approved', 'rejected', 'expired']), approvals: Nullable(Type.Integer()), required: Nullable(Type.Integer()),
     expiresAt: Nullable(Str), decidedAt: Nullable(Str), reason: Nullable(Str), criticalRequired: Type.Boolean(), criticalApproved: Nullable(Type.Boolean()),
     blockedOn: Nullable(Type.Enum(['classification', 'critical_approver'])),
+    tier: Nullable(Type.Enum(RISK_TIERS)), policy: Nullable(Type.String({ description: 'What the tier asks, in words' })),
+    digest: Nullable(Type.String({ description: 'The digest of the content the approvals approved (null until approved, or when none was needed)' })),
+    approvedCommit: Nullable(Type.String({ description: 'The pipeline commit that was approved' })),
   }),
+  changeClass: Type.Enum(CHANGE_CLASSES), changeClassReason: Str,
+  windowBypassed: Nullable(Type.Object({ window: Str, kind: Str, at: Str, approvals: Type.Integer() })),
   criticality: Nullable(Tier), criticalitySource: Nullable(Str),
   classification: Type.Optional(Type.Object({ unknown: Type.Array(Str), url: Str })),
   mapping: Type.Optional(Type.Object({ unresolved: Type.Array(Str), url: Str })),
@@ -137,6 +158,7 @@ const SettingsBody = Type.Object({
   settings: Type.Object({
     approvalRequired: Type.Enum(APPROVAL_MODES), quorum: Type.Integer(), approvalExpiryMinutes: Type.Integer(), startTimeoutMinutes: Type.Integer(),
     surveillanceMinutes: Type.Integer(), completionRecipients: Type.Array(Str), allowPrivateCallbacks: Type.Boolean(), silenceInfra: Type.Enum(SILENCE_MODES), updatedAt: Nullable(Str),
+    changeClassPolicy: Type.Enum(CLASS_POLICIES), l1Approvals: Type.Integer(),
     ticketing: Nullable(Type.Object({ kind: Type.Enum(TICKET_KINDS), hasSecret: Type.Boolean() }, { additionalProperties: true, description: 'The one ticket destination: its kind’s fields, its secret shown as •••• with hasSecret' })),
     ticketingKind: Type.Enum(['none', ...TICKET_KINDS]),
     ticketingUnreadable: Type.Boolean({ description: 'the stored secret cannot be opened with this server’s data key: enter it again' }),
@@ -158,11 +180,13 @@ const SettingsPatch = Type.Object({
   completionRecipients: Type.Optional(Type.Array(Type.String({ maxLength: 320, title: 'Completion recipient' }), { maxItems: 25, title: 'Completion recipients' })),
   allowPrivateCallbacks: Type.Optional(Type.Boolean()),
   silenceInfra: Type.Optional(Type.Enum(SILENCE_MODES)),
+  changeClassPolicy: Type.Optional(Type.Enum(CLASS_POLICIES, { title: 'Change class policy', description: 'normal_by_default: standard only when a change names a certified template that covers it; standard_by_default: whenever one covers it' })),
+  l1Approvals: Type.Optional(Type.Integer({ minimum: 0, maximum: 25, title: 'L1 approvals', description: 'Approvals an L1 (low-risk) change needs; 0 = none. L2 needs the quorum, L3 at least two distinct approvers' })),
   ticketing: Type.Optional(Nullable(TicketingInput)),
 }, { additionalProperties: false });
 
-export const changeRoutes: FastifyPluginAsyncTypebox<{ db: Database; changes: ChangeService; approvals: ApprovalService; settings: ChangeSettingsService; blast: BlastService }> = async (app, deps) => {
-  const { db, changes, approvals, settings, blast } = deps;
+export const changeRoutes: FastifyPluginAsyncTypebox<{ db: Database; changes: ChangeService; approvals: ApprovalService; classes: ClassService; settings: ChangeSettingsService; blast: BlastService }> = async (app, deps) => {
+  const { db, changes, approvals, classes, settings, blast } = deps;
   const tags = ['changes'];
   const read = { access: { scope: 'changes:read' as const } };
   const write = { access: { scope: 'changes:write' as const } };
@@ -261,6 +285,14 @@ export const changeRoutes: FastifyPluginAsyncTypebox<{ db: Database; changes: Ch
     config: session,
     schema: { tags, summary: 'Approve (a listed approver, never the requester, once; people only). 409 {blockedOn: classification} while a service component has no tier', params: Params, body: Type.Object({ comment: Type.Optional(Type.String({ maxLength: 2000 })) }, { additionalProperties: false }), response: { 200: ApprovalGivenBody, ...errors(400, 401, 403, 404, 409) } },
   }, async (req) => approvals.approve(ctx(req), req.principal!, req.params.id, req.body.comment));
+  app.post('/api/changes/:id/class', {
+    config: session,
+    schema: {
+      tags, summary: 'Reclassify a change that has not started (designated approvers, signed in): its tier and approval policy follow, collected approvals are voided',
+      params: Params, body: Type.Object({ changeClass: Type.Enum(CHANGE_CLASSES), note: Type.String({ maxLength: 2000, description: 'Why, at least 5 characters' }) }, { additionalProperties: false }),
+      response: { 200: OneChange, ...errors(400, 401, 403, 404, 409) },
+    },
+  }, async (req) => ({ change: await classes.reclassify(ctx(req), req.principal!, req.params.id, req.body.changeClass, req.body.note) }));
   app.post('/api/changes/:id/reject', {
     config: session,
     schema: { tags, summary: 'Reject with a reason: the first rejection rejects the change', params: Params, body: Type.Object({ reason: Type.String({ maxLength: 2000 }) }, { additionalProperties: false }), response: { 200: RejectedBody, ...errors(400, 401, 403, 404, 409) } },

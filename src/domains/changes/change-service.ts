@@ -27,12 +27,18 @@ import { unresolvedMessage } from './unresolved-names.js';
 import { CHANGE_KINDS, type Change, type ChangeKind, type Outcome, type PipelineInfo } from './change-store.js';
 import { CHANGE_STATUSES, move, type Action, type ChangeStatus } from './change-lifecycle.js';
 import { planExtension, planWindow } from './window.js';
+import type { Queryable } from '../../platform/db/database.js';
+import type { ChangeClass, ClassDecision, TemplateScope } from './change-class.js';
+import type { RiskTier } from './risk-tier.js';
+import { govern, NO_GOVERNANCE, windowFacts, type ChangeFactsInput, type GovernanceReader, type Governed, type WindowConflict, type WindowVerdict } from './change-governance.js';
+import { approvalDigest, approvedContent } from './approval-digest.js';
 
 export type RegisterInput = {
   title: string; kind?: ChangeKind; description?: string; ticketUrl?: string; components: ComponentInput[]; hops?: 1 | 2;
   startNow?: boolean; windowStart?: string; windowEnd?: string; evidenceMinutes?: number; surveillanceMinutes?: number;
   maxDurationMinutes?: number; autoStart?: boolean; pipeline?: PipelineInfo; callbackUrl?: string; recipients?: string[];
   releaseHeld?: boolean; confirmLarge?: boolean; silenceInfra?: SilenceMode | null; draft?: boolean;
+  emergency?: boolean; emergencyReason?: string; incident?: string; template?: string;
 };
 
 /** What happened to a change, for whoever delivers the news (e-mail, callbacks, tickets). */
@@ -45,7 +51,7 @@ export type ChangeNotifier = { notify(tx: Tx, change: Change, event: ChangeEvent
 export const silentNotifier: ChangeNotifier = { notify: async () => {} };
 
 export const TIMER_JOB = 'change.timer';
-type TimerStep = 'approval_expiry' | 'start_deadline' | 'window_start' | 'window_end' | 'horizon';
+type TimerStep = 'approval_expiry' | 'start_deadline' | 'window_start' | 'window_open' | 'window_end' | 'horizon';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const minutes = (n: number) => n * 60_000;
@@ -55,7 +61,17 @@ export type Registered = {
   approval?: RegisteredApproval; mapping?: { unresolved: Unresolved[]; hint: string };
   /** Registered, but something will not work as sent (a private callback address not allowed yet). */
   warnings?: string[];
+  /** Its class, tier and what the tier asks. */
+  governance?: { changeClass: ChangeClass; changeClassReason: string; riskTier: RiskTier; riskReason: string; policy: string };
+  /** The windows at its planned start, and what its planned window runs into (freezes, outside change windows). */
+  windows?: { verdict: WindowVerdict; conflicts: WindowConflict[] };
 };
+
+/** 409 for a start while the windows are closed: the window, why, and when it next opens. */
+export function windowClosed(v: WindowVerdict): AppError {
+  const next = v.nextOpening ? `; it may start from ${v.nextOpening}` : '';
+  return conflict(`the change cannot start now: ${v.reason}${next}`, { blockedOn: 'window', window: v.window, nextOpening: v.nextOpening });
+}
 
 /** The filters of the changes list, as the query string spells them (comma lists where several may be given). */
 export type ListQuery = {
@@ -223,6 +239,39 @@ export class ChangeService {
       if (!u || (u.protocol !== 'http:' && u.protocol !== 'https:')) throw invalid(k, 'must be an http(s) URL');
     }
     for (const [i, r] of (input.recipients ?? []).entries()) if (!EMAIL.test(r)) throw invalid(`recipients.${i}`, 'is not an e-mail address', r);
+    if (input.emergency) {
+      if ((input.emergencyReason?.trim().length ?? 0) < 5) throw invalid('emergencyReason', 'an emergency change needs its reason (at least 5 characters)');
+      if (!input.incident?.trim() && !input.ticketUrl) throw badRequest('an emergency change must link the incident or ticket it answers: give incident or ticketUrl', 'incident');
+    }
+  }
+
+  /** An emergency's reason and link, or null for any other change. */
+  private static emergencyOf(input: RegisterInput): { reason: string; link: string } | null {
+    return input.emergency ? { reason: input.emergencyReason!.trim(), link: input.incident?.trim() || input.ticketUrl! } : null;
+  }
+
+  private governance: GovernanceReader = NO_GOVERNANCE;
+
+  /** Plugs in templates and windows (the governance domain). */
+  setGovernance(g: GovernanceReader): void {
+    this.governance = g;
+  }
+
+  get readGovernance(): GovernanceReader {
+    return this.governance;
+  }
+
+  /** Class, tier and approval policy of a change about to be saved, and whether approval gates it. `templates`: the certified ones, when already read. */
+  async decide(db: Queryable, orgId: string, facts: ChangeFactsInput, settings: ChangeSettings, viaToken: boolean, override?: ClassDecision, templates?: TemplateScope[]): Promise<Governed & { gated: boolean }> {
+    const certified = override ? [] : templates ?? (await this.governance.prepare(db, orgId, this.deps.clock.now(), this.deps.clock.now())).templates;
+    const g = govern(facts, certified, settings, override);
+    const byMode = settings.approvalRequired === 'all' || (settings.approvalRequired === 'api' && viaToken);
+    return { ...g, gated: byMode && g.policy.approvals > 0 };
+  }
+
+  /** The windows' answer for starting this change at an instant. */
+  async windowVerdict(db: Queryable, c: Pick<Change, 'orgId' | 'components' | 'pipeline' | 'criticality'>, at: Date): Promise<WindowVerdict> {
+    return (await this.governance.prepare(db, c.orgId, at, at)).check(at, windowFacts(c));
   }
 
   /**
@@ -246,29 +295,53 @@ export class ChangeService {
     const hops = input.hops ?? 1;
     let computed: Awaited<ReturnType<BlastService['blastOf']>> | null = null;
     if (!match.unresolved.length) computed = await this.checkedBlast(p.org.id, match.resolved, hops, input.silenceInfra, input.confirmLarge ?? false);
-    const gated = settings.approvalRequired === 'all' || (settings.approvalRequired === 'api' && viaToken);
+    const crit0: Partial<Criticality> = computed?.criticality ?? {};
+    const facts: ChangeFactsInput = {
+      kind: input.kind ?? 'other', components: match.resolved, pipeline: input.pipeline ?? null, viaTokenId: viaToken ? p.tokenId : null, hops,
+      criticality: crit0.criticality ?? null, blastServices: computed?.blast.counts.services ?? 0, silencedItems: computed?.blast.counts.items ?? 0,
+      emergency: ChangeService.emergencyOf(input), template: input.template?.trim() || null,
+    };
+    const plannedStart = window.start > now ? window.start : now;
+    const view = await this.governance.prepare(this.deps.db, p.org.id, plannedStart, window.end);
+    const governed = await this.decide(this.deps.db, p.org.id, facts, settings, viaToken, undefined, view.templates);
+    const gated = governed.gated;
+    // A change that starts now without approval is held to the windows now: refused while closed.
+    const startsNow = !input.draft && !match.unresolved.length && !gated && (input.startNow ?? false);
+    const planned = windowFacts({ components: match.resolved, pipeline: input.pipeline ?? null, criticality: crit0.criticality ?? null });
+    const verdict = input.draft ? null : view.check(plannedStart, planned);
+    if (startsNow && verdict && !verdict.allowed) throw windowClosed(verdict);
+    const conflicts = input.draft ? [] : view.conflicts(window.start > now ? window.start : now, window.end, planned);
     const status: ChangeStatus = input.draft ? 'draft' : match.unresolved.length ? 'pending_mapping' : gated ? 'pending_approval' : input.startNow ? 'active' : 'scheduled';
     const id = `chg_${randomBytes(16).toString('hex')}`;
     const callbackSecret = input.callbackUrl ? `cs_${randomSecret()}` : undefined;
     const at = now.toISOString();
     const waiting = status === 'pending_mapping' || status === 'pending_approval';
-    const crit: Partial<Criticality> = computed?.criticality ?? {};
+    const crit = crit0;
+    const relative = input.startNow === true || input.windowStart === undefined;
 
     await this.deps.db.transaction(async (tx) => {
       await tx.query(
         `INSERT INTO changes (id, org_id, title, kind, description, ticket_url, status, hops, window_start, window_end, evidence_minutes, max_duration_minutes,
            auto_start, release_held, silence_infra, pipeline, callback_url, callback_secret_sealed, recipients, components, unresolved, criticality,
-           criticality_source, component_tiers, gated, quorum, owner_id, via_token_id, approval_expires_at, started_at, blast_version, created_at, updated_at, relative_window)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27, $28, $29, $30, $31, $32, $32, $33)`,
+           criticality_source, component_tiers, gated, quorum, owner_id, via_token_id, approval_expires_at, started_at, blast_version, created_at, updated_at, relative_window,
+           change_class, change_class_source, change_class_reason, template_id, template_version, emergency, risk_tier, risk_reason, approval_digest)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27, $28, $29, $30, $31, $32, $32, $33,
+           $34, $35, $36, $37, $38, $39, $40, $41, $42)`,
         [
           id, p.org.id, input.title.trim(), input.kind ?? 'other', input.description ?? null, input.ticketUrl ?? null, status, hops,
           // startNow under approval means: start the moment it is approved.
           window.start.toISOString(), window.end.toISOString(), evidenceMinutes, input.maxDurationMinutes ?? null, (input.autoStart ?? false) || (gated && (input.startNow ?? false)),
           input.releaseHeld ?? true, input.silenceInfra ?? null, input.pipeline ? JSON.stringify(input.pipeline) : null, input.callbackUrl ?? null,
           callbackSecret ? this.deps.sealer.seal(callbackSecret) : null, input.recipients ?? [], JSON.stringify(match.resolved), JSON.stringify(match.unresolved),
-          crit.criticality ?? null, crit.criticalitySource ?? null, JSON.stringify(crit.componentTiers ?? {}), gated, gated ? settings.quorum : null,
+          crit.criticality ?? null, crit.criticalitySource ?? null, JSON.stringify(crit.componentTiers ?? {}), gated, gated ? governed.policy.approvals : null,
           p.user.id, viaToken ? p.tokenId : null, waiting ? new Date(now.getTime() + minutes(settings.approvalExpiryMinutes)).toISOString() : null,
-          status === 'active' ? at : null, computed ? 1 : 0, at, input.startNow === true || input.windowStart === undefined,
+          status === 'active' ? at : null, computed ? 1 : 0, at, relative,
+          governed.decision.changeClass, governed.decision.source, governed.decision.reason, governed.decision.template?.id ?? null, governed.decision.template?.version ?? null,
+          facts.emergency ? JSON.stringify(facts.emergency) : null, governed.tier.tier, governed.tier.reason,
+          approvalDigest(approvedContent({
+            title: input.title, components: match.resolved, windowStart: window.start.toISOString(), windowEnd: window.end.toISOString(), maxDurationMinutes: input.maxDurationMinutes ?? null,
+            relativeWindow: relative, hops, blastVersion: computed ? 1 : 0, changeClass: governed.decision.changeClass, riskTier: governed.tier.tier, pipeline: input.pipeline ?? null,
+          })),
         ],
       );
       if (computed) {
@@ -282,6 +355,9 @@ export class ChangeService {
           title: change.title, status, components: match.resolved.map((r) => r.key), unresolved: match.unresolved.map((u) => u.query), hops,
           windowStart: change.windowStart, windowEnd: change.windowEnd, gated, criticality: change.criticality, silenceInfra: computed?.silenceInfra ?? null,
           scope: computed ? { services: computed.blast.counts.services, items: computed.blast.counts.items } : null,
+          changeClass: governed.decision.changeClass, changeClassSource: governed.decision.source, changeClassReason: governed.decision.reason,
+          template: governed.decision.template, emergency: facts.emergency, riskTier: governed.tier.tier, riskReason: governed.tier.reason, approvalPolicy: governed.policy.policy,
+          ...(status === 'active' && verdict?.window ? { window: verdict.window.name } : {}),
         },
       });
       await this.afterEntering(tx, change);
@@ -292,6 +368,8 @@ export class ChangeService {
     if (status === 'pending_mapping') out.mapping = { unresolved: match.unresolved, hint: `map them on the change page: ${this.link(change)}` };
     if (status === 'pending_approval') out.approval = await this.approvalSummary(change, settings);
     if (warnings.length) out.warnings = warnings;
+    out.governance = { changeClass: governed.decision.changeClass, changeClassReason: governed.decision.reason, riskTier: governed.tier.tier, riskReason: governed.tier.reason, policy: governed.policy.policy };
+    if (verdict) out.windows = { verdict, conflicts };
     return out;
   }
 
@@ -411,9 +489,39 @@ export class ChangeService {
     });
   }
 
-  async startLocked(tx: Tx, ctx: AuditContext, c: Change): Promise<Change> {
+  /**
+   * Starts a locked change, held to the windows: a freeze, or no open change window when change
+   * windows apply, refuses the start (`refuse`: 409) or defers it to the next opening (`wait`: the
+   * timers and autoStart, audited change.start_deferred). An emergency with its full quorum
+   * (≥ 2 distinct approvers) passes a closed window: stamped once and audited change.window_bypassed once.
+   */
+  async startLocked(tx: Tx, ctx: AuditContext, c: Change, onClosed: 'refuse' | 'wait' = 'refuse'): Promise<Change> {
     const now = this.deps.clock.now();
+    const verdict = await this.windowVerdict(tx, c, now);
+    let bypass: Change['windowBypassed'] = null;
+    if (!verdict.allowed) {
+      const approvals = c.changeClass === 'emergency' ? (await store.listDecisions(tx, c.id)).filter((d) => d.decision === 'approved').length : 0;
+      if (c.changeClass === 'emergency' && approvals >= Math.max(2, c.quorum ?? 0)) {
+        bypass = c.windowBypassed ?? { window: verdict.window?.name ?? 'closed window', kind: verdict.window?.kind ?? 'change', at: now.toISOString(), approvals };
+      } else if (onClosed === 'wait') {
+        // A window planned at fixed times that the closed window outlasts cannot run as planned: it expires rather than start late.
+        const fixed = !c.relativeWindow && !c.maxDurationMinutes;
+        if (fixed && (verdict.nextOpening === null || Date.parse(verdict.nextOpening) >= Date.parse(c.windowEnd))) {
+          const why = `${verdict.reason}: it outlasts the change’s planned window (until ${c.windowEnd})`;
+          return this.transition(tx, ctx, c, 'expire', { end_reason: why }, { reason: why, window: verdict.window });
+        }
+        await appendAuditEvent(tx, this.deps.clock, ctx, { orgId: c.orgId, action: 'change.start_deferred', target: { type: 'change', id: c.id }, data: { window: verdict.window, reason: verdict.reason, nextOpening: verdict.nextOpening } });
+        if (verdict.nextOpening) await this.timer(tx, c, 'window_open', verdict.nextOpening);
+        return c;
+      } else {
+        throw windowClosed(verdict);
+      }
+    }
     const patch: Record<string, unknown> = { started_at: now.toISOString() };
+    if (bypass && !c.windowBypassed) {
+      patch.window_bypassed = JSON.stringify(bypass);
+      await appendAuditEvent(tx, this.deps.clock, ctx, { orgId: c.orgId, action: 'change.window_bypassed', target: { type: 'change', id: c.id }, data: { ...bypass, reason: verdict.reason } });
+    }
     if (c.maxDurationMinutes) {
       patch.window_start = now.toISOString();
       patch.window_end = new Date(now.getTime() + minutes(c.maxDurationMinutes)).toISOString();
@@ -501,6 +609,9 @@ export class ChangeService {
       maxDurationMinutes: input.maxDurationMinutes ?? before.maxDurationMinutes ?? undefined, autoStart: input.autoStart ?? before.autoStart,
       pipeline: input.pipeline ?? before.pipeline ?? undefined, recipients: input.recipients ?? before.recipients, releaseHeld: input.releaseHeld ?? before.releaseHeld,
       silenceInfra: input.silenceInfra === undefined ? before.silenceInfra : input.silenceInfra, confirmLarge: input.confirmLarge,
+      emergency: input.emergency ?? before.emergency !== null, emergencyReason: input.emergencyReason ?? before.emergency?.reason,
+      incident: input.incident ?? (before.emergency && before.emergency.link !== before.ticketUrl ? before.emergency.link : undefined),
+      template: input.template ?? before.template?.id,
     };
     this.validate(merged);
     const now = this.deps.clock.now();
@@ -515,24 +626,66 @@ export class ChangeService {
       const m = move(c.status, submit ? 'submit' : 'edit');
       if (!m.ok) throw conflict(m.reason, { status: c.status });
       const version = c.blastVersion + 1;
+      const viaToken = c.viaTokenId !== null;
+      const emergency = ChangeService.emergencyOf(merged);
+      // An approver's reclassification holds through edits that do not declare an emergency or name a template.
+      const kept = c.changeClassSource === 'reclassified' && input.emergency === undefined && input.template === undefined
+        ? { changeClass: c.changeClass, source: c.changeClassSource, reason: c.changeClassReason, template: null } : undefined;
+      const governed = await this.decide(tx, c.orgId, {
+        kind: merged.kind ?? 'other', components: match.resolved, pipeline: merged.pipeline ?? null, viaTokenId: c.viaTokenId, hops: merged.hops ?? 1,
+        criticality: computed.criticality.criticality, blastServices: computed.blast.counts.services, silencedItems: computed.blast.counts.items,
+        emergency, template: merged.template ?? null,
+      }, settings, viaToken, kept);
+      const relative = merged.startNow === true || merged.windowStart === undefined;
+      const digest = approvalDigest(approvedContent({
+        title: merged.title, components: match.resolved, windowStart: window.start.toISOString(), windowEnd: window.end.toISOString(), maxDurationMinutes: merged.maxDurationMinutes ?? null,
+        relativeWindow: relative, hops: merged.hops ?? 1, blastVersion: version, changeClass: governed.decision.changeClass, riskTier: governed.tier.tier, pipeline: merged.pipeline ?? null,
+      }));
       const s = this.deps.blast.store(computed.blast);
       await store.insertBlast(tx, c.id, version, s.stored, s.bytes, now.toISOString());
       await tx.query(
         `UPDATE changes SET title = $2, kind = $3, description = $4, ticket_url = $5, hops = $6, window_start = $7, window_end = $8, evidence_minutes = $9,
            max_duration_minutes = $10, auto_start = $11, pipeline = $12, recipients = $13, release_held = $14, silence_infra = $15, components = $16,
-           criticality = $17, criticality_source = $18, component_tiers = $19, blast_version = $20, updated_at = $21 WHERE id = $1`,
+           criticality = $17, criticality_source = $18, component_tiers = $19, blast_version = $20, updated_at = $21,
+           change_class = $22, change_class_source = $23, change_class_reason = $24, change_class_cause = NULL, template_id = $25, template_version = $26,
+           emergency = $27, risk_tier = $28, risk_reason = $29, approval_digest = $30, relative_window = $31 WHERE id = $1`,
         [c.id, merged.title.trim(), merged.kind, merged.description ?? null, merged.ticketUrl ?? null, merged.hops, window.start.toISOString(), window.end.toISOString(),
           merged.evidenceMinutes, merged.maxDurationMinutes ?? null, merged.autoStart, merged.pipeline ? JSON.stringify(merged.pipeline) : null, merged.recipients,
           merged.releaseHeld, merged.silenceInfra ?? null, JSON.stringify(match.resolved), computed.criticality.criticality, computed.criticality.criticalitySource,
-          JSON.stringify(computed.criticality.componentTiers), version, now.toISOString()],
+          JSON.stringify(computed.criticality.componentTiers), version, now.toISOString(),
+          governed.decision.changeClass, governed.decision.source, governed.decision.reason, governed.decision.template?.id ?? null, governed.decision.template?.version ?? null,
+          emergency ? JSON.stringify(emergency) : null, governed.tier.tier, governed.tier.reason, digest, relative],
       );
-      await appendAuditEvent(tx, this.deps.clock, ctx, { orgId: c.orgId, action: 'change.edited', target: { type: 'change', id: c.id }, data: { blastVersion: version, fields: Object.keys(input) } });
+      await appendAuditEvent(tx, this.deps.clock, ctx, {
+        orgId: c.orgId, action: 'change.edited', target: { type: 'change', id: c.id },
+        data: {
+          blastVersion: version, fields: Object.keys(input), digest: { from: c.approvalDigest, to: digest },
+          ...(governed.decision.changeClass !== c.changeClass ? { changeClass: { from: c.changeClass, to: governed.decision.changeClass, reason: governed.decision.reason } } : {}),
+          ...(governed.tier.tier !== c.riskTier ? { riskTier: { from: c.riskTier, to: governed.tier.tier, reason: governed.tier.reason } } : {}),
+        },
+      });
       const edited = (await store.findChange(tx, c.orgId, c.id))!;
+      const approvalPatch = (gated: boolean): Record<string, unknown> => (gated
+        ? { gated: true, quorum: governed.policy.approvals, approved_digest: null, decided_at: null, start_deadline: null, approval_expires_at: new Date(now.getTime() + minutes(settings.approvalExpiryMinutes)).toISOString() }
+        : { gated: false, quorum: null, approved_digest: null });
       if (submit) {
-        const gated = settings.approvalRequired === 'all' || (settings.approvalRequired === 'api' && p.kind === 'token');
-        const patch: Record<string, unknown> = gated ? { gated: true, quorum: settings.quorum, approval_expires_at: new Date(now.getTime() + minutes(settings.approvalExpiryMinutes)).toISOString() } : {};
-        if (!gated && input.startNow) patch.started_at = now.toISOString();
-        await this.transition(tx, ctx, edited, 'submit', patch, {}, { gated, startNow: input.startNow ?? false });
+        const patch = approvalPatch(governed.gated);
+        if (!governed.gated && input.startNow) {
+          const verdict = await this.windowVerdict(tx, edited, now);
+          if (!verdict.allowed) throw windowClosed(verdict);
+          patch.started_at = now.toISOString();
+        }
+        await this.transition(tx, ctx, edited, 'submit', patch, {}, { gated: governed.gated, startNow: input.startNow ?? false });
+      } else if (c.status === 'pending_approval' || c.status === 'approved' || governed.gated !== c.gated) {
+        // What was approved is no longer what would run: the approvals given so far stop counting, and it waits again.
+        const voided = await store.voidDecisions(tx, c.id, now.toISOString(), 'edited');
+        if (voided.length) {
+          await appendAuditEvent(tx, this.deps.clock, ctx, {
+            orgId: c.orgId, action: 'change.approvals_voided', target: { type: 'change', id: c.id },
+            data: { cause: 'edited', voided: voided.map((v) => ({ userId: v.userId, decision: v.decision, digest: v.digest })), digest: { from: c.approvalDigest, to: digest } },
+          });
+        }
+        await this.transition(tx, ctx, edited, 'reopen', approvalPatch(governed.gated), { voided: voided.length, cause: 'edited' }, { gated: governed.gated, startNow: false });
       } else if (edited.status === 'scheduled') {
         await this.afterEntering(tx, edited);
       }
@@ -566,7 +719,16 @@ export class ChangeService {
         }
         return;
       case 'window_start':
-        if (c.status === 'scheduled' && c.windowStart === at) await this.startLocked(tx, ctx, c);
+        if (c.status === 'scheduled' && c.windowStart === at) await this.startLocked(tx, ctx, c, 'wait');
+        return;
+      case 'window_open':
+        // A start the windows deferred: a scheduled change, or an approved one with autoStart.
+        if (c.status === 'scheduled' || (c.status === 'approved' && c.autoStart)) {
+          if (!c.relativeWindow && !c.maxDurationMinutes && new Date(c.windowEnd) <= now) {
+            const why = 'its planned window ended while a closed window held its start';
+            await this.transition(tx, ctx, c, 'expire', { end_reason: why }, { reason: why });
+          } else await this.startLocked(tx, ctx, c, 'wait');
+        }
         return;
       case 'window_end':
         if (c.status === 'active' && c.windowEnd === at) {
@@ -610,7 +772,7 @@ export function unknownTier(c: Change): Array<{ key: string; name: string; kind:
 
 const EVENT_OF: Record<Action, string> = {
   submit: 'submitted', mapped: 'mapped', approve: 'approved', reject: 'rejected', expire: 'expired', start: 'started', finish: 'completed', abort: 'aborted',
-  window_end: 'window_ended', report: 'reported', evaluate: 'evaluation_requested', cancel: 'cancelled', edit: 'edited',
+  window_end: 'window_ended', report: 'reported', evaluate: 'evaluation_requested', cancel: 'cancelled', edit: 'edited', reopen: 'reopened',
 };
 const NEWS_OF: Partial<Record<Action, ChangeEvent>> = {
   mapped: 'mapped', approve: 'approved', reject: 'rejected', expire: 'expired', finish: 'completed', abort: 'completed', window_end: 'completed', report: 'reported', cancel: 'cancelled',

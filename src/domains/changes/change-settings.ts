@@ -8,6 +8,7 @@ import type { OutboundClient } from '../../platform/net/outbound.js';
 import type { SilenceMode } from '../catalogue/blast.js';
 import { appendAuditEvent, type AuditContext } from '../ledger/index.js';
 import { judgeQuorum, shortWarning } from './quorum-rule.js';
+import type { ClassPolicy } from './change-class.js';
 
 export const APPROVAL_MODES = ['none', 'api', 'all'] as const;
 export type ApprovalMode = (typeof APPROVAL_MODES)[number];
@@ -23,6 +24,10 @@ export type ChangeSettings = {
   completionRecipients: string[];
   allowPrivateCallbacks: boolean;
   silenceInfra: SilenceMode;
+  /** normal_by_default: a change is standard only when it names a certified template that covers it; standard_by_default: whenever one covers it. */
+  changeClassPolicy: ClassPolicy;
+  /** Approvals an L1 change needs: 0 (pre-approved) or a number. L2 needs the quorum, L3 at least two. */
+  l1Approvals: number;
   updatedAt: string | null;
 };
 /** The settings as a manager reads them: with the ticket destination, its secret masked. */
@@ -43,17 +48,17 @@ export type SettingsWarning = { field: 'quorum' | 'criticalUserIds'; message: st
 
 export const DEFAULTS: Omit<ChangeSettings, 'updatedAt'> = {
   approvalRequired: 'all', quorum: 2, approvalExpiryMinutes: 1440, startTimeoutMinutes: 1440, surveillanceMinutes: 60,
-  completionRecipients: [], allowPrivateCallbacks: false, silenceInfra: 'dedicated',
+  completionRecipients: [], allowPrivateCallbacks: false, silenceInfra: 'dedicated', changeClassPolicy: 'normal_by_default', l1Approvals: 0,
 };
 export const LIMITS = {
   quorum: { min: 1, max: 25 }, approvalExpiryMinutes: { min: 15, max: 10080 }, startTimeoutMinutes: { min: 15, max: 10080 },
-  surveillanceMinutes: { min: 15, max: 1440 }, completionRecipients: { max: MAX_COMPLETION_RECIPIENTS }, approvers: { max: MAX_APPROVERS },
+  surveillanceMinutes: { min: 15, max: 1440 }, l1Approvals: { min: 0, max: 25 }, completionRecipients: { max: MAX_COMPLETION_RECIPIENTS }, approvers: { max: MAX_APPROVERS },
 };
 
 type Manager = { org: { id: string }; role: string; user: { id: string } };
 type SettingsRow = Row & {
   approval_required: ApprovalMode; quorum: number; approval_expiry_minutes: number; start_timeout_minutes: number; surveillance_minutes: number;
-  completion_recipients: string[]; allow_private_callbacks: boolean; silence_infra: SilenceMode; updated_at: Date;
+  completion_recipients: string[]; allow_private_callbacks: boolean; silence_infra: SilenceMode; updated_at: Date; change_class_policy: ClassPolicy; l1_approvals: number;
   ticketing: StoredTicketing | null; ticketing_secret_sealed: string | null;
 };
 
@@ -66,7 +71,7 @@ export async function readSettings(db: Queryable, orgId: string): Promise<Change
   return {
     approvalRequired: x.approval_required, quorum: x.quorum, approvalExpiryMinutes: x.approval_expiry_minutes, startTimeoutMinutes: x.start_timeout_minutes,
     surveillanceMinutes: x.surveillance_minutes, completionRecipients: x.completion_recipients, allowPrivateCallbacks: x.allow_private_callbacks,
-    silenceInfra: x.silence_infra, updatedAt: new Date(x.updated_at).toISOString(),
+    silenceInfra: x.silence_infra, changeClassPolicy: x.change_class_policy ?? 'normal_by_default', l1Approvals: x.l1_approvals ?? 0, updatedAt: new Date(x.updated_at).toISOString(),
   };
 }
 
@@ -148,11 +153,13 @@ export class ChangeSettingsService {
       if (!judged.ok) throw badRequest(judged.reason, judged.field);
       const at = this.deps.clock.now().toISOString();
       await tx.query(
-        `INSERT INTO change_settings (org_id, silence_infra, approval_required, quorum, approval_expiry_minutes, start_timeout_minutes, surveillance_minutes, completion_recipients, allow_private_callbacks, updated_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+        `INSERT INTO change_settings (org_id, silence_infra, approval_required, quorum, approval_expiry_minutes, start_timeout_minutes, surveillance_minutes, completion_recipients, allow_private_callbacks, updated_at,
+           change_class_policy, l1_approvals)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
          ON CONFLICT (org_id) DO UPDATE SET silence_infra = $2, approval_required = $3, quorum = $4, approval_expiry_minutes = $5, start_timeout_minutes = $6,
-           surveillance_minutes = $7, completion_recipients = $8, allow_private_callbacks = $9, updated_at = $10`,
-        [m.org.id, next.silenceInfra, next.approvalRequired, next.quorum, next.approvalExpiryMinutes, next.startTimeoutMinutes, next.surveillanceMinutes, next.completionRecipients, next.allowPrivateCallbacks, at],
+           surveillance_minutes = $7, completion_recipients = $8, allow_private_callbacks = $9, updated_at = $10, change_class_policy = $11, l1_approvals = $12`,
+        [m.org.id, next.silenceInfra, next.approvalRequired, next.quorum, next.approvalExpiryMinutes, next.startTimeoutMinutes, next.surveillanceMinutes, next.completionRecipients, next.allowPrivateCallbacks, at,
+          next.changeClassPolicy, next.l1Approvals],
       );
       const changed = Object.fromEntries(Object.keys(next).filter((k) => JSON.stringify(next[k as keyof typeof next]) !== JSON.stringify(was[k as keyof typeof was])).map((k) => [k, { from: was[k as keyof typeof was], to: next[k as keyof typeof next] }]));
       if (Object.keys(changed).length || ticketing === undefined) {

@@ -7,6 +7,8 @@ import type { Criticality } from '../catalogue/criticality.js';
 import type { Tier } from '../catalogue/entity.js';
 import type { Resolved, Unresolved } from '../catalogue/matching.js';
 import type { ChangeStatus } from './change-lifecycle.js';
+import type { ChangeClass, ClassDropCause, ClassSource } from './change-class.js';
+import type { RiskTier } from './risk-tier.js';
 
 export const CHANGE_KINDS = ['deploy', 'config', 'infra', 'other'] as const;
 export type ChangeKind = (typeof CHANGE_KINDS)[number];
@@ -71,6 +73,22 @@ export type Change = {
   reportVersion: number;
   /** The ticket opened for it in the organisation's ticket destination. */
   ticket: TicketRef | null;
+  /** Its ITIL class, the rule that decided it (change-class.ts) and why, in words. */
+  changeClass: ChangeClass;
+  changeClassSource: ClassSource;
+  changeClassReason: string;
+  /** Why it lost the class a template gave it (CLASS_DROP_CAUSES), or null. */
+  changeClassCause: ClassDropCause | null;
+  template: { id: string; version: number } | null;
+  /** An emergency's reason and the incident or ticket it answers. */
+  emergency: { reason: string; link: string } | null;
+  riskTier: RiskTier | null;
+  riskReason: string | null;
+  /** The closed window an emergency passed with its full quorum (stamped once). */
+  windowBypassed: { window: string; kind: string; at: string; approvals: number } | null;
+  /** The digest of its content now, and the digest its approvals approved (null until approved). */
+  approvalDigest: string | null;
+  approvedDigest: string | null;
   createdAt: string;
   updatedAt: string;
 };
@@ -85,6 +103,9 @@ type ChangeRow = Row & {
   approval_expires_at: Date | null; start_deadline: Date | null; decided_at: Date | null; rejection_reason: string | null;
   started_at: Date | null; finished_at: Date | null; aborted: boolean; notes: string | null; end_reason: string | null; outcome_by: Change['outcomeBy']; relative_window: boolean; evaluate_at: Date | null; reported_at: Date | null;
   blast_version: number; report_version: number; ticket: TicketRef | null; created_at: Date; updated_at: Date;
+  change_class: ChangeClass; change_class_source: ClassSource; change_class_reason: string; change_class_cause: ClassDropCause | null;
+  template_id: string | null; template_version: number | null; emergency: Change['emergency']; risk_tier: RiskTier | null; risk_reason: string | null;
+  window_bypassed: Change['windowBypassed']; approval_digest: string | null; approved_digest: string | null;
 };
 
 const iso = (d: Date | string) => new Date(d).toISOString();
@@ -104,7 +125,12 @@ export function toChange(r: ChangeRow): Change {
     viaTokenId: r.via_token_id, viaProxyId: null, approvalExpiresAt: isoOrNull(r.approval_expires_at), startDeadline: isoOrNull(r.start_deadline),
     decidedAt: isoOrNull(r.decided_at), rejectionReason: r.rejection_reason, startedAt: isoOrNull(r.started_at), finishedAt: isoOrNull(r.finished_at),
     aborted: r.aborted, notes: r.notes, endReason: r.end_reason, outcomeBy: r.outcome_by, relativeWindow: r.relative_window, evaluateAt: isoOrNull(r.evaluate_at), reportedAt: isoOrNull(r.reported_at),
-    blastVersion: r.blast_version, reportVersion: r.report_version, ticket: r.ticket, createdAt: iso(r.created_at), updatedAt: iso(r.updated_at),
+    blastVersion: r.blast_version, reportVersion: r.report_version, ticket: r.ticket,
+    changeClass: r.change_class ?? 'normal', changeClassSource: r.change_class_source ?? 'default', changeClassReason: r.change_class_reason ?? '', changeClassCause: r.change_class_cause ?? null,
+    template: r.template_id ? { id: r.template_id, version: r.template_version ?? 1 } : null, emergency: r.emergency ?? null,
+    riskTier: r.risk_tier ?? null, riskReason: r.risk_reason ?? null, windowBypassed: r.window_bypassed ?? null,
+    approvalDigest: r.approval_digest ?? null, approvedDigest: r.approved_digest ?? null,
+    createdAt: iso(r.created_at), updatedAt: iso(r.updated_at),
   };
 }
 
@@ -187,14 +213,27 @@ export async function latestBlast(db: Queryable, changeId: string): Promise<{ ve
   return r.rows[0] ?? null;
 }
 
-export type Decision = { userId: string; email: string; name: string; decision: 'approved' | 'rejected'; comment: string | null; critical: boolean; at: string };
+export type Decision = { userId: string; email: string; name: string; decision: 'approved' | 'rejected'; comment: string | null; critical: boolean; at: string; digest: string | null };
 
 export async function listDecisions(db: Queryable, changeId: string): Promise<Decision[]> {
-  const r = await db.query<Row & { user_id: string; email: string; display_name: string; decision: Decision['decision']; comment: string | null; critical: boolean; at: Date }>(
+  const r = await db.query<Row & { user_id: string; email: string; display_name: string; decision: Decision['decision']; comment: string | null; critical: boolean; at: Date; digest: string | null }>(
     'SELECT a.*, u.email, u.display_name FROM change_approvals a JOIN users u ON u.id = a.user_id WHERE a.change_id = $1 ORDER BY a.at, a.user_id',
     [changeId],
   );
-  return r.rows.map((x) => ({ userId: x.user_id, email: x.email, name: x.display_name, decision: x.decision, comment: x.comment, critical: x.critical, at: iso(x.at) }));
+  return r.rows.map((x) => ({ userId: x.user_id, email: x.email, name: x.display_name, decision: x.decision, comment: x.comment, critical: x.critical, at: iso(x.at), digest: x.digest }));
+}
+
+/**
+ * Moves a change's decisions out of the count (an edit after them, a class drop, a reclassification):
+ * they are kept in change_voided_approvals with the cause. Returns who had decided.
+ */
+export async function voidDecisions(tx: Tx, changeId: string, at: string, cause: string): Promise<Array<{ userId: string; decision: string; digest: string | null }>> {
+  const r = await tx.query<{ user_id: string; decision: string; digest: string | null }>(
+    `WITH gone AS (DELETE FROM change_approvals WHERE change_id = $1 RETURNING *)
+     INSERT INTO change_voided_approvals (change_id, user_id, decision, comment, critical, at, digest, voided_at, cause)
+     SELECT change_id, user_id, decision, comment, critical, at, digest, $2, $3 FROM gone RETURNING user_id, decision, digest`,
+    [changeId, at, cause]);
+  return r.rows.map((x) => ({ userId: x.user_id, decision: x.decision, digest: x.digest }));
 }
 
 /**

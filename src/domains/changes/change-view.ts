@@ -1,11 +1,18 @@
 /** The compact status a pipeline polls (and every callback carries). Pure. */
 import type { Change } from './change-store.js';
+import { policyWords } from './risk-tier.js';
 import { unknownTier } from './change-service.js';
 import type { Decision } from './change-store.js';
 import * as store from './change-store.js';
 import type { Queryable } from '../../platform/db/database.js';
 import type { DeliveriesReader, DeliveriesView } from './change-deliveries.js';
 import { NO_SUPPRESSION, noSuppression, type Suppression, type SuppressionReader } from './change-suppression.js';
+
+/** The tier's approval policy in words, from what the change stamped (its quorum is the tier's number). */
+function policyOf(c: Change): string {
+  const n = c.gated ? c.quorum ?? 0 : 0;
+  return policyWords(c.riskTier!, n, c.criticality === 'critical' && n > 0, c.gated);
+}
 
 export type ApprovalState = 'not_required' | 'mapping' | 'pending' | 'approved' | 'rejected' | 'expired';
 
@@ -33,7 +40,9 @@ export function statusOf(c: Change, decisions: Decision[], links: { change: stri
       expiresAt: c.status === 'approved' ? c.startDeadline : c.status === 'pending_approval' || c.status === 'pending_mapping' ? c.approvalExpiresAt
         : c.status === 'expired' ? (c.startDeadline ?? c.approvalExpiresAt) : null,
       decidedAt: c.decidedAt, reason: c.rejectionReason, criticalRequired: critical, criticalApproved: critical ? approvals.some((a) => a.critical) : null, blockedOn,
+      tier: c.riskTier, policy: c.riskTier ? policyOf(c) : null, digest: c.approvedDigest, approvedCommit: c.approvedDigest ? c.pipeline?.commit ?? null : null,
     },
+    changeClass: c.changeClass, changeClassReason: c.changeClassReason, windowBypassed: c.windowBypassed,
     criticality: c.criticality, criticalitySource: c.criticalitySource,
     ...(c.status === 'pending_approval' && unknown.length ? { classification: { unknown: unknown.map((u) => u.name), url: links.approve } } : {}),
     ...(c.status === 'pending_mapping' ? { mapping: { unresolved: c.unresolved.map((u) => u.query), url: links.change } } : {}),

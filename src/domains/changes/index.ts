@@ -9,3 +9,9 @@ export { CHANGE_STATUSES, FINAL_STATUSES, type ChangeStatus } from './change-lif
 export { statusOf } from './change-view.js';
 export { changesCovering, readChangeScope, type ChangeScope, type CoveringChange, type ScopeEntity } from './change-scope.js';
 export { NO_SUPPRESSION, type HoldMode, type Suppression, type SuppressionReader, type SilenceView } from './change-suppression.js';
+export { ClassService } from './class-service.js';
+export { CHANGE_KINDS } from './change-store.js';
+export { CHANGE_CLASSES, CLASS_POLICIES, type TemplateScope } from './change-class.js';
+export { RISK_TIERS, isProduction } from './risk-tier.js';
+export { NO_GOVERNANCE, type GovernanceReader, type GovernanceView, type WindowFacts, type WindowVerdict, type WindowConflict } from './change-governance.js';
+export { WindowVerdictBody, WindowConflictBody, WindowRefBody } from './change-answers.js';

@@ -27,6 +27,8 @@ export type FlagRecord = {
   gitops: { commitSha: string; deployRun: string | null } | null;
   /** Turned off past the approval policy during an incident: due a review. */
   breakGlass: boolean;
+  /** The freeze a break-glass write passed, or null. */
+  freezeBypassed: { window: string; until: string } | null;
   schemaVersion: number;
   hash: string;
 };
@@ -53,6 +55,8 @@ export type FlagRecordData = {
   source: FlagSource;
   gitops: { commitSha: string; deployRun: string | null } | null;
   breakGlass?: boolean;
+  /** Break glass during a freeze: the freeze it passed. */
+  freezeBypassed?: { window: string; until: string };
 };
 
 const CHANGES: Record<string, FlagRecord['change']> = {
@@ -112,6 +116,7 @@ export function toFlagRecord(e: AuditEvent): FlagRecord {
     requestId: e.requestId,
     gitops: v1 ? null : ((d.gitops as FlagRecord['gitops'] | undefined) ?? null),
     breakGlass: d.breakGlass === true,
+    freezeBypassed: (d.freezeBypassed as FlagRecord['freezeBypassed'] | undefined) ?? null,
     schemaVersion: e.schemaVersion,
     hash: e.hash,
   };

@@ -125,6 +125,7 @@ export const FlagRecordBody = Type.Object({
   requestId: Type.Union([Type.String(), Type.Null()]),
   gitops: Type.Union([Type.Object({ commitSha: Type.String(), deployRun: Type.Union([Type.String(), Type.Null()]) }), Type.Null()]),
   breakGlass: Type.Boolean(),
+  freezeBypassed: Type.Union([Type.Object({ window: Type.String(), until: Type.String() }), Type.Null()], { description: 'The freeze a break-glass write passed (high-risk flags in production are held to freezes)' }),
   schemaVersion: Type.Integer(),
   hash: Type.String(),
 });

@@ -1,6 +1,6 @@
 import type { Clock } from '../../platform/clock.js';
 import type { Database, Tx } from '../../platform/db/database.js';
-import { badRequest, forbidden, invalid, notFound, taken } from '../../platform/errors.js';
+import { badRequest, conflict, forbidden, invalid, notFound, taken } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import { appendAuditEvent, listAuditEvents, type AuditContext, type AuditFilter } from '../ledger/index.js';
 import { approvalsRequired, changedSlice, checkReason, DEFAULT_TICKET_PATTERN, FLAG_KEY, namespacePrefix, ownerNamesOf, valueProblem, type EnvironmentPolicy, type Flag, type FlagSource, type FlagState, type FlagType, type Json, type Risk } from './flag.js';
@@ -10,6 +10,10 @@ import { compileTicketPattern } from './ticket-pattern.js';
 import { proposeInTx, publicRequest, type ChangeRequest } from './flag-request-store.js';
 
 export type FlagWithStates = Flag & { states: store.StoredState[] };
+/** The freeze a production environment is in now, for a flag's owner service; null when none applies. */
+export type FreezeCheck = (db: Tx, orgId: string, at: Date, facts: { services: string[]; environment: string }) => Promise<{ name: string; start: string; end: string } | null>;
+export type FreezeBypass = { window: string; until: string };
+
 export type NewFlag = { key: string; type: FlagType; description?: string; ownerService?: string | null; risk: Risk; tags?: string[]; offValue?: Json; value?: Json; approvalsNeeded?: number };
 export type FlagSettings = { description?: string; ownerService?: string | null; risk?: Risk; tags?: string[]; approvalsNeeded?: number };
 export type StatePatch = Partial<FlagState>;
@@ -41,6 +45,13 @@ const OFF_VALUE: Record<FlagType, Json> = { boolean: false, string: '', number: 
 
 export class FlagService {
   constructor(private readonly deps: { db: Database; clock: Clock }) {}
+
+  private freezes: FreezeCheck | null = null;
+
+  /** Plugs in the freeze windows (the governance domain, higher up): high-risk writes to production are held to them. */
+  setFreezeCheck(f: FreezeCheck): void {
+    this.freezes = f;
+  }
 
   private now(): string {
     return this.deps.clock.now().toISOString();
@@ -194,14 +205,29 @@ export class FlagService {
     const asked = (['enabled', 'value', 'rules', 'rollout'] as const).filter((k) => patch[k] !== undefined);
     const unchanged: Json = asked.length === 1 && asked[0] === 'enabled' ? before.enabled : Object.fromEntries(asked.map((k) => [k, before[k] as Json]));
     const at = this.now();
+    const bypassed = slice ? await this.heldToFreezes(tx, orgId, flag, env, meta) : null;
     if (slice) await store.updateState(tx, orgId, flag.key, env, after, at);
     const current = { env, version: before.version + (slice ? 1 : 0), updatedAt: slice ? at : before.updatedAt, ...(slice ? after : before) };
     const record = await this.record(tx, this.actorCtx(ctx, meta), orgId, slice ? 'flag.updated' : 'flag.unchanged', {
       flag: flag.key, env, from: slice?.from ?? unchanged, to: slice?.to ?? unchanged, fields: slice?.fields ?? [],
       reason: meta.reason, approvers: meta.approvers ?? [], source: meta.source, gitops: meta.gitops ?? null,
       ...(meta.breakGlass ? { breakGlass: true } : {}),
+      ...(bypassed ? { freezeBypassed: bypassed } : {}),
     });
     return { flag: flag.key, env, result: slice ? 'changed' : 'unchanged', record, state: current };
+  }
+
+  /**
+   * A high-risk flag's write to a production environment during a freeze is refused (409 naming
+   * the freeze and when it ends); break glass passes and the record says which freeze it passed.
+   */
+  private async heldToFreezes(tx: Tx, orgId: string, flag: Flag, env: string, meta: WriteMeta): Promise<FreezeBypass | null> {
+    if (!this.freezes || flag.risk !== 'high') return null;
+    const v = await this.freezes(tx, orgId, this.deps.clock.now(), { services: flag.ownerService ? [flag.ownerService] : [], environment: env });
+    if (!v) return null;
+    if (meta.breakGlass) return { window: v.name, until: v.end };
+    throw conflict(`${flag.key} is a high-risk flag and ${env} is in the freeze “${v.name}” until ${v.end}: its writes wait for the freeze to end (break glass, turning it off, passes and is recorded)`,
+      { blockedOn: 'window', window: { name: v.name, kind: 'freeze', start: v.start, end: v.end }, nextOpening: v.end });
   }
 
   /** The organisation's ticket pattern (OPS-123 by default) for the reason rule. */

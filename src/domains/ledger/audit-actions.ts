@@ -41,7 +41,16 @@ export const AUDIT_ACTIONS = {
       'change.classified', 'change.approval_given', 'change.approved', 'change.rejected', 'change.expired',
       'change.started', 'change.completed', 'change.aborted', 'change.window_ended', 'change.outcome_recorded',
       'change.evaluation_requested', 'change.reported', 'change.cancelled', 'change.window_extended',
+      'change.reopened', 'change.approvals_voided', 'change.reclassified', 'change.class_dropped',
+      'change.window_bypassed', 'change.start_deferred',
       'settings.changes_updated', 'settings.change_approvers_updated', 'org_change.ticketing',
+    ],
+  },
+  governance: {
+    label: 'standard-change templates, change and freeze windows',
+    actions: [
+      'template.created', 'template.edited', 'template.certified', 'template.withdrawn',
+      'window.created', 'window.updated', 'window.deleted', 'window.imported',
     ],
   },
   deliveries: {

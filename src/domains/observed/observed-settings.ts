@@ -1,4 +1,3 @@
-import picomatch from 'picomatch';
 import { invalid } from '../../platform/errors.js';
 import { DEFAULT_CI_NAMESPACES, LIMITS, NEVER_CI_NAMESPACES } from './observed-types.js';
 
@@ -29,27 +28,9 @@ export const MAX_INTERVAL_SECONDS = 86_400;
 export const MAX_CI_NAMESPACES = 50;
 const NAMESPACE = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 const SERVICE = /^[^\u0000-\u001f\u007f]{1,200}$/;
-const MAX_GLOB_CHARS = 500;
+import { globProblem } from '../../platform/globs.js';
 
-/**
- * How a saved glob is judged: brackets, braces and parentheses must close (picomatch would
- * otherwise read an unclosed one as a literal and the glob would silently match nothing intended).
- */
-export const GLOB_OPTIONS = { strictBrackets: true, dot: true } as const;
-
-/** Why a glob cannot be used, or null when it can. */
-export function globProblem(glob: string): string | null {
-  if (glob.trim() === '') return 'is an empty pattern';
-  if (glob.length > MAX_GLOB_CHARS) return `is longer than ${MAX_GLOB_CHARS} characters`;
-  if (/[\u0000-\u001f\u007f]/.test(glob)) return 'contains control characters';
-  try {
-    // picomatch turns a pattern it cannot read into a regular expression that never matches.
-    if (picomatch.makeRe(glob, GLOB_OPTIONS).source === '$^') return 'is not a pattern that can match anything';
-  } catch (err) {
-    return `is not a valid pattern: ${(err as Error).message.replace(/ - use .*$/, '')}`;
-  }
-  return null;
-}
+export { GLOB_OPTIONS, globProblem } from '../../platform/globs.js';
 
 function checkInterval(v: unknown): number {
   if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v > MAX_INTERVAL_SECONDS) {

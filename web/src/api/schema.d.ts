@@ -3692,6 +3692,110 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/change-calendar": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A month of windows and the planned changes inside it (the calendar) */
+        get: {
+            parameters: {
+                query: {
+                    /** @description YYYY-MM (UTC) */
+                    month: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            changes: {
+                                /** @enum {unknown} */
+                                changeClass: "standard" | "normal" | "emergency";
+                                displayId: string;
+                                id: string;
+                                riskTier: ("L1" | "L2" | "L3") | null;
+                                status: string;
+                                title: string;
+                                windowBypassed: boolean;
+                                windowEnd: string;
+                                windowStart: string;
+                            }[];
+                            from: string;
+                            occurrences: {
+                                end: string;
+                                /** @enum {unknown} */
+                                kind: "change" | "freeze";
+                                name: string;
+                                start: string;
+                                windowId: string;
+                            }[];
+                            to: string;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/change-sources": {
         parameters: {
             query?: never;
@@ -4424,6 +4528,1288 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/change-templates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Standard-change templates: the pre-approved operations */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: components["schemas"]["ChangeTemplate"][];
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Draft a template (owners and admins); a different owner or approver certifies it */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        description?: string;
+                        /** @description Environments allowed (globs); empty: any, but a change must then name none */
+                        environments?: string[];
+                        /** Hops at most */
+                        hops: 1 | 2;
+                        /**
+                         * Kind
+                         * @enum {unknown}
+                         */
+                        kind: "deploy" | "config" | "infra" | "other";
+                        /** Largest blast radius (services) */
+                        maxBlastServices: number;
+                        /** Name */
+                        name: string;
+                        /** @description Pipelines allowed (globs); empty: any */
+                        pipelines?: string[];
+                        /** @description Repositories allowed (globs); empty: any */
+                        repos?: string[];
+                        /** @description Catalogue keys or globs the change’s components must all match (svc:checkout, svc:pay*, or a bare service name) */
+                        services: string[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Who drafted this version */
+                            author: {
+                                email: string;
+                                id: string;
+                            };
+                            certifiedAt: string | null;
+                            certifiedBy: {
+                                email: string;
+                                id: string;
+                            } | null;
+                            certifiedVersion: number | null;
+                            createdAt: string;
+                            description: string;
+                            environments: string[];
+                            hops: number;
+                            id: string;
+                            kind: string;
+                            maxBlastServices: number;
+                            name: string;
+                            pipelines: string[];
+                            repos: string[];
+                            services: string[];
+                            /**
+                             * @description draft until a different owner or approver certifies it; an edit makes it a draft again
+                             * @enum {unknown}
+                             */
+                            state: "draft" | "certified" | "withdrawn";
+                            updatedAt: string;
+                            version: number;
+                            withdrawnReason: string | null;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/change-templates/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One template */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Who drafted this version */
+                            author: {
+                                email: string;
+                                id: string;
+                            };
+                            certifiedAt: string | null;
+                            certifiedBy: {
+                                email: string;
+                                id: string;
+                            } | null;
+                            certifiedVersion: number | null;
+                            createdAt: string;
+                            description: string;
+                            environments: string[];
+                            hops: number;
+                            id: string;
+                            kind: string;
+                            maxBlastServices: number;
+                            name: string;
+                            pipelines: string[];
+                            repos: string[];
+                            services: string[];
+                            /**
+                             * @description draft until a different owner or approver certifies it; an edit makes it a draft again
+                             * @enum {unknown}
+                             */
+                            state: "draft" | "certified" | "withdrawn";
+                            updatedAt: string;
+                            version: number;
+                            withdrawnReason: string | null;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        /** Edit a template: a new version, no longer certified; changes it made standard that have not started drop to normal */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        description?: string;
+                        /** @description Environments allowed (globs); empty: any, but a change must then name none */
+                        environments?: string[];
+                        /** Hops at most */
+                        hops?: 1 | 2;
+                        /**
+                         * Kind
+                         * @enum {unknown}
+                         */
+                        kind?: "deploy" | "config" | "infra" | "other";
+                        /** Largest blast radius (services) */
+                        maxBlastServices?: number;
+                        /** Name */
+                        name?: string;
+                        /** @description Pipelines allowed (globs); empty: any */
+                        pipelines?: string[];
+                        /** @description Repositories allowed (globs); empty: any */
+                        repos?: string[];
+                        /** @description Catalogue keys or globs the change’s components must all match (svc:checkout, svc:pay*, or a bare service name) */
+                        services?: string[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            dropped: number;
+                            template: components["schemas"]["ChangeTemplate"];
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/change-templates/{id}/certify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Certify the current version (an owner or designated approver who did not draft it; 403 for its author) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Who drafted this version */
+                            author: {
+                                email: string;
+                                id: string;
+                            };
+                            certifiedAt: string | null;
+                            certifiedBy: {
+                                email: string;
+                                id: string;
+                            } | null;
+                            certifiedVersion: number | null;
+                            createdAt: string;
+                            description: string;
+                            environments: string[];
+                            hops: number;
+                            id: string;
+                            kind: string;
+                            maxBlastServices: number;
+                            name: string;
+                            pipelines: string[];
+                            repos: string[];
+                            services: string[];
+                            /**
+                             * @description draft until a different owner or approver certifies it; an edit makes it a draft again
+                             * @enum {unknown}
+                             */
+                            state: "draft" | "certified" | "withdrawn";
+                            updatedAt: string;
+                            version: number;
+                            withdrawnReason: string | null;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/change-templates/{id}/withdraw": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Withdraw a template, saying why; changes it made standard that have not started drop to normal */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        reason: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            dropped: number;
+                            template: components["schemas"]["ChangeTemplate"];
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/change-windows": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Change and freeze windows */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: components["schemas"]["ChangeWindow"][];
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Add a window (owners and admins); a bad RRULE or time zone is a 400 naming the field */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        description?: string | null;
+                        /** @enum {unknown} */
+                        kind: "change" | "freeze";
+                        name: string;
+                        /** @description A recurring rule with a duration in a time zone {type: rrule, rrule, start, durationMinutes, timeZone, exdates?}, or a one-off {type: once, start, end} (ISO instants) */
+                        schedule: unknown;
+                        /** @description Which changes the window applies to: {type: all}, {type: services, services: [keys or globs]}, {type: environments, environments: [...]}, or {type: criticality, atLeast} */
+                        scope?: unknown;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            createdAt: string;
+                            description: string | null;
+                            feed: string | null;
+                            id: string;
+                            /** @enum {unknown} */
+                            kind: "change" | "freeze";
+                            name: string;
+                            /** @description A recurring rule with a duration in a time zone {type: rrule, rrule, start, durationMinutes, timeZone, exdates?}, or a one-off {type: once, start, end} (ISO instants) */
+                            schedule: {
+                                /** @description 1 – 10,080 */
+                                durationMinutes: number;
+                                /** @description Local starts of occurrences to skip */
+                                exdates?: string[];
+                                /** @description An RFC 5545 RRULE value, e.g. FREQ=WEEKLY;BYDAY=SA,SU */
+                                rrule: string;
+                                /** @description The first occurrence, local time YYYY-MM-DDTHH:MM in timeZone */
+                                start: string;
+                                /** @description IANA, e.g. Europe/Berlin */
+                                timeZone: string;
+                                /** @enum {string} */
+                                type: "rrule";
+                            } | {
+                                end: string;
+                                start: string;
+                                /** @enum {string} */
+                                type: "once";
+                            };
+                            /** @description Which changes the window applies to: {type: all}, {type: services, services: [keys or globs]}, {type: environments, environments: [...]}, or {type: criticality, atLeast} */
+                            scope: {
+                                /** @enum {string} */
+                                type: "all";
+                            } | {
+                                services: string[];
+                                /** @enum {string} */
+                                type: "services";
+                            } | {
+                                environments: string[];
+                                /** @enum {string} */
+                                type: "environments";
+                            } | {
+                                /** @enum {unknown} */
+                                atLeast: "standard" | "important" | "critical";
+                                /** @enum {string} */
+                                type: "criticality";
+                            };
+                            sourceUid: string | null;
+                            updatedAt: string;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/change-windows/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Change a window */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        description?: string | null;
+                        /** @enum {unknown} */
+                        kind?: "change" | "freeze";
+                        name?: string;
+                        /** @description A recurring rule with a duration in a time zone {type: rrule, rrule, start, durationMinutes, timeZone, exdates?}, or a one-off {type: once, start, end} (ISO instants) */
+                        schedule?: unknown;
+                        /** @description Which changes the window applies to: {type: all}, {type: services, services: [keys or globs]}, {type: environments, environments: [...]}, or {type: criticality, atLeast} */
+                        scope?: unknown;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            createdAt: string;
+                            description: string | null;
+                            feed: string | null;
+                            id: string;
+                            /** @enum {unknown} */
+                            kind: "change" | "freeze";
+                            name: string;
+                            /** @description A recurring rule with a duration in a time zone {type: rrule, rrule, start, durationMinutes, timeZone, exdates?}, or a one-off {type: once, start, end} (ISO instants) */
+                            schedule: {
+                                /** @description 1 – 10,080 */
+                                durationMinutes: number;
+                                /** @description Local starts of occurrences to skip */
+                                exdates?: string[];
+                                /** @description An RFC 5545 RRULE value, e.g. FREQ=WEEKLY;BYDAY=SA,SU */
+                                rrule: string;
+                                /** @description The first occurrence, local time YYYY-MM-DDTHH:MM in timeZone */
+                                start: string;
+                                /** @description IANA, e.g. Europe/Berlin */
+                                timeZone: string;
+                                /** @enum {string} */
+                                type: "rrule";
+                            } | {
+                                end: string;
+                                start: string;
+                                /** @enum {string} */
+                                type: "once";
+                            };
+                            /** @description Which changes the window applies to: {type: all}, {type: services, services: [keys or globs]}, {type: environments, environments: [...]}, or {type: criticality, atLeast} */
+                            scope: {
+                                /** @enum {string} */
+                                type: "all";
+                            } | {
+                                services: string[];
+                                /** @enum {string} */
+                                type: "services";
+                            } | {
+                                environments: string[];
+                                /** @enum {string} */
+                                type: "environments";
+                            } | {
+                                /** @enum {unknown} */
+                                atLeast: "standard" | "important" | "critical";
+                                /** @enum {string} */
+                                type: "criticality";
+                            };
+                            sourceUid: string | null;
+                            updatedAt: string;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        /** Remove a window */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/change-windows/check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The one matcher: may a change with these facts start at this instant? (allowed, the window, why, the next opening) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description Default now */
+                        at?: string;
+                        criticality?: ("standard" | "important" | "critical") | null;
+                        environment?: string;
+                        services?: string[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            allowed: boolean;
+                            nextOpening: string | null;
+                            reason: string;
+                            window: {
+                                end: string;
+                                id: string;
+                                /** @enum {unknown} */
+                                kind: "change" | "freeze";
+                                name: string;
+                                start: string;
+                            } | null;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/change-windows/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Import freeze windows from an iCalendar feed (url) or file (ics); a re-import of the same feed updates, adds and removes its windows */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The feed’s name (default: the url); required with ics */
+                        feed?: string;
+                        /** @description The calendar’s text */
+                        ics?: string;
+                        /** @description The scope of every imported freeze (default all) */
+                        scope?: unknown;
+                        /** @description For floating times and all-day events when the calendar names no zone (default UTC) */
+                        timeZone?: string;
+                        /** @description An .ics address, fetched through the outbound guard */
+                        url?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            calendarName: string | null;
+                            created: number;
+                            feed: string;
+                            removed: number;
+                            skipped: {
+                                name: string | null;
+                                reason: string;
+                                uid: string | null;
+                            }[];
+                            unchanged: number;
+                            updated: number;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/changes": {
         parameters: {
             query?: never;
@@ -4485,13 +5871,24 @@ export interface paths {
                             changes: ({
                                 aborted: boolean;
                                 aiImpact: string | null;
+                                approvalDigest: string | null;
                                 approvalExpiresAt: string | null;
+                                approvedDigest: string | null;
                                 /** @description A planned change’s window start, a flag write’s time, an observed event’s time */
                                 at: string;
                                 authorized: boolean | null;
                                 autoStart: boolean;
                                 blastVersion: number;
                                 callbackUrl: string | null;
+                                /** @enum {unknown} */
+                                changeClass: "standard" | "normal" | "emergency";
+                                changeClassCause: ("template_withdrawn" | "template_edited" | "template_uncovered") | null;
+                                changeClassReason: string;
+                                /**
+                                 * @description The rule that decided the class
+                                 * @enum {unknown}
+                                 */
+                                changeClassSource: "emergency" | "template" | "default" | "reclassified";
                                 components: {
                                     key: string;
                                     kind: string;
@@ -4512,6 +5909,10 @@ export interface paths {
                                 description: string | null;
                                 diff: string | null;
                                 displayId: string;
+                                emergency: {
+                                    link: string;
+                                    reason: string;
+                                } | null;
                                 endReason: string | null;
                                 evaluateAt: string | null;
                                 evidenceMinutes: number;
@@ -4562,6 +5963,8 @@ export interface paths {
                                 releaseHeld: boolean;
                                 reportedAt: string | null;
                                 reportVersion: number;
+                                riskReason: string | null;
+                                riskTier: ("L1" | "L2" | "L3") | null;
                                 /** @description The main service key; "" when none (unmapped) */
                                 service: string;
                                 services: string[];
@@ -4572,6 +5975,10 @@ export interface paths {
                                 startedAt: string | null;
                                 /** @enum {unknown} */
                                 status: "draft" | "scheduled" | "pending_mapping" | "pending_approval" | "approved" | "rejected" | "expired" | "active" | "evaluating" | "reported" | "cancelled";
+                                template: {
+                                    id: string;
+                                    version: number;
+                                } | null;
                                 ticket: {
                                     id: string;
                                     key: string;
@@ -4592,6 +5999,12 @@ export interface paths {
                                 updatedAt: string;
                                 viaProxyId: null;
                                 viaTokenId: string | null;
+                                windowBypassed: {
+                                    approvals: number;
+                                    at: string;
+                                    kind: string;
+                                    window: string;
+                                } | null;
                                 windowEnd: string;
                                 windowStart: string;
                             } | {
@@ -4716,6 +6129,10 @@ export interface paths {
                         description?: string;
                         /** @description Save without scheduling it (PUT with draft: false submits it) */
                         draft?: boolean;
+                        /** @description An emergency change: needs emergencyReason and an incident or ticketUrl; L3, and may pass a closed window once its quorum (≥ 2 people) approved it */
+                        emergency?: boolean;
+                        /** Emergency reason */
+                        emergencyReason?: string;
                         /**
                          * Evidence horizon (minutes)
                          * @description The surveillance horizon; default the organisation’s
@@ -4726,6 +6143,11 @@ export interface paths {
                          * @default 1
                          */
                         hops?: 1 | 2;
+                        /**
+                         * Incident
+                         * @description The incident the emergency answers: an id or a URL
+                         */
+                        incident?: string;
                         /**
                          * Kind
                          * @default other
@@ -4759,6 +6181,11 @@ export interface paths {
                         startNow?: boolean;
                         /** @description Alias of evidenceMinutes (evidenceMinutes wins) */
                         surveillanceMinutes?: number;
+                        /**
+                         * Template
+                         * @description A certified standard-change template (name or id) the change claims; standard when its scope contains the change
+                         */
+                        template?: string;
                         ticketUrl?: string;
                         /** Title */
                         title: string;
@@ -4788,6 +6215,16 @@ export interface paths {
                             /** @description cs_…, only when callbackUrl was sent: returned once */
                             callbackSecret?: string;
                             change: components["schemas"]["Change"];
+                            /** @description Its class and risk tier, and what the tier asks */
+                            governance?: {
+                                /** @enum {unknown} */
+                                changeClass: "standard" | "normal" | "emergency";
+                                changeClassReason: string;
+                                policy: string;
+                                riskReason: string;
+                                /** @enum {unknown} */
+                                riskTier: "L1" | "L2" | "L3";
+                            };
                             mapping?: {
                                 hint: string;
                                 unresolved: {
@@ -4805,6 +6242,11 @@ export interface paths {
                             };
                             /** @description registered, but something will not work as sent: a private callbackUrl while allowPrivateCallbacks is off */
                             warnings?: string[];
+                            /** @description The windows at the planned start (allowed, the window, why, the next opening) and what the planned window runs into */
+                            windows?: {
+                                conflicts: components["schemas"]["WindowConflict"][];
+                                verdict: components["schemas"]["WindowVerdict"];
+                            };
                         };
                     };
                 };
@@ -5073,6 +6515,10 @@ export interface paths {
                         description?: string;
                         /** @description Save without scheduling it (PUT with draft: false submits it) */
                         draft?: boolean;
+                        /** @description An emergency change: needs emergencyReason and an incident or ticketUrl; L3, and may pass a closed window once its quorum (≥ 2 people) approved it */
+                        emergency?: boolean;
+                        /** Emergency reason */
+                        emergencyReason?: string;
                         /**
                          * Evidence horizon (minutes)
                          * @description The surveillance horizon; default the organisation’s
@@ -5083,6 +6529,11 @@ export interface paths {
                          * @default 1
                          */
                         hops?: 1 | 2;
+                        /**
+                         * Incident
+                         * @description The incident the emergency answers: an id or a URL
+                         */
+                        incident?: string;
                         /**
                          * Kind
                          * @default other
@@ -5116,6 +6567,11 @@ export interface paths {
                         startNow?: boolean;
                         /** @description Alias of evidenceMinutes (evidenceMinutes wins) */
                         surveillanceMinutes?: number;
+                        /**
+                         * Template
+                         * @description A certified standard-change template (name or id) the change claims; standard when its scope contains the change
+                         */
+                        template?: string;
                         ticketUrl?: string;
                         /** Title */
                         title?: string;
@@ -5145,6 +6601,16 @@ export interface paths {
                             /** @description cs_…, only when callbackUrl was sent: returned once */
                             callbackSecret?: string;
                             change: components["schemas"]["Change"];
+                            /** @description Its class and risk tier, and what the tier asks */
+                            governance?: {
+                                /** @enum {unknown} */
+                                changeClass: "standard" | "normal" | "emergency";
+                                changeClassReason: string;
+                                policy: string;
+                                riskReason: string;
+                                /** @enum {unknown} */
+                                riskTier: "L1" | "L2" | "L3";
+                            };
                             mapping?: {
                                 hint: string;
                                 unresolved: {
@@ -5162,6 +6628,11 @@ export interface paths {
                             };
                             /** @description registered, but something will not work as sent: a private callbackUrl while allowPrivateCallbacks is off */
                             warnings?: string[];
+                            /** @description The windows at the planned start (allowed, the window, why, the next opening) and what the planned window runs into */
+                            windows?: {
+                                conflicts: components["schemas"]["WindowConflict"][];
+                                verdict: components["schemas"]["WindowVerdict"];
+                            };
                         };
                     };
                 };
@@ -5918,6 +7389,125 @@ export interface paths {
                 content: {
                     "application/json": {
                         reason?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            change: components["schemas"]["Change"];
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/changes/{id}/class": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Reclassify a change that has not started (designated approvers, signed in): its tier and approval policy follow, collected approvals are voided */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        changeClass: "standard" | "normal" | "emergency";
+                        /** @description Why, at least 5 characters */
+                        note: string;
                     };
                 };
             };
@@ -7593,15 +9183,19 @@ export interface paths {
                         "application/json": {
                             approval: {
                                 approvals: number | null;
+                                approvedCommit: string | null;
                                 blockedOn: ("classification" | "critical_approver") | null;
                                 criticalApproved: boolean | null;
                                 criticalRequired: boolean;
                                 decidedAt: string | null;
+                                digest: string | null;
                                 expiresAt: string | null;
+                                policy: string | null;
                                 reason: string | null;
                                 required: number | null;
                                 /** @enum {unknown} */
                                 state: "not_required" | "mapping" | "pending" | "approved" | "rejected" | "expired";
+                                tier: ("L1" | "L2" | "L3") | null;
                             };
                             callback: {
                                 action: ("create" | "update" | "test") | null;
@@ -7618,6 +9212,9 @@ export interface paths {
                                 /** @enum {unknown} */
                                 via: "server";
                             } | null;
+                            /** @enum {unknown} */
+                            changeClass: "standard" | "normal" | "emergency";
+                            changeClassReason: string;
                             classification?: {
                                 unknown: string[];
                                 url: string;
@@ -7679,6 +9276,12 @@ export interface paths {
                                 url: string | null;
                             } | null;
                             title: string;
+                            windowBypassed: {
+                                approvals: number;
+                                at: string;
+                                kind: string;
+                                window: string;
+                            } | null;
                         };
                     };
                 };
@@ -9991,6 +11594,11 @@ export interface paths {
                                 env: string | null;
                                 fields: string[];
                                 flag: string;
+                                /** @description The freeze a break-glass write passed (high-risk flags in production are held to freezes) */
+                                freezeBypassed: {
+                                    until: string;
+                                    window: string;
+                                } | null;
                                 /** @description The value that changed, before: a toggle's boolean, a value, the moved slice of a rollout or rules; "(absent)" before a creation */
                                 from: unknown;
                                 gitops: {
@@ -10227,6 +11835,11 @@ export interface paths {
                                 env: string | null;
                                 fields: string[];
                                 flag: string;
+                                /** @description The freeze a break-glass write passed (high-risk flags in production are held to freezes) */
+                                freezeBypassed: {
+                                    until: string;
+                                    window: string;
+                                } | null;
                                 /** @description The value that changed, before: a toggle's boolean, a value, the moved slice of a rollout or rules; "(absent)" before a creation */
                                 from: unknown;
                                 gitops: {
@@ -10376,6 +11989,11 @@ export interface paths {
                                 env: string | null;
                                 fields: string[];
                                 flag: string;
+                                /** @description The freeze a break-glass write passed (high-risk flags in production are held to freezes) */
+                                freezeBypassed: {
+                                    until: string;
+                                    window: string;
+                                } | null;
                                 /** @description The value that changed, before: a toggle's boolean, a value, the moved slice of a rollout or rules; "(absent)" before a creation */
                                 from: unknown;
                                 gitops: {
@@ -10538,6 +12156,11 @@ export interface paths {
                                     env: string | null;
                                     fields: string[];
                                     flag: string;
+                                    /** @description The freeze a break-glass write passed (high-risk flags in production are held to freezes) */
+                                    freezeBypassed: {
+                                        until: string;
+                                        window: string;
+                                    } | null;
                                     /** @description The value that changed, before: a toggle's boolean, a value, the moved slice of a rollout or rules; "(absent)" before a creation */
                                     from: unknown;
                                     gitops: {
@@ -10756,6 +12379,11 @@ export interface paths {
                                 env: string | null;
                                 fields: string[];
                                 flag: string;
+                                /** @description The freeze a break-glass write passed (high-risk flags in production are held to freezes) */
+                                freezeBypassed: {
+                                    until: string;
+                                    window: string;
+                                } | null;
                                 /** @description The value that changed, before: a toggle's boolean, a value, the moved slice of a rollout or rules; "(absent)" before a creation */
                                 from: unknown;
                                 gitops: {
@@ -11064,6 +12692,11 @@ export interface paths {
                                     env: string | null;
                                     fields: string[];
                                     flag: string;
+                                    /** @description The freeze a break-glass write passed (high-risk flags in production are held to freezes) */
+                                    freezeBypassed: {
+                                        until: string;
+                                        window: string;
+                                    } | null;
                                     /** @description The value that changed, before: a toggle's boolean, a value, the moved slice of a rollout or rules; "(absent)" before a creation */
                                     from: unknown;
                                     gitops: {
@@ -11299,6 +12932,11 @@ export interface paths {
                                     env: string | null;
                                     fields: string[];
                                     flag: string;
+                                    /** @description The freeze a break-glass write passed (high-risk flags in production are held to freezes) */
+                                    freezeBypassed: {
+                                        until: string;
+                                        window: string;
+                                    } | null;
                                     /** @description The value that changed, before: a toggle's boolean, a value, the moved slice of a rollout or rules; "(absent)" before a creation */
                                     from: unknown;
                                     gitops: {
@@ -11485,6 +13123,11 @@ export interface paths {
                                 env: string | null;
                                 fields: string[];
                                 flag: string;
+                                /** @description The freeze a break-glass write passed (high-risk flags in production are held to freezes) */
+                                freezeBypassed: {
+                                    until: string;
+                                    window: string;
+                                } | null;
                                 /** @description The value that changed, before: a toggle's boolean, a value, the moved slice of a rollout or rules; "(absent)" before a creation */
                                 from: unknown;
                                 gitops: {
@@ -12548,7 +14191,10 @@ export interface paths {
                                 approvalExpiryMinutes: number;
                                 /** @enum {unknown} */
                                 approvalRequired: "none" | "api" | "all";
+                                /** @enum {unknown} */
+                                changeClassPolicy: "normal_by_default" | "standard_by_default";
                                 completionRecipients: string[];
+                                l1Approvals: number;
                                 quorum: number;
                                 /** @enum {unknown} */
                                 silenceInfra: "dedicated" | "all" | "none";
@@ -12690,7 +14336,10 @@ export interface paths {
                                 approvalExpiryMinutes: number;
                                 /** @enum {unknown} */
                                 approvalRequired: "none" | "api" | "all";
+                                /** @enum {unknown} */
+                                changeClassPolicy: "normal_by_default" | "standard_by_default";
                                 completionRecipients: string[];
+                                l1Approvals: number;
                                 quorum: number;
                                 /** @enum {unknown} */
                                 silenceInfra: "dedicated" | "all" | "none";
@@ -12784,8 +14433,19 @@ export interface paths {
                          * @enum {unknown}
                          */
                         approvalRequired?: "none" | "api" | "all";
+                        /**
+                         * Change class policy
+                         * @description normal_by_default: standard only when a change names a certified template that covers it; standard_by_default: whenever one covers it
+                         * @enum {unknown}
+                         */
+                        changeClassPolicy?: "normal_by_default" | "standard_by_default";
                         /** Completion recipients */
                         completionRecipients?: string[];
+                        /**
+                         * L1 approvals
+                         * @description Approvals an L1 (low-risk) change needs; 0 = none. L2 needs the quorum, L3 at least two distinct approvers
+                         */
+                        l1Approvals?: number;
                         /** Quorum */
                         quorum?: number;
                         /** @enum {unknown} */
@@ -12900,7 +14560,10 @@ export interface paths {
                                 approvalExpiryMinutes: number;
                                 /** @enum {unknown} */
                                 approvalRequired: "none" | "api" | "all";
+                                /** @enum {unknown} */
+                                changeClassPolicy: "normal_by_default" | "standard_by_default";
                                 completionRecipients: string[];
+                                l1Approvals: number;
                                 quorum: number;
                                 /** @enum {unknown} */
                                 silenceInfra: "dedicated" | "all" | "none";
@@ -17947,10 +19610,21 @@ export interface components {
         Change: {
             aborted: boolean;
             aiImpact: string | null;
+            approvalDigest: string | null;
             approvalExpiresAt: string | null;
+            approvedDigest: string | null;
             autoStart: boolean;
             blastVersion: number;
             callbackUrl: string | null;
+            /** @enum {unknown} */
+            changeClass: "standard" | "normal" | "emergency";
+            changeClassCause: ("template_withdrawn" | "template_edited" | "template_uncovered") | null;
+            changeClassReason: string;
+            /**
+             * @description The rule that decided the class
+             * @enum {unknown}
+             */
+            changeClassSource: "emergency" | "template" | "default" | "reclassified";
             components: {
                 key: string;
                 kind: string;
@@ -17968,6 +19642,10 @@ export interface components {
             decidedAt: string | null;
             description: string | null;
             displayId: string;
+            emergency: {
+                link: string;
+                reason: string;
+            } | null;
             endReason: string | null;
             evaluateAt: string | null;
             evidenceMinutes: number;
@@ -18003,11 +19681,17 @@ export interface components {
             releaseHeld: boolean;
             reportedAt: string | null;
             reportVersion: number;
+            riskReason: string | null;
+            riskTier: ("L1" | "L2" | "L3") | null;
             silenceInfra: ("dedicated" | "all" | "none") | null;
             startDeadline: string | null;
             startedAt: string | null;
             /** @enum {unknown} */
             status: "draft" | "scheduled" | "pending_mapping" | "pending_approval" | "approved" | "rejected" | "expired" | "active" | "evaluating" | "reported" | "cancelled";
+            template: {
+                id: string;
+                version: number;
+            } | null;
             ticket: {
                 id: string;
                 key: string;
@@ -18028,6 +19712,12 @@ export interface components {
             updatedAt: string;
             viaProxyId: null;
             viaTokenId: string | null;
+            windowBypassed: {
+                approvals: number;
+                at: string;
+                kind: string;
+                window: string;
+            } | null;
             windowEnd: string;
             windowStart: string;
         };
@@ -18095,6 +19785,87 @@ export interface components {
             receipts: number;
             recorded: number;
             rejected: number;
+        };
+        ChangeTemplate: {
+            /** @description Who drafted this version */
+            author: {
+                email: string;
+                id: string;
+            };
+            certifiedAt: string | null;
+            certifiedBy: {
+                email: string;
+                id: string;
+            } | null;
+            certifiedVersion: number | null;
+            createdAt: string;
+            description: string;
+            environments: string[];
+            hops: number;
+            id: string;
+            kind: string;
+            maxBlastServices: number;
+            name: string;
+            pipelines: string[];
+            repos: string[];
+            services: string[];
+            /**
+             * @description draft until a different owner or approver certifies it; an edit makes it a draft again
+             * @enum {unknown}
+             */
+            state: "draft" | "certified" | "withdrawn";
+            updatedAt: string;
+            version: number;
+            withdrawnReason: string | null;
+        };
+        ChangeWindow: {
+            createdAt: string;
+            description: string | null;
+            feed: string | null;
+            id: string;
+            /** @enum {unknown} */
+            kind: "change" | "freeze";
+            name: string;
+            /** @description A recurring rule with a duration in a time zone {type: rrule, rrule, start, durationMinutes, timeZone, exdates?}, or a one-off {type: once, start, end} (ISO instants) */
+            schedule: {
+                /** @description 1 – 10,080 */
+                durationMinutes: number;
+                /** @description Local starts of occurrences to skip */
+                exdates?: string[];
+                /** @description An RFC 5545 RRULE value, e.g. FREQ=WEEKLY;BYDAY=SA,SU */
+                rrule: string;
+                /** @description The first occurrence, local time YYYY-MM-DDTHH:MM in timeZone */
+                start: string;
+                /** @description IANA, e.g. Europe/Berlin */
+                timeZone: string;
+                /** @enum {string} */
+                type: "rrule";
+            } | {
+                end: string;
+                start: string;
+                /** @enum {string} */
+                type: "once";
+            };
+            /** @description Which changes the window applies to: {type: all}, {type: services, services: [keys or globs]}, {type: environments, environments: [...]}, or {type: criticality, atLeast} */
+            scope: {
+                /** @enum {string} */
+                type: "all";
+            } | {
+                services: string[];
+                /** @enum {string} */
+                type: "services";
+            } | {
+                environments: string[];
+                /** @enum {string} */
+                type: "environments";
+            } | {
+                /** @enum {unknown} */
+                atLeast: "standard" | "important" | "critical";
+                /** @enum {string} */
+                type: "criticality";
+            };
+            sourceUid: string | null;
+            updatedAt: string;
         };
         /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
         Error: {
@@ -18166,6 +19937,32 @@ export interface components {
              */
             state: "none" | "active" | "releasing" | "released";
             until: string | null;
+        };
+        WindowConflict: {
+            /** @enum {unknown} */
+            conflict: "freeze_overlaps" | "outside_change_windows";
+            reason: string;
+            window: {
+                end: string;
+                id: string;
+                /** @enum {unknown} */
+                kind: "change" | "freeze";
+                name: string;
+                start: string;
+            } | null;
+        };
+        WindowVerdict: {
+            allowed: boolean;
+            nextOpening: string | null;
+            reason: string;
+            window: {
+                end: string;
+                id: string;
+                /** @enum {unknown} */
+                kind: "change" | "freeze";
+                name: string;
+                start: string;
+            } | null;
         };
     };
     responses: never;
