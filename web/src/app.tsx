@@ -12,6 +12,7 @@ import { AuditPage } from './pages/audit-page';
 import { BlastPreviewPage } from './pages/blast-preview-page';
 import { CasePage } from './pages/case-page';
 import { CasesPage } from './pages/cases-page';
+import { CalendarPage } from './pages/calendar-page';
 import { CatalogueEntityPage } from './pages/catalogue-entity-page';
 import { CataloguePage } from './pages/catalogue-page';
 import { EvidenceSettingsPage } from './pages/evidence-settings-page';
@@ -29,6 +30,7 @@ import { ObservedChangePage } from './pages/observed-change-page';
 import { ChangeSourcesPage } from './pages/change-sources-page';
 import { SignInLinkPage } from './pages/signin-link-page';
 import { SignInPage } from './pages/signin-page';
+import { TemplatesPage } from './pages/templates-page';
 import { TokensPage } from './pages/tokens-page';
 import { UnmanagedChangesPage } from './pages/unmanaged-changes-page';
 
@@ -165,6 +167,10 @@ function Routes({ pathname }: { pathname: string }) {
       return <ChangesPage />;
     case '/cases':
       return <CasesPage />;
+    case '/change-templates':
+      return <TemplatesPage />;
+    case '/change-calendar':
+      return <CalendarPage />;
     case '/changes/new':
       return <ChangeNewPage />;
     case '/changes/preview':

@@ -12,6 +12,7 @@ import './styles/badges.css';
 import './styles/filters.css';
 import './styles/timeline.css';
 import './styles/settings.css';
+import './styles/governance.css';
 import { App } from './app';
 
 const container = document.getElementById('root');

@@ -1,13 +1,29 @@
 import { useState, type SubmitEvent } from 'react';
-import { api, type ChangeAction } from '../api/client';
+import { ApiError, api, type ChangeAction } from '../api/client';
 import { outcomes, type Change, type ChangeStatus, type Outcome } from '../api/types';
 import { outcomeLabels, statusLabels } from '../lib/change-format';
 import { errorField, errorMessage } from '../lib/errors';
+import { sentence } from '../lib/format';
+import { instantWords } from '../lib/governance-format';
 import { ErrorBanner } from './error-banner';
 import { FieldError } from './field-error';
 import './change-actions.css';
 
 type Open = 'complete' | 'abort' | 'cancel' | 'evaluate' | null;
+
+// A start the windows refused (409 blockedOn: window): the server's words, and when it may start.
+type WindowRefusal = { message: string; window: { name: string; kind: string } | null; nextOpening: string | null };
+
+function windowRefusalOf(caught: unknown): WindowRefusal | null {
+  if (!(caught instanceof ApiError) || caught.status !== 409 || caught.details['blockedOn'] !== 'window') return null;
+  const w = caught.details['window'] as { name?: unknown; kind?: unknown } | null | undefined;
+  const next = caught.details['nextOpening'];
+  return {
+    message: caught.message,
+    window: w !== null && w !== undefined && typeof w.name === 'string' ? { name: w.name, kind: typeof w.kind === 'string' ? w.kind : 'change' } : null,
+    nextOpening: typeof next === 'string' ? next : null,
+  };
+}
 
 const cancellable: readonly ChangeStatus[] = ['draft', 'scheduled', 'pending_mapping', 'pending_approval', 'approved'];
 
@@ -23,6 +39,7 @@ export function ChangeActions({ change, canWrite, onDone }: Props) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [field, setField] = useState<string | null>(null);
+  const [closed, setClosed] = useState<WindowRefusal | null>(null);
 
   const s = change.status;
   const canStart = s === 'scheduled' || s === 'approved';
@@ -39,6 +56,7 @@ export function ChangeActions({ change, canWrite, onDone }: Props) {
     setBusy(true);
     setError(null);
     setField(null);
+    setClosed(null);
     try {
       const answer = await api.changeAction(change.id, action);
       setOpen(null);
@@ -46,7 +64,9 @@ export function ChangeActions({ change, canWrite, onDone }: Props) {
       setMinutes('');
       onDone(`${done} — now ${statusLabels[answer.change.status]}.`);
     } catch (caught) {
-      setError(errorMessage(caught));
+      const refusal = windowRefusalOf(caught);
+      setClosed(refusal);
+      setError(refusal === null ? errorMessage(caught) : null);
       setField(errorField(caught));
     } finally {
       setBusy(false);
@@ -75,6 +95,18 @@ export function ChangeActions({ change, canWrite, onDone }: Props) {
     <section className="card change-actions" data-testid="change-actions">
       <h2>Actions</h2>
       <ErrorBanner message={field === null ? error : null} testId="change-action-error" />
+      {closed !== null && (
+        <div className="banner banner-error window-refusal" role="alert" data-testid="change-window-refusal">
+          <div className="banner-text">
+            <div data-testid="change-window-refusal-message">{sentence(closed.message)}</div>
+            <div className="window-refusal-next" data-testid="change-next-opening">
+              {closed.nextOpening !== null
+                ? `It may start from ${instantWords(closed.nextOpening, new Date())}.`
+                : 'No opening is known within the next year: ask an owner or admin about the windows, or declare an emergency.'}
+            </div>
+          </div>
+        </div>
+      )}
       <div className="request-actions">
         {canStart && (
           <button type="button" className="btn btn-primary" disabled={busy} onClick={() => void run({ kind: 'start' }, 'Started')} data-testid="action-start">

@@ -1,7 +1,9 @@
 import { useEffect, useState, type SubmitEvent } from 'react';
 import { api } from '../api/client';
 import { approvalModes, silenceModes, type ApprovalMode, type ChangeSettings, type ChangeSettingsPatch, type ChangeSettingsView, type SilenceMode } from '../api/types';
+import { classPolicies, type ClassPolicy } from '../api/governance-types';
 import { silenceModeHints, silenceModeLabels } from '../lib/blast-preview';
+import { classPolicyLabels } from '../lib/governance-format';
 import { errorField, errorMessage, fieldMatches } from '../lib/errors';
 import { formatUtc } from '../lib/format';
 import { ErrorBanner } from './error-banner';
@@ -23,6 +25,8 @@ type Draft = {
   surveillanceMinutes: string;
   completionRecipients: string;
   silenceInfra: SilenceMode;
+  changeClassPolicy: ClassPolicy;
+  l1Approvals: string;
 };
 
 function draftOf(s: ChangeSettings): Draft {
@@ -34,14 +38,17 @@ function draftOf(s: ChangeSettings): Draft {
     surveillanceMinutes: String(s.surveillanceMinutes),
     completionRecipients: s.completionRecipients.join('\n'),
     silenceInfra: s.silenceInfra,
+    changeClassPolicy: s.changeClassPolicy,
+    l1Approvals: String(s.l1Approvals),
   };
 }
 
-const numberFields = ['quorum', 'approvalExpiryMinutes', 'startTimeoutMinutes', 'surveillanceMinutes'] as const;
+const numberFields = ['quorum', 'l1Approvals', 'approvalExpiryMinutes', 'startTimeoutMinutes', 'surveillanceMinutes'] as const;
 type NumberField = (typeof numberFields)[number];
 
 const numberLabels: Record<NumberField, { label: string; hint: string }> = {
-  quorum: { label: 'Quorum', hint: 'Approvals a change needs: 1 – 25. Above the number of approvers, changes wait until more are designated.' },
+  quorum: { label: 'Quorum', hint: 'Approvals a normal (L2) change needs: 1 – 25. Above the number of approvers, changes wait until more are designated. L3 changes need at least two.' },
+  l1Approvals: { label: 'L1 approvals', hint: 'Approvals a low-risk (L1) change needs — standard changes are L1: 0 – 25. 0: none, they are pre-approved.' },
   approvalExpiryMinutes: { label: 'Approval expires after (minutes)', hint: 'An unapproved change expires: 15 – 10080.' },
   startTimeoutMinutes: { label: 'Start within (minutes)', hint: 'An approved change not started by then expires: 15 – 10080.' },
   surveillanceMinutes: { label: 'Surveillance (minutes)', hint: 'The default evidence horizon after a change: 15 – 1440.' },
@@ -82,6 +89,7 @@ export function ChangeSettingsForm({ orgId, view, onSaved }: Props) {
       approvalRequired: draft.approvalRequired,
       completionRecipients: draft.completionRecipients.split(/[\s,;]+/).map((a) => a.trim()).filter((a) => a !== ''),
       silenceInfra: draft.silenceInfra,
+      changeClassPolicy: draft.changeClassPolicy,
     };
     for (const name of numberFields) {
       const n = Number(draft[name]);
@@ -104,7 +112,7 @@ export function ChangeSettingsForm({ orgId, view, onSaved }: Props) {
   };
 
   const invalid = (name: string): true | undefined => (fieldMatches(field, name) ? true : undefined);
-  const placed = [...numberFields, 'approvalRequired', 'completionRecipients', 'silenceInfra'];
+  const placed = [...numberFields, 'approvalRequired', 'completionRecipients', 'silenceInfra', 'changeClassPolicy'];
   const loose = error !== null && !placed.some((n) => fieldMatches(field, n)) ? error : null;
 
   return (
@@ -156,6 +164,26 @@ export function ChangeSettingsForm({ orgId, view, onSaved }: Props) {
             <FieldError field={field} name={name} message={error} />
           </div>
         ))}
+        <div className="field field-span-2">
+          <label htmlFor="settings-class-policy">Change class policy</label>
+          <select
+            id="settings-class-policy"
+            value={draft.changeClassPolicy}
+            onChange={(e) => { set({ changeClassPolicy: e.target.value as ClassPolicy }); }}
+            aria-invalid={invalid('changeClassPolicy')}
+            data-testid="settings-class-policy"
+          >
+            {classPolicies.map((p) => (
+              <option key={p} value={p}>
+                {classPolicyLabels[p].label}
+              </option>
+            ))}
+          </select>
+          <span className="muted small">
+            {classPolicyLabels[draft.changeClassPolicy].hint} Standard changes are L1, normal ones L2, emergencies L3; the tier sets the approvals.
+          </span>
+          <FieldError field={field} name="changeClassPolicy" message={error} />
+        </div>
         <div className="field field-span-2">
           <label htmlFor="settings-recipients">Completion recipients</label>
           <textarea

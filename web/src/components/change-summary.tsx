@@ -4,6 +4,7 @@ import { formatUtc, pluralize } from '../lib/format';
 import { silenceModeLabels } from '../lib/blast-preview';
 import { KindBadge, TierBadge } from './catalogue-badges';
 import { ChangeStatusChip, CriticalityChip } from './change-badges';
+import { ClassChip, TierChip } from './governance-badges';
 import './change-summary.css';
 
 // autoStart speaks of the future only while the change waits for its approval.
@@ -19,6 +20,8 @@ export function ChangeHeader({ change, scope }: { change: Change; scope: { line:
         </span>
         <ChangeStatusChip status={change.status} />
         <CriticalityChip change={change} hideUnknown />
+        <ClassChip changeClass={change.changeClass} reason={change.changeClassReason} />
+        {change.riskTier !== null && <TierChip tier={change.riskTier} reason={change.riskReason} />}
         <span className="pill">{kindLabels[change.kind]}</span>
       </div>
       {scope !== null && (

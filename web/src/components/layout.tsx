@@ -9,6 +9,8 @@ const navItems: readonly NavItem[] = [
   { to: '/', label: 'Home', testId: 'nav-home' },
   { to: '/audit', label: 'Audit log', testId: 'nav-audit' },
   { to: '/changes', label: 'Changes', testId: 'nav-changes' },
+  { to: '/change-calendar', label: 'Calendar', testId: 'nav-change-calendar' },
+  { to: '/change-templates', label: 'Templates', testId: 'nav-change-templates' },
   { to: '/cases', label: 'Cases', testId: 'nav-cases' },
   { to: '/flags', label: 'Flags', testId: 'nav-flags' },
   { to: '/flags/audit', label: 'Flag audit', testId: 'nav-flag-audit' },

@@ -4,6 +4,7 @@ import { formatUtcMinute } from '../lib/format';
 import { isRegistered, principalKindLabels, serviceLabel, sourceLabel } from '../lib/record-format';
 import { ChangeStatusChip, CriticalityChip, ReportChips } from './change-badges';
 import { changeHref } from './change-table';
+import { BypassMarker, ClassChip, TierChip } from './governance-badges';
 import { Link, useRouter } from './router';
 import './change-table.css';
 import './record-table.css';
@@ -117,6 +118,11 @@ export function RecordTable({ entries }: { entries: readonly ListEntry[] }) {
                   <>
                     <ChangeStatusChip status={e.status} />{' '}
                     <CriticalityChip change={e} hideUnknown />
+                    <div className="record-governance" data-testid="record-governance">
+                      <ClassChip changeClass={e.changeClass} reason={e.changeClassReason} />
+                      {e.riskTier !== null && <TierChip tier={e.riskTier} reason={e.riskReason} />}
+                      {e.windowBypassed !== null && <BypassMarker title={`Started during “${e.windowBypassed.window}”, approved by ${String(e.windowBypassed.approvals)}`} />}
+                    </div>
                     {e.impact !== null && <div data-testid="change-impacts"><ReportChips change={e} /></div>}
                   </>
                 ) : (

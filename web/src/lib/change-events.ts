@@ -1,6 +1,7 @@
 import type { AuditEvent, ChangeStatus, Outcome } from '../api/types';
 import { outcomeLabels, statusLabels } from './change-format';
 import { formatUtcMinute, pluralize } from './format';
+import { governanceDetails, governanceEvent } from './governance-events';
 
 // A change's audit events in plain words: what happened (the headline, after the actor's
 // name) and the details the event's data carries. Unknown actions still read: their data is
@@ -64,6 +65,7 @@ function registered(data: Data): EventLine {
     const items = num(s, 'items');
     if (services !== null) details.push(`scope ${pluralize(services, 'service')}${items !== null && items > 0 ? `, ${pluralize(items, 'infrastructure item')} held` : ''}`);
   }
+  details.push(...governanceDetails(data));
   if (data['gated'] === true) details.push('needs approval');
   const to = str(data, 'status');
   return { what: `registered the change${to === null ? '' : ` — ${status(to)}`}`, details, tone: 'step' };
@@ -92,7 +94,7 @@ function delivery(action: string, data: Data): EventLine | null {
 
 export function describeEvent(event: AuditEvent): EventLine {
   const data = event.data;
-  const sent = delivery(event.action, data);
+  const sent = delivery(event.action, data) ?? governanceEvent(event.action, data);
   if (sent !== null) return sent;
   const move = typeof data['from'] === 'string' && typeof data['to'] === 'string' ? [`${status(data['from'])} → ${status(data['to'])}`] : [];
   switch (event.action) {
@@ -153,7 +155,7 @@ export function describeEvent(event: AuditEvent): EventLine {
       const fields = list(data, 'fields');
       return {
         what: `edited the change${version === null ? '' : ` (blast radius v${String(version)})`}`,
-        details: fields.length > 0 ? [`fields: ${fields.join(', ')}`] : [],
+        details: [...(fields.length > 0 ? [`fields: ${fields.join(', ')}`] : []), ...(data['changeClass'] !== undefined || data['riskTier'] !== undefined ? governanceDetails(data) : [])],
         tone: 'step',
       };
     }

@@ -3,6 +3,7 @@ import { ApiError, api } from '../api/client';
 import { changeKinds, type BlastPreview as Preview, type ChangeInput, type ChangeKind, type UnresolvedComponent } from '../api/types';
 import { BlastPreview } from '../components/blast-preview';
 import { changeHref } from '../components/change-table';
+import { ChangeClassFields, emptyClassDraft, type ClassDraft } from '../components/change-class-fields';
 import { ChangeWindowFields, defaultWindow, type WindowDraft } from '../components/change-window-fields';
 import { ErrorBanner } from '../components/error-banner';
 import { FieldError } from '../components/field-error';
@@ -12,6 +13,7 @@ import { Link, useRouter, useSearchParams } from '../components/router';
 import { emptyBlastDraft, type BlastDraft } from '../lib/blast-preview';
 import { kindLabels, utcInputToIso } from '../lib/change-format';
 import { errorField, errorMessage, fieldMatches } from '../lib/errors';
+import { rememberRegistration } from '../lib/registration-memo';
 import './change-new-page.css';
 
 function componentLines(lines: string): string[] {
@@ -31,6 +33,7 @@ type Form = {
   evidenceMinutes: string;
   recipients: string;
   releaseHeld: boolean;
+  governance: ClassDraft;
 };
 
 type Invalid = { message: string; field: string };
@@ -70,6 +73,14 @@ function buildInput(form: Form, now: Date): ChangeInput | Invalid {
   }
   const recipients = splitAddresses(form.recipients);
   if (recipients.length > 0) input.recipients = recipients;
+  const g = form.governance;
+  if (g.emergency) {
+    if (g.emergencyReason.trim().length < 5) return { message: 'Say why this is an emergency (at least 5 characters).', field: 'emergencyReason' };
+    if (g.incident.trim() === '') return { message: 'Link the incident or ticket the emergency answers: an id or a URL.', field: 'incident' };
+    input.emergency = true;
+    input.emergencyReason = g.emergencyReason.trim();
+    input.incident = g.incident.trim();
+  } else if (g.template !== '') input.template = g.template;
   return input;
 }
 
@@ -97,6 +108,7 @@ export function ChangeNewPage() {
     evidenceMinutes: '',
     recipients: '',
     releaseHeld: true,
+    governance: emptyClassDraft,
   }));
   const [preview, setPreview] = useState<Preview | null>(null);
   const [busy, setBusy] = useState(false);
@@ -120,6 +132,7 @@ export function ChangeNewPage() {
     setField(null);
     try {
       const answer = await api.registerChange(body);
+      rememberRegistration(answer);
       navigate(`${changeHref(answer.change.id)}?registered=1`);
     } catch (caught) {
       const p = problemOf(caught);
@@ -137,7 +150,7 @@ export function ChangeNewPage() {
 
   const invalid = (name: string): true | undefined => (fieldMatches(field, name) ? true : undefined);
   // A message the server tied to no input of this page goes to the banner at the top.
-  const placed = ['title', 'kind', 'description', 'components', 'hops', 'silenceInfra', 'windowStart', 'windowEnd', 'maxDurationMinutes', 'evidenceMinutes', 'recipients'];
+  const placed = ['title', 'kind', 'description', 'components', 'hops', 'silenceInfra', 'windowStart', 'windowEnd', 'maxDurationMinutes', 'evidenceMinutes', 'recipients', 'emergencyReason', 'incident', 'template'];
   const loose = error !== null && !placed.some((name) => fieldMatches(field, name)) ? error : null;
 
   return (
@@ -260,6 +273,11 @@ export function ChangeNewPage() {
               <FieldError field={field} name="recipients" message={error} />
             </div>
           </div>
+        </section>
+
+        <section className="card">
+          <h2>Class</h2>
+          <ChangeClassFields draft={form.governance} onChange={(governance) => { set({ governance }); }} field={field} error={error} />
         </section>
 
         {problem !== null && (

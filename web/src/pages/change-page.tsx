@@ -4,6 +4,7 @@ import type { ApprovalView, BlastContracts, ChangeDetail } from '../api/types';
 import { ApprovalPanel } from '../components/approval-panel';
 import { ChangeActions } from '../components/change-actions';
 import { ChangeAlertsCard } from '../components/change-alerts-card';
+import { ChangeGovernanceCard, WindowBypassedNotice } from '../components/change-governance-card';
 import { ChangeReceipts, receiptsOf } from '../components/change-receipts';
 import { ChangeReportCard } from '../components/change-report-card';
 import { ChangeHeader } from '../components/change-summary';
@@ -13,11 +14,13 @@ import { DependencyMap } from '../components/dependency-map';
 import { ErrorBanner } from '../components/error-banner';
 import { Layout } from '../components/layout';
 import { MappingPanel } from '../components/mapping-panel';
+import { RegisteredGovernance } from '../components/registered-governance';
 import { PipelineCard } from '../components/pipeline-card';
 import { Link, useSearchParams } from '../components/router';
 import { useSession } from '../components/session';
 import { canWrite } from '../lib/change-format';
 import { errorMessage, isAbort } from '../lib/errors';
+import { registrationOf } from '../lib/registration-memo';
 import './change-page.css';
 
 type Loaded = { detail: ChangeDetail; approvals: ApprovalView };
@@ -37,6 +40,8 @@ export function ChangePage({ changeId }: { changeId: string }) {
   const [missing, setMissing] = useState(false);
   const [reloads, setReloads] = useState(0);
   const [notice, setNotice] = useState<string | null>(params.get('registered') === '1' ? 'registered' : null);
+  // Opened by the register form: what the registration answered about class, tier and windows.
+  const [registered] = useState(() => (params.get('registered') === '1' ? registrationOf(changeId) : null));
   const [contracts, setContracts] = useState<ContractsState>({ status: 'idle' });
   // What an action just did is said once the page shows its result, not before.
   const nextNotice = useRef<string | null>(null);
@@ -135,12 +140,15 @@ export function ChangePage({ changeId }: { changeId: string }) {
           </button>
         </div>
       )}
+      {notice === 'registered' && registered !== null && <RegisteredGovernance answer={registered} />}
+      <WindowBypassedNotice change={change} />
       <ChangeHeader change={change} scope={blast === null ? null : { line: detail.scopeLine ?? '', breakdown: detail.scopeBreakdown ?? '' }} />
       <div className="change-columns">
         <div className="change-main">
           {change.status === 'pending_mapping' && (
             <MappingPanel change={change} canMap={writer || approvals.isApprover} onMapped={reload} />
           )}
+          <ChangeGovernanceCard change={change} isApprover={approvals.isApprover} refresh={reloads} onReclassified={reload} />
           <ApprovalPanel change={change} view={approvals} focus={focusApproval} onDecided={reload} />
           <ChangeActions change={change} canWrite={writer} onDone={reload} />
           <ChangeAlertsCard changeId={change.id} started={change.startedAt !== null} suppression={detail.suppression} refresh={reloads} />
