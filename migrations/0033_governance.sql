@@ -50,6 +50,16 @@ CREATE TABLE change_windows (
 CREATE INDEX change_windows_org_idx ON change_windows (org_id);
 CREATE UNIQUE INDEX change_windows_import_idx ON change_windows (org_id, feed, source_uid) WHERE feed IS NOT NULL;
 
+-- A counter per organisation, bumped in the same transaction as every write to its windows or
+-- templates: each server caches the compiled windows and the certified templates under it, so a
+-- registration reads one small row instead of the windows themselves, and every replica sees a write
+-- at its next read.
+CREATE TABLE governance_versions (
+  org_id text PRIMARY KEY REFERENCES organizations (id),
+  windows bigint NOT NULL DEFAULT 0,
+  templates bigint NOT NULL DEFAULT 0
+);
+
 -- What each change is, and what it was approved as.
 ALTER TABLE changes ADD COLUMN change_class text NOT NULL DEFAULT 'normal' CHECK (change_class IN ('standard', 'normal', 'emergency'));
 ALTER TABLE changes ADD COLUMN change_class_source text NOT NULL DEFAULT 'default';

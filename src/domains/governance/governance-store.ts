@@ -92,25 +92,17 @@ export async function findWindow(db: Queryable, orgId: string, id: string): Prom
   return r.rows[0] ? toWindow(r.rows[0]) : null;
 }
 
-const STAMP = `SELECT count(*)::int AS n, max(updated_at) AS m, sum(hashtext(id || ':' || updated_at::text))::text AS h FROM change_windows WHERE org_id = $1`;
-type StampRow = { n: number; m: Date | string | null; h: string | null };
-const stampOf = (x: StampRow) => `${x.n}:${x.m ? new Date(x.m).toISOString() : '-'}:${x.h ?? '0'}`;
-
-/** In one statement: the certified templates and the windows' stamp (what a registration asks of governance). */
-export async function governanceSnapshot(db: Queryable, orgId: string): Promise<{ templates: TemplateScope[]; stamp: string }> {
-  const r = await db.query<{ templates: TemplateScope[] | null; stamp: StampRow }>(
-    `SELECT (SELECT json_agg(json_build_object('id', id, 'name', name, 'version', version, 'kind', kind, 'services', services, 'environments', environments,
-               'pipelines', pipelines, 'repos', repos, 'maxBlastServices', max_blast_services, 'hops', hops) ORDER BY lower(name))
-               FROM change_templates WHERE org_id = $1 AND state = 'certified' AND certified_version = version) AS templates,
-            (SELECT row_to_json(s) FROM (${STAMP}) s) AS stamp`, [orgId]);
-  const x = r.rows[0]!;
-  return { templates: x.templates ?? [], stamp: stampOf(x.stamp) };
+/** The organisation's governance versions: cached windows and templates are valid while these hold. */
+export async function governanceVersions(db: Queryable, orgId: string): Promise<{ windows: number; templates: number }> {
+  const r = await db.query<{ windows: string; templates: string }>('SELECT windows, templates FROM governance_versions WHERE org_id = $1', [orgId]);
+  const x = r.rows[0];
+  return { windows: x ? Number(x.windows) : 0, templates: x ? Number(x.templates) : 0 };
 }
 
-/** What identifies the organisation's window set as it stands: compiled sets are cached under it. */
-export async function windowStamp(db: Queryable, orgId: string): Promise<string> {
-  const r = await db.query<StampRow>(STAMP, [orgId]);
-  return stampOf(r.rows[0]!);
+/** Bumps a version in the caller's transaction: every replica drops what it cached at its next read. */
+export async function bumpVersion(tx: Tx, orgId: string, which: 'windows' | 'templates'): Promise<void> {
+  await tx.query(
+    `INSERT INTO governance_versions (org_id, ${which}) VALUES ($1, 1) ON CONFLICT (org_id) DO UPDATE SET ${which} = governance_versions.${which} + 1`, [orgId]);
 }
 
 export type WindowFields = { name: string; kind: WindowKind; schedule: WindowSchedule; scope: WindowScope; description: string | null };

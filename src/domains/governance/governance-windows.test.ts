@@ -297,6 +297,33 @@ describeEachEngine('governance: change and freeze windows', (engine) => {
     expect(bad.json().field).toBe('month');
   });
 
+  it('a freeze refuses writes to a high-risk flag in production (409 naming it, nothing written); staging, low-risk flags and break glass pass, the last recorded as a bypass', async () => {
+    const o = await organisation('Frozen flags', 'none');
+    const flag = async (key: string, risk: string) => {
+      const r = await o.as(o.owner).post('/api/flags', { key, type: 'boolean', risk, ownerService: 'svc:web', reason: 'OPS-123 introduce the checkout switch' });
+      expect(r.statusCode, r.body).toBe(201);
+    };
+    const write = async (key: string, env: string, body: Json) => o.as(o.owner).put(`/api/flags/${key}/environments/${env}`, { reason: 'OPS-124 launch the new checkout', ...body });
+    await flag('shop.checkout', 'high');
+    await flag('shop.banner', 'low');
+    expect((await write('shop.checkout', 'production', { enabled: true })).statusCode).toBe(200);
+    await o.window({ name: 'Launch freeze', kind: 'freeze', schedule: { type: 'once', start: iso(now() - HOUR), end: iso(now() + 2 * HOUR) } });
+
+    const before = (await o.events('flag.updated')).length;
+    const refused = await write('shop.checkout', 'production', { enabled: false });
+    expect(refused.statusCode, refused.body).toBe(409);
+    expect(refused.json()).toMatchObject({ blockedOn: 'window', window: { name: 'Launch freeze', kind: 'freeze' }, nextOpening: iso(now() + 2 * HOUR) });
+    expect(refused.json().error).toContain('shop.checkout is a high-risk flag and production is in the freeze “Launch freeze”');
+    expect((await o.events('flag.updated')).length).toBe(before);
+    expect((await o.as(o.owner).get('/api/flags/shop.checkout')).json().states.find((x: Json) => x.env === 'production').enabled).toBe(true);
+
+    expect((await write('shop.checkout', 'staging', { enabled: true })).statusCode).toBe(200);
+    expect((await write('shop.banner', 'production', { enabled: true })).statusCode).toBe(200);
+    const glass = await write('shop.checkout', 'production', { enabled: false, breakGlass: true, reason: 'INC-77 checkout failing, turn it off now' });
+    expect(glass.statusCode, glass.body).toBe(200);
+    expect(glass.json().record).toMatchObject({ breakGlass: true, freezeBypassed: { window: 'Launch freeze', until: iso(now() + 2 * HOUR) } });
+  });
+
   // Last: it moves the clock twelve hours on.
   it('a planned change overlapping a freeze is registered with the freeze among its conflicts; its window_start timer defers the start, and the next opening starts it', async () => {
     const o = await organisation('Deferred', 'none');

@@ -73,6 +73,7 @@ export class TemplateService {
       const clash = await tx.query('SELECT 1 FROM change_templates WHERE org_id = $1 AND lower(name) = lower($2)', [p.org.id, f.name]);
       if (clash.rows.length) throw taken(`a template named “${f.name}” exists already`, 'name');
       await store.insertTemplate(tx, p.org.id, id, f, p.user.id, at);
+      await store.bumpVersion(tx, p.org.id, 'templates');
       await appendAuditEvent(tx, this.deps.clock, ctx, { orgId: p.org.id, action: 'template.created', target: { type: 'template', id }, data: { ...f, version: 1 } });
       return (await store.findTemplate(tx, p.org.id, id))!;
     });
@@ -91,6 +92,7 @@ export class TemplateService {
       }
       const at = this.deps.clock.now().toISOString();
       await store.updateTemplate(tx, id, f, p.user.id, at);
+      await store.bumpVersion(tx, p.org.id, 'templates');
       const changed = Object.keys(f).filter((k) => JSON.stringify(f[k as keyof TemplateFields]) !== JSON.stringify(before[k as keyof TemplateFields]));
       await appendAuditEvent(tx, this.deps.clock, ctx, {
         orgId: p.org.id, action: 'template.edited', target: { type: 'template', id },
@@ -113,6 +115,7 @@ export class TemplateService {
       if (t.state === 'certified') throw conflict(`the template is certified already (version ${t.version})`, { state: t.state });
       const at = this.deps.clock.now().toISOString();
       await store.setTemplateState(tx, id, 'certified', p.user.id, null, at);
+      await store.bumpVersion(tx, p.org.id, 'templates');
       await appendAuditEvent(tx, this.deps.clock, ctx, { orgId: p.org.id, action: 'template.certified', target: { type: 'template', id }, data: { name: t.name, version: t.version, author: t.author.email } });
       return (await store.findTemplate(tx, p.org.id, id))!;
     });
@@ -130,6 +133,7 @@ export class TemplateService {
       if (t.state === 'withdrawn') throw conflict('the template is withdrawn already', { state: t.state });
       const at = this.deps.clock.now().toISOString();
       await store.setTemplateState(tx, id, 'withdrawn', null, why, at);
+      await store.bumpVersion(tx, p.org.id, 'templates');
       await appendAuditEvent(tx, this.deps.clock, ctx, { orgId: p.org.id, action: 'template.withdrawn', target: { type: 'template', id }, data: { name: t.name, version: t.version, reason: why, was: t.state } });
       const dropped = t.state === 'certified' ? await this.deps.classes.dropTemplate(tx, ctx, p.org.id, { id, name: t.name }, 'template_withdrawn') : 0;
       return { template: (await store.findTemplate(tx, p.org.id, id))!, dropped };

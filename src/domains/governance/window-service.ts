@@ -11,7 +11,7 @@ import { AppError, badRequest, forbidden, notFound } from '../../platform/errors
 import { newId } from '../../platform/ids.js';
 import { OutboundFailed, OutboundRefused, type OutboundClient } from '../../platform/net/outbound.js';
 import type { Principal } from '../auth/index.js';
-import { isProduction, readSettings, type GovernanceReader, type GovernanceView, type WindowFacts } from '../changes/index.js';
+import { isProduction, readSettings, type GovernanceReader, type GovernanceView, type TemplateScope, type WindowFacts } from '../changes/index.js';
 import type { FreezeCheck } from '../flags/index.js';
 import { appendAuditEvent, type AuditContext } from '../ledger/index.js';
 import * as store from './governance-store.js';
@@ -48,7 +48,8 @@ export function checkWindow(input: WindowInput): WindowFields {
 }
 
 export class WindowService {
-  private readonly cache = new Map<string, { stamp: string; set: WindowSet }>();
+  private readonly cache = new Map<string, { version: number; set: WindowSet }>();
+  private readonly templates = new Map<string, { version: number; templates: TemplateScope[] }>();
 
   constructor(private readonly deps: { db: Database; clock: Clock; outbound: OutboundClient }) {}
 
@@ -56,28 +57,37 @@ export class WindowService {
     return store.listWindows(this.deps.db, p.org.id);
   }
 
-  /** The compiled set covering [at, until] (and a month beyond), from the cache while the stamp is unchanged. */
-  private async compiled(db: Queryable, orgId: string, stamp: string, at: number, until = at): Promise<WindowSet> {
+  /** The compiled set covering [at, until] (and a month beyond), from the cache while the windows' version is unchanged. */
+  private async compiled(db: Queryable, orgId: string, version: number, at: number, until = at): Promise<WindowSet> {
     const hit = this.cache.get(orgId);
-    if (hit && hit.stamp === stamp && at >= hit.set.from + DAY && until + 35 * DAY <= hit.set.to) return hit.set;
+    if (hit && hit.version === version && at >= hit.set.from + DAY && until + 35 * DAY <= hit.set.to) return hit.set;
     const defs = await store.listWindows(db, orgId);
     const now = this.deps.clock.now().getTime();
     const set = compileWindows(defs, Math.min(now, at) - BACK, Math.max(now, until) + AHEAD);
     // Only the set around now is kept: a far-future question compiles its own.
-    if (at - now < 30 * DAY) this.cache.set(orgId, { stamp, set });
+    if (at - now < 30 * DAY) this.cache.set(orgId, { version, set });
     return set;
   }
 
   private async setAt(db: Queryable, orgId: string, at: number, until = at): Promise<WindowSet> {
-    return this.compiled(db, orgId, await store.windowStamp(db, orgId), at, until);
+    return this.compiled(db, orgId, (await store.governanceVersions(db, orgId)).windows, at, until);
   }
 
-  /** The seam changes asks through: one read gives the certified templates and the windows' stamp; the matcher answers from the cache. */
+  private async certified(db: Queryable, orgId: string, version: number): Promise<TemplateScope[]> {
+    const hit = this.templates.get(orgId);
+    if (hit && hit.version === version) return hit.templates;
+    const templates = await store.certifiedTemplates(db, orgId);
+    this.templates.set(orgId, { version, templates });
+    return templates;
+  }
+
+  /** The seam changes asks through: one small read (the versions); templates and windows come from the cache while those hold. */
   reader(): GovernanceReader {
     return {
       prepare: async (db: Queryable, orgId: string, from: Date, to: Date): Promise<GovernanceView> => {
-        const { templates, stamp } = await store.governanceSnapshot(db, orgId);
-        const set = await this.compiled(db, orgId, stamp, from.getTime(), to.getTime());
+        const v = await store.governanceVersions(db, orgId);
+        const templates = await this.certified(db, orgId, v.templates);
+        const set = await this.compiled(db, orgId, v.windows, from.getTime(), to.getTime());
         return {
           templates,
           check: (at, facts) => matchWindows(set, at.getTime(), facts),
@@ -123,6 +133,7 @@ export class WindowService {
       if (n.rows[0]!.n >= MAX_WINDOWS) throw badRequest(`an organisation keeps at most ${MAX_WINDOWS} windows`, 'name');
       const at = this.deps.clock.now().toISOString();
       await store.insertWindow(tx, p.org.id, id, f, p.user.id, at);
+      await store.bumpVersion(tx, p.org.id, 'windows');
       await appendAuditEvent(tx, this.deps.clock, ctx, { orgId: p.org.id, action: 'window.created', target: { type: 'window', id }, data: { ...f } });
       return (await store.findWindow(tx, p.org.id, id))!;
     });
@@ -136,6 +147,7 @@ export class WindowService {
       const f = checkWindow({ name: input.name ?? before.name, kind: input.kind ?? before.kind, schedule: input.schedule ?? before.schedule, scope: input.scope ?? before.scope, description: input.description === undefined ? before.description : input.description });
       const at = this.deps.clock.now().toISOString();
       await store.updateWindow(tx, id, f, at);
+      await store.bumpVersion(tx, p.org.id, 'windows');
       // jsonb hands objects back with their keys reordered: compare canonical forms.
       const changed = (['name', 'kind', 'schedule', 'scope', 'description'] as const).filter((k) => canonicalJson(f[k] ?? null) !== canonicalJson(before[k] ?? null));
       await appendAuditEvent(tx, this.deps.clock, ctx, { orgId: p.org.id, action: 'window.updated', target: { type: 'window', id }, data: Object.fromEntries(changed.map((k) => [k, { from: before[k], to: f[k] }])) });
@@ -148,6 +160,7 @@ export class WindowService {
     await this.deps.db.transaction(async (tx) => {
       const gone = await store.deleteWindow(tx, p.org.id, id);
       if (!gone) throw notFound(`no window ${id}`);
+      await store.bumpVersion(tx, p.org.id, 'windows');
       await appendAuditEvent(tx, this.deps.clock, ctx, { orgId: p.org.id, action: 'window.deleted', target: { type: 'window', id }, data: { name: gone.name, kind: gone.kind, schedule: gone.schedule, scope: gone.scope, feed: gone.feed } });
     });
   }
@@ -195,6 +208,7 @@ export class WindowService {
         await store.deleteWindow(tx, p.org.id, old.id);
         r.removed++;
       }
+      if (r.created || r.updated || r.removed) await store.bumpVersion(tx, p.org.id, 'windows');
       const total = await tx.query<{ n: number }>('SELECT count(*)::int AS n FROM change_windows WHERE org_id = $1', [p.org.id]);
       if (total.rows[0]!.n > MAX_WINDOWS) throw badRequest(`the import would leave ${total.rows[0]!.n} windows; an organisation keeps at most ${MAX_WINDOWS}`, input.url ? 'url' : 'ics');
       await appendAuditEvent(tx, this.deps.clock, ctx, {
