@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import { badRequest } from '../../platform/errors.js';
 import { requestAuditContext } from '../../platform/http/access.js';
 import { errors } from '../../platform/http/schemas.js';
-import { CHANGE_CLASSES, CHANGE_KINDS, RISK_TIERS, WindowVerdictBody, type ChangeService } from '../changes/index.js';
+import { CHANGE_CLASSES, CHANGE_KINDS, RISK_TIERS, WindowConflictBody, WindowVerdictBody, type ChangeService } from '../changes/index.js';
 import type { TemplateService } from './template-service.js';
 import type { WindowService } from './window-service.js';
 
@@ -120,17 +120,26 @@ export const governanceRoutes: FastifyPluginAsyncTypebox<{ templates: TemplateSe
   app.post('/api/change-windows/check', {
     config: read,
     schema: {
-      tags, summary: 'The one matcher: may a change with these facts start at this instant? (allowed, the window, why, the next opening)',
+      tags, summary: 'The one matcher, as a preview: may a change with these facts start at this instant (allowed, the window, why, the next opening)? With an end, also what the planned window runs into',
       body: Type.Object({
-        at: Type.Optional(Type.String({ maxLength: 40, description: 'Default now' })), services: Type.Optional(Type.Array(Type.String({ maxLength: 500 }), { maxItems: 100 })),
+        at: Type.Optional(Type.String({ maxLength: 40, description: 'The planned start; default now' })),
+        end: Type.Optional(Type.String({ maxLength: 40, description: 'The planned end: the answer then lists the conflicts of [at, end)' })),
+        services: Type.Optional(Type.Array(Type.String({ maxLength: 500 }), { maxItems: 100 })),
         environment: Type.Optional(Type.String({ maxLength: 200 })), criticality: Type.Optional(Nullable(Type.Enum(['standard', 'important', 'critical']))),
       }, { additionalProperties: false }),
-      response: { 200: WindowVerdictBody, ...errors(400, 401, 403) },
+      response: { 200: Type.Object({ ...WindowVerdictBody.properties, conflicts: Type.Optional(Type.Array(WindowConflictBody)) }), ...errors(400, 401, 403) },
     },
   }, async (req) => {
-    const at = req.body.at ? new Date(req.body.at) : undefined;
-    if (at && Number.isNaN(at.getTime())) throw badRequest('at must be an ISO-8601 date-time', 'at');
-    return windows.check(req.principal!.org.id, at, { services: req.body.services ?? [], environments: req.body.environment ? [req.body.environment] : [], criticality: req.body.criticality ?? null });
+    const parse = (v: string | undefined, field: string) => {
+      if (v === undefined) return undefined;
+      const d = new Date(v);
+      if (Number.isNaN(d.getTime())) throw badRequest(`${field} must be an ISO-8601 date-time`, field);
+      return d;
+    };
+    const at = parse(req.body.at, 'at');
+    const end = parse(req.body.end, 'end');
+    const facts = { services: req.body.services ?? [], environments: req.body.environment ? [req.body.environment] : [], criticality: req.body.criticality ?? null };
+    return windows.check(req.principal!.org.id, at, facts, end);
   });
   app.get('/api/change-calendar', {
     config: read,

@@ -162,6 +162,15 @@ describeEachEngine('governance: change and freeze windows', (engine) => {
       expect(implicit.statusCode, implicit.body).toBe(200);
       expect(implicit.json()).toEqual(at.json());
     });
+
+    it('the check route previews a planned window: with an end it lists the freeze the window overlaps; a bad end is 400 naming it', async () => {
+      const r = await o.pipe.post('/api/change-windows/check', { at: iso(now() + 10 * 60_000), end: iso(now() + 70 * 60_000), services: ['svc:web'] });
+      expect(r.statusCode, r.body).toBe(200);
+      expect(r.json()).toMatchObject({ allowed: false, window: { name: 'Release freeze' }, conflicts: [{ conflict: 'freeze_overlaps', window: { name: 'Release freeze' } }] });
+      const bad = await o.pipe.post('/api/change-windows/check', { at: iso(now() + 10 * 60_000), end: iso(now()), services: ['svc:web'] });
+      expect(bad.statusCode).toBe(400);
+      expect(bad.json().field).toBe('end');
+    });
   });
 
   it('an emergency approved by two people starts during a freeze, stamped and audited once; a normal change with its quorum is still refused', async () => {

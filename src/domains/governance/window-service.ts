@@ -17,7 +17,7 @@ import { appendAuditEvent, type AuditContext } from '../ledger/index.js';
 import * as store from './governance-store.js';
 import type { StoredWindow, WindowFields } from './governance-store.js';
 import { IcsError, MAX_ICS_BYTES, parseFreezeCalendar, type SkippedEvent } from './ical-import.js';
-import { compileWindows, matchWindows, windowConflicts, type WindowSet } from './window-matcher.js';
+import { compileWindows, matchWindows, windowConflicts, type WindowConflict, type WindowMatch, type WindowSet } from './window-matcher.js';
 import { expand, isoUtc, isTimeZone, validateSchedule, validateScope, type WindowKind, type WindowSchedule, type WindowScope } from './window-schedule.js';
 
 const DAY = 86_400_000;
@@ -107,9 +107,13 @@ export class WindowService {
   }
 
   /** The matcher's answer for given facts at an instant (the check route). */
-  async check(orgId: string, when: Date | undefined, facts: WindowFacts) {
+  async check(orgId: string, when: Date | undefined, facts: WindowFacts, end?: Date): Promise<WindowMatch & { conflicts?: WindowConflict[] }> {
     const at = when ?? this.deps.clock.now();
-    return matchWindows(await this.setAt(this.deps.db, orgId, at.getTime()), at.getTime(), facts);
+    if (end && end.getTime() <= at.getTime()) throw badRequest('end must be after the start (at)', 'end');
+    if (end && end.getTime() - at.getTime() > 7 * DAY) throw badRequest('end must be at most 7 days after the start, as a change’s window is', 'end');
+    const set = await this.setAt(this.deps.db, orgId, at.getTime(), end?.getTime());
+    const verdict = matchWindows(set, at.getTime(), facts);
+    return end ? { ...verdict, conflicts: windowConflicts(set, at.getTime(), end.getTime(), facts) } : verdict;
   }
 
   /** Every occurrence of every window overlapping [from, to): the calendar. At most 62 days. */

@@ -5614,7 +5614,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** The one matcher: may a change with these facts start at this instant? (allowed, the window, why, the next opening) */
+        /** The one matcher, as a preview: may a change with these facts start at this instant (allowed, the window, why, the next opening)? With an end, also what the planned window runs into */
         post: {
             parameters: {
                 query?: never;
@@ -5625,9 +5625,11 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
-                        /** @description Default now */
+                        /** @description The planned start; default now */
                         at?: string;
                         criticality?: ("standard" | "important" | "critical") | null;
+                        /** @description The planned end: the answer then lists the conflicts of [at, end) */
+                        end?: string;
                         environment?: string;
                         services?: string[];
                     };
@@ -5642,6 +5644,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             allowed: boolean;
+                            conflicts?: components["schemas"]["WindowConflict"][];
                             nextOpening: string | null;
                             reason: string;
                             window: {
