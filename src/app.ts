@@ -12,6 +12,8 @@ import { catalogueRoutes } from './domains/catalogue/catalogue-routes.js';
 import { mappingRoutes } from './domains/catalogue/mapping-routes.js';
 import { blastRoutes } from './domains/catalogue/blast-routes.js';
 import { changeRoutes } from './domains/changes/change-routes.js';
+import { rollbackRoutes } from './domains/changes/rollback-routes.js';
+import { reviewRoutes } from './domains/changes/review-routes.js';
 import { governanceRoutes } from './domains/governance/index.js';
 import { reportRoutes } from './domains/changes/report-routes.js';
 import { deliveryRoutes } from './domains/deliveries/delivery-routes.js';
@@ -150,6 +152,8 @@ export async function buildApp(deps: AppDeps, listener: Listener): Promise<Fasti
   await app.register(blastRoutes, { blast: deps.blast });
   await app.register(changeRoutes, { db: deps.db, changes: deps.changes, approvals: deps.approvals, classes: deps.classes, settings: deps.changeSettings, blast: deps.blast });
   await app.register(reportRoutes, { db: deps.db, changes: deps.changes });
+  await app.register(reviewRoutes, { reviews: deps.reviews });
+  await app.register(rollbackRoutes, { beforeStates: deps.beforeStates, rollbacks: deps.rollbacks });
   await app.register(governanceRoutes, { templates: deps.templates, windows: deps.windows, changes: deps.changes });
   await app.register(observedRoutes, { feed: deps.observedFeed });
   await app.register(changeStatsRoutes, { db: deps.db, clock: deps.clock });

@@ -6,6 +6,10 @@ import { MappingService } from './domains/catalogue/mapping-service.js';
 import { BlastService } from './domains/catalogue/blast-service.js';
 import { ApprovalService } from './domains/changes/approval-service.js';
 import { ClassService } from './domains/changes/class-service.js';
+import { ReviewService } from './domains/changes/review-service.js';
+import { BeforeStateService } from './domains/changes/before-state-service.js';
+import { RollbackService } from './domains/changes/rollback-service.js';
+import { FlagReverts } from './domains/flags/flag-revert.js';
 import { TemplateService, WindowService } from './domains/governance/index.js';
 import { ChangeMail } from './domains/changes/change-mail.js';
 import { readStatus } from './domains/changes/change-view.js';
@@ -60,6 +64,12 @@ export type Services = {
   changes: ChangeService;
   approvals: ApprovalService;
   classes: ClassService;
+  /** Post-implementation reviews, the due list and the reminder 3 days after a change's finish. */
+  reviews: ReviewService;
+  /** Before-state captures added after registration. */
+  beforeStates: BeforeStateService;
+  /** Rollback paths, their release by people, and the automatic sweep. */
+  rollbacks: RollbackService;
   templates: TemplateService;
   windows: WindowService;
   changeSettings: ChangeSettingsService;
@@ -152,7 +162,12 @@ export function compose(o: ComposeOptions): Services {
   const changes: ChangeService = new ChangeService({ db: o.db, clock: o.clock, sealer: o.sealer, blast, mappings, notifier, baseUrl, outbound: o.outbound.client, deliveries: readDeliveriesView, suppression: holds.suppression });
   const approvals = new ApprovalService({ db: o.db, clock: o.clock, changes, blast, mappings, catalogue, notifier });
   const classes = new ClassService({ db: o.db, clock: o.clock, changes });
+  const reviews = new ReviewService({ db: o.db, clock: o.clock, notifier });
   const templates = new TemplateService({ db: o.db, clock: o.clock, classes });
+  const beforeStates = new BeforeStateService({ db: o.db, clock: o.clock, changes });
+  const rollbacks = new RollbackService({ db: o.db, clock: o.clock, changes, notifier });
+  rollbacks.setFlagReverter(new FlagReverts(flags));
+  rollbacks.setTemplateDemoter((tx, ctx, orgId, id, change) => templates.demote(tx, ctx, orgId, id, change));
   const windows = new WindowService({ db: o.db, clock: o.clock, outbound: o.outbound.client });
   changes.setGovernance(windows.reader());
   flags.setFreezeCheck(windows.freezeCheck());
@@ -183,12 +198,12 @@ export function compose(o: ComposeOptions): Services {
   // A case of unmanaged changes is posted to the organisation's channel, which the incidents domain keeps.
   const cases = new CaseService({ db: o.db, clock: o.clock, baseUrl });
   cases.setChannel({ post: async (tx, orgId, posts) => void (await incidents.queueChannelPosts(tx, orgId, posts.map((p) => ({ target: { type: 'case', id: p.caseId }, text: p.text })))) });
-  const handlers: Record<string, JobHandler<unknown>> = { ...pullJobHandlers({ db: o.db, clock: o.clock, sealer: o.sealer, outbound: o.outbound.client, intake: pullIntake }), ...flagRequests.jobHandlers(), ...incidents.jobHandlers(), ...catalogue.jobHandlers(), ...changes.jobHandlers(), ...evidence.jobHandlers(), ...deliveries.jobHandlers(), ...holds.jobHandlers(), ...relay.jobHandlers(), ...cases.jobHandlers(), ...mailJobHandlers(mailer), ...logRetentionJobHandlers({ clock: o.clock }), ...(o.extraHandlers ?? {}) };
+  const handlers: Record<string, JobHandler<unknown>> = { ...pullJobHandlers({ db: o.db, clock: o.clock, sealer: o.sealer, outbound: o.outbound.client, intake: pullIntake }), ...flagRequests.jobHandlers(), ...incidents.jobHandlers(), ...catalogue.jobHandlers(), ...changes.jobHandlers(), ...reviews.jobHandlers(), ...rollbacks.jobHandlers(), ...evidence.jobHandlers(), ...deliveries.jobHandlers(), ...holds.jobHandlers(), ...relay.jobHandlers(), ...cases.jobHandlers(), ...mailJobHandlers(mailer), ...logRetentionJobHandlers({ clock: o.clock }), ...(o.extraHandlers ?? {}) };
   const worker = new JobWorker({ db: o.db, clock: o.clock, logger: o.logger, metrics, handlers, pollMs: o.workerPollMs ?? 1_000 });
   // OTLP logs intake (POST /v1/logs): counted in /metrics, not audited.
   const logIntake = new LogIntake({ db: o.db, clock: o.clock, registry: metrics.registry });
   const intake = new IntakeService({ db: o.db, clock: o.clock, sealer: o.sealer, unmanaged, cases });
-  return { intake, sources, unmanaged, cases, db: o.db, clock: o.clock, logger: o.logger, metrics, auth, members, flags, flagRequests, sdkKeys, incidents, catalogue, mappings, blast, changes, approvals, classes, templates, windows, changeSettings, deliveries, holds, alerts, relay, alertSettings, evidence, logIntake, observedFeed, aiProvider, evidenceSources, mailer, worker };
+  return { intake, sources, unmanaged, cases, db: o.db, clock: o.clock, logger: o.logger, metrics, auth, members, flags, flagRequests, sdkKeys, incidents, catalogue, mappings, blast, changes, approvals, classes, reviews, beforeStates, rollbacks, templates, windows, changeSettings, deliveries, holds, alerts, relay, alertSettings, evidence, logIntake, observedFeed, aiProvider, evidenceSources, mailer, worker };
 }
 
 /** Every notifier hears every event, in order, inside the same transaction. */

@@ -49,6 +49,10 @@ export async function startServer(cfg: ServeConfig, opts: { clock?: Clock; say?:
     const reissued = first ? null : await services.auth.reissueFirstOwnerLink(startCtx);
     // The hourly catalogue sweep keeps itself going once scheduled; every start makes sure it is.
     await db.transaction((tx) => services.catalogue.scheduleSweep(tx));
+    // So does the hourly reminder of post-implementation reviews still missing 3 days after a change's finish.
+    await db.transaction((tx) => services.reviews.scheduleReminders(tx));
+    // And the automatic rollback sweep, every minute.
+    await db.transaction((tx) => services.rollbacks.scheduleSweep(tx));
     // So does the hourly sweep of OTLP log records older than their 9 days.
     await db.transaction((tx) => scheduleLogSweep(tx, services.clock));
     // Each connection's scheduled pull schedules its next; every start makes sure each has one.

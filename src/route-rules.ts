@@ -125,6 +125,18 @@ export const ROUTE_RULES: readonly RouteRule[] = [
   rule('POST', '/api/changes/:id/class', 'session', BOTH),
   rule('POST', '/api/changes/:id/mappings', 'session', BOTH),
   rule('POST', '/api/changes/:id/callback-test', 'session', BOTH),
+  // Before-state captures: pipelines add them (up to 256 KiB) until the change starts.
+  scoped('GET', '/api/changes/:id/before-state', 'changes:read'),
+  scoped('POST', '/api/changes/:id/before-state', 'changes:write'),
+  scoped('GET', '/api/changes/:id/before-state/:captureId', 'changes:read'),
+  // Rollbacks: people release them (two distinct approvers at L3); the pipeline reports one done.
+  scoped('GET', '/api/changes/:id/rollback', 'changes:read'),
+  rule('POST', '/api/changes/:id/rollback', 'session', BOTH),
+  scoped('POST', '/api/changes/:id/rollback/complete', 'changes:write'),
+  // Post-implementation reviews: anyone with changes:read reads them and the due list; people write them (a token gets 403).
+  scoped('GET', '/api/changes/:id/review', 'changes:read'),
+  rule('POST', '/api/changes/:id/review', 'session', BOTH),
+  scoped('GET', '/api/reviews/due', 'changes:read'),
   // Governance: templates (owners and admins draft, a different owner or approver certifies) and windows.
   scoped('GET', '/api/change-templates', 'changes:read'),
   scoped('POST', '/api/change-templates', 'changes:write'),

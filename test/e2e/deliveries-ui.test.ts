@@ -204,6 +204,8 @@ describeEachEngine('deliveries in the web UI', (engine) => {
       maxDurationMinutes: 30,
       callbackUrl: `${receiver!.url}/ci`,
       pipeline: { repo: 'acme/checkout', pipeline: 'deploy-checkout', run: '981', runUrl: 'https://ci.acme.dev/acme/checkout/runs/981', commit: '9f1c2ab7e4d0', version: '3.2.0', environment: 'production' },
+      // A production deploy carries its before-state, or it may not start.
+      previousVersion: '3.1.9',
     });
     const id = String(registered['change'].id);
     const approved = await app.main.inject({ method: 'POST', url: `/api/changes/${id}/approve`, headers: alice.headers, payload: {} });

@@ -17,7 +17,7 @@ export type ApprovedContent = {
   changeClass: string;
   riskTier: string | null;
   pipeline: { commit: string | null; version: string | null };
-  /** Filled once changes carry them (validation plans and before-state captures). */
+  /** The validation plan fixed at registration, and the digest of the before-state captures. */
   validationPlan: unknown;
   beforeState: string | null;
 };
@@ -25,6 +25,7 @@ export type ApprovedContent = {
 export function approvedContent(c: {
   title: string; components: ReadonlyArray<{ key: string }>; windowStart: string; windowEnd: string; maxDurationMinutes: number | null; relativeWindow: boolean;
   hops: number; blastVersion: number; changeClass: string; riskTier: string | null; pipeline: { commit?: string; version?: string } | null;
+  validationPlan?: unknown; captureDigest?: string | null;
 }): ApprovedContent {
   return {
     title: c.title.trim(),
@@ -35,7 +36,7 @@ export function approvedContent(c: {
       : { start: c.windowStart, end: c.windowEnd, maxDurationMinutes: c.maxDurationMinutes },
     hops: c.hops, blastVersion: c.blastVersion, changeClass: c.changeClass, riskTier: c.riskTier,
     pipeline: { commit: c.pipeline?.commit ?? null, version: c.pipeline?.version ?? null },
-    validationPlan: null, beforeState: null,
+    validationPlan: c.validationPlan ?? null, beforeState: c.captureDigest ?? null,
   };
 }
 

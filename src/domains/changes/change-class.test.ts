@@ -168,6 +168,7 @@ describe('the class a change drops to when its template stops backing it', () =>
       template_withdrawn: 'the template’s certification was withdrawn by a person',
       template_edited: 'the template was changed since the change was registered',
       template_uncovered: 'the template no longer covers the change after its edit',
+      template_demoted: 'the template was demoted after a rollback of a change it made standard',
     });
   });
 

@@ -22,6 +22,7 @@ export const CLASS_DROP_CAUSES = {
   template_withdrawn: 'the template’s certification was withdrawn by a person',
   template_edited: 'the template was changed since the change was registered',
   template_uncovered: 'the template no longer covers the change after its edit',
+  template_demoted: 'the template was demoted after a rollback of a change it made standard',
 } as const;
 export type ClassDropCause = keyof typeof CLASS_DROP_CAUSES;
 

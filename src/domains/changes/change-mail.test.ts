@@ -237,6 +237,39 @@ describeEachEngine('change e-mails through a real SMTP server', (engine) => {
     expect(reported[0]!.mail.text).toContain(`View the report: ${PUBLIC_URL}/?view=changes&change=${c.id}`);
     expect(smtp.recipients).not.toContain('board@example.net');
   });
+  it('asks the designated approvers but the requester to decide on an escalated rollback, with the reason the news carries and the link', async () => {
+    expect((await api(owner).put(`/api/organizations/${owner.org.id}/change-settings`, { approvalRequired: 'none' })).statusCode).toBe(200);
+    const c = await register({ title: 'Failed migration', components: [{ query: 'web' }], startNow: true, recipients: [at('release')] });
+    expect((await pipe(`/api/changes/${c.id}/complete`, { outcome: 'partial' })).statusCode).toBe(200);
+    const change = (await findChange(engine.db(), owner.org.id, c.id))!;
+    const mail = new ChangeMail({ clock, link: (x, approve) => t.services.changes.link(x, approve) });
+    const reason = 'the change failed on a critical service and its rollback is L3: two people release it';
+    await engine.db().transaction((tx) => mail.notify(tx, change, 'rollback_escalated', { reason }));
+    await drain();
+    const asked = mails(`Rollback decision needed: ${c.title}`);
+    expect(to(asked)).toEqual([at('alice'), at('bob'), at('carol')]);
+    for (const m of asked) {
+      expect(m.mail.text).toContain(`Why it needs you: ${reason}`);
+      expect(m.mail.text).toContain(`Decide on the rollback: ${PUBLIC_URL}/?view=changes&change=${c.id}\n`);
+    }
+    expect(asked.find((m) => m.envelope.to[0] === at('carol'))!.mail.text).toContain('You are a critical approver.');
+    expect(smtp.messages.filter((m) => m.mail.subject === `Rollback decision needed: ${c.title}` && m.envelope.to.includes(at('release')))).toEqual([]);
+  });
+
+  it('reminds the requester and the recipients of a review due, with the reasons the rule finds when the news carries none — once, however often told', async () => {
+    const c = await register({ title: 'Rolled back', components: [{ query: 'web' }], startNow: true, recipients: [at('release')] });
+    expect((await pipe(`/api/changes/${c.id}/abort`)).json().change.outcome).toBe('rolled_back');
+    const change = (await findChange(engine.db(), owner.org.id, c.id))!;
+    const mail = new ChangeMail({ clock, link: (x, approve) => t.services.changes.link(x, approve) });
+    await engine.db().transaction((tx) => mail.notify(tx, change, 'review_due'));
+    await engine.db().transaction((tx) => mail.notify(tx, change, 'review_due'));
+    await drain();
+    const reminded = mails(`Review due: ${c.title}`);
+    expect(to(reminded)).toEqual([at('mia'), at('release')]);
+    expect(reminded[0]!.mail.text).toContain(`Change ${c.displayId} needs a post-implementation review: it was rolled back.`);
+    expect(reminded[0]!.mail.text).toContain(`Write the review: ${PUBLIC_URL}/?view=changes&change=${c.id}\n`);
+  });
+
   // Last in the file: it plugs its own reporter into the shared app's change service.
   it('mails a report written with its forms as itself: the HTML body, the text alternative, the CSV attached', async () => {
     const html = '<!doctype html><html><head><style>h1{color:#123}</style></head><body><h1>Report of Forms</h1><p>Rules significant · AI minor</p></body></html>\n';

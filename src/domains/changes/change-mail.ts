@@ -6,6 +6,8 @@ import { renderMail, type MailContent } from '../../platform/mail/render.js';
 import { unknownTier, type ChangeEvent, type ChangeNotifier } from './change-service.js';
 import { readApprovers, readSettings } from './change-settings.js';
 import { reportCsvFilename } from './report-csp.js';
+import { REVIEW_GRACE_DAYS, reviewRequirement } from './review-rule.js';
+import { readReviewFacts } from './review-store.js';
 import { listDecisions, listReports, type Change, type Decision, type Report } from './change-store.js';
 
 /** Who a message goes to; `critical` marks a critical approver. */
@@ -52,6 +54,8 @@ export function occurrenceOf(c: Change, event: ChangeEvent): string {
       return c.startDeadline ?? c.approvalExpiresAt ?? c.updatedAt;
     case 'reported':
       return `v${c.reportVersion}`;
+    case 'review_due':
+      return c.finishedAt ?? c.updatedAt;
     default:
       return c.updatedAt;
   }
@@ -189,6 +193,44 @@ export function reported(c: Change, report: Pick<Report, 'version' | 'summary'> 
   };
 }
 
+/** The one reminder of a post-implementation review still missing 3 days after the change finished. */
+export function reviewDue(c: Change, reasons: string[], to: Recipient[], links: Links): Letter {
+  const why = reasons.length ? reasons.join(', ') : 'it asked for one';
+  return {
+    to,
+    subject: `Review due: ${c.title}`,
+    content: () => ({
+      heading: `Review due: ${c.title}`,
+      lines: [
+        `Change ${c.displayId} needs a post-implementation review: ${why}.`,
+        `It finished ${when(c.finishedAt)} and nobody has written the review in the ${REVIEW_GRACE_DAYS} days since. Say what happened, the cause, what went well and the follow-ups on the change page.`,
+      ],
+      facts: [...about(c), ['Outcome', c.outcome ?? 'unknown'], ['Impact', c.impact ?? 'not judged yet'], ['Finished', when(c.finishedAt)]],
+      actions: [{ label: 'Write the review', url: links.view }],
+      note: 'You get this once, as the requester or a recipient of the change. Sign-in is required.',
+    }),
+  };
+}
+
+/** The rollback sweep found a failed change it must not roll back by itself: the approvers decide. */
+export function rollbackEscalated(c: Change, reason: string | null, approvers: Recipient[], links: Links): Letter {
+  return {
+    to: approvers,
+    subject: `Rollback decision needed: ${c.title}`,
+    content: (r) => ({
+      heading: `Rollback decision needed: ${c.title}`,
+      lines: [
+        `Change ${c.displayId} failed and was not rolled back automatically: a person decides whether to release its rollback.`,
+        `Why it needs you: ${reason ?? 'the sweep gave no reason'}`,
+        ...(r.critical ? ['You are a critical approver.'] : []),
+      ],
+      facts: [...about(c), ['Outcome', c.outcome ?? 'unknown'], ['Finished', when(c.finishedAt)]],
+      actions: [{ label: 'Decide on the rollback', url: links.view }],
+      note: 'The button only opens the change page; sign-in is required and nothing is decided by the click. You get this as a designated approver of the organisation.',
+    }),
+  };
+}
+
 async function ownersAndAdmins(db: Queryable, orgId: string): Promise<Recipient[]> {
   // The same membership join readApprovers makes: who may act for the organisation.
   const r = await db.query<Row & { email: string; display_name: string }>(
@@ -207,7 +249,7 @@ async function ownersAndAdmins(db: Queryable, orgId: string): Promise<Recipient[
 export class ChangeMail implements ChangeNotifier {
   constructor(private readonly deps: { clock: Clock; link: (c: Change, approve?: boolean) => string }) {}
 
-  async letter(tx: Queryable, c: Change, event: ChangeEvent): Promise<Letter | null> {
+  async letter(tx: Queryable, c: Change, event: ChangeEvent, extra?: Record<string, unknown>): Promise<Letter | null> {
     const links = { approve: this.deps.link(c, true), view: this.deps.link(c) };
     const requester: Recipient = { email: c.owner.email, name: c.owner.name };
     const watchers = [requester, ...c.recipients.map((email) => ({ email }))];
@@ -237,13 +279,24 @@ export class ChangeMail implements ChangeNotifier {
         const completion = (await readSettings(tx, c.orgId)).completionRecipients.map((email) => ({ email }));
         return reported(c, report, [...watchers, ...completion], links);
       }
+      case 'review_due': {
+        // The reminder job passes the reasons it judged; told without them, the rule judges again.
+        const given = Array.isArray(extra?.reasons) ? extra.reasons.filter((x): x is string => typeof x === 'string') : null;
+        const facts = given ? null : await readReviewFacts(tx, c.id);
+        return reviewDue(c, given ?? (facts ? reviewRequirement(facts).reasons : []), watchers, links);
+      }
+      case 'rollback_escalated': {
+        const approvers = (await readApprovers(tx, c.orgId)).filter(notRequester);
+        const reason = typeof extra?.reason === 'string' && extra.reason.trim() ? extra.reason.trim() : null;
+        return rollbackEscalated(c, reason, approvers.map((a) => ({ email: a.email, name: a.name, critical: a.critical })), links);
+      }
       default:
         return null;
     }
   }
 
-  async notify(tx: Tx, c: Change, event: ChangeEvent): Promise<void> {
-    const letter = await this.letter(tx, c, event);
+  async notify(tx: Tx, c: Change, event: ChangeEvent, extra?: Record<string, unknown>): Promise<void> {
+    const letter = await this.letter(tx, c, event, extra);
     if (!letter) return;
     const occurrence = occurrenceOf(c, event);
     const seen = new Set<string>();

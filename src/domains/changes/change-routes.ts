@@ -13,7 +13,7 @@ import type { ApprovalService } from './approval-service.js';
 import type { ClassService } from './class-service.js';
 import type { ChangeService } from './change-service.js';
 import type { Database } from '../../platform/db/database.js';
-import { APPROVAL_MODES, type ChangeSettingsService } from './change-settings.js';
+import { APPROVAL_MODES, BEFORE_STATE_RULES, type ChangeSettingsService } from './change-settings.js';
 import * as store from './change-store.js';
 import { CHANGE_KINDS, OUTCOMES, PIPELINE_FIELDS } from './change-store.js';
 import { readStatus } from './change-view.js';
@@ -22,6 +22,8 @@ import { TICKET_KINDS } from './ticket-destination.js';
 import { CHANGE_STATUSES } from './change-lifecycle.js';
 import { CHANGE_CLASSES, CLASS_DROP_CAUSES, CLASS_POLICIES, CLASS_SOURCES } from './change-class.js';
 import { RISK_TIERS } from './risk-tier.js';
+import { COMPLETENESS, PRESTATE_STATUSES } from './before-state.js';
+import { ROLLBACK_KINDS } from './rollback-sweep.js';
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
 const Str = Type.String();
@@ -34,6 +36,17 @@ const ComponentInput = Type.Object(
   },
   { additionalProperties: false, title: 'Component' },
 );
+const Completeness = Type.Enum(COMPLETENESS, { description: 'complete: the whole state; partial: part of it; unknown' });
+const PrestateStatus = Type.Enum(PRESTATE_STATUSES, { description: 'present: it existed before; absent: the change creates it; unknown' });
+export const BeforeStateFields = {
+  previousVersion: Type.Optional(Type.String({ maxLength: 200, description: 'The version running before the change', title: 'Previous version' })),
+  previousCommit: Type.Optional(Type.String({ maxLength: 200, description: 'The commit running before the change', title: 'Previous commit' })),
+  beforeState: Type.Optional(Type.Object({
+    artifact: Type.Optional(Type.Union([Type.String(), Type.Record(Type.String(), Type.Unknown()), Type.Array(Type.Unknown())], { description: 'A manifest or config file as text (kept byte for byte) or JSON (kept as canonical JSON): at most 256 KiB' })),
+    artifactName: Type.Optional(Type.String({ maxLength: 200, description: 'What the artifact is, such as deploy/checkout.yaml' })),
+    completeness: Type.Optional(Completeness), prestateStatus: Type.Optional(PrestateStatus),
+  }, { additionalProperties: false, title: 'Before-state' })),
+};
 const Pipeline = Type.Object(Object.fromEntries(PIPELINE_FIELDS.map((f) => [f, Type.Optional(Type.String({ maxLength: 200 }))])), { additionalProperties: false, title: 'Pipeline', description: 'Who registered it; each value ≤ 200 characters' });
 const ChangeFields = {
   title: Type.String({ minLength: 1, maxLength: 200, title: 'Title' }),
@@ -60,9 +73,17 @@ const ChangeFields = {
   emergencyReason: Type.Optional(Type.String({ maxLength: 2000, title: 'Emergency reason' })),
   incident: Type.Optional(Type.String({ maxLength: 1000, description: 'The incident the emergency answers: an id or a URL', title: 'Incident' })),
   template: Type.Optional(Type.String({ maxLength: 200, description: 'A certified standard-change template (name or id) the change claims; standard when its scope contains the change', title: 'Template' })),
+  ...BeforeStateFields,
+  rollback: Type.Optional(Type.Object({
+    kind: Type.Enum(ROLLBACK_KINDS, { description: 'revert_flag (changeledger writes the flags back), redeploy_previous (the pipeline is asked to redeploy the previous version), manual', title: 'Rollback kind' }),
+    plan: Type.Optional(Type.String({ description: 'The way back in words, at most 4,000 characters', title: 'Rollback plan' })),
+  }, { additionalProperties: false, title: 'Rollback' })),
+  validationPlan: Type.Optional(Type.Array(Type.Unknown(), { description: 'At most 10 checks run after completion: {id, target, check: promql | http, query or url, expected: {op, value}, group?, direction?, hops?}', title: 'Validation plan' })),
 };
 const ChangeInput = Type.Object(ChangeFields, { additionalProperties: false });
-const ChangePatch = Type.Partial(ChangeInput, { additionalProperties: false });
+/** A before-state, a rollback and a validation plan are fixed at registration: an edit does not take them. */
+const FIXED_AT_REGISTRATION = ['previousVersion', 'previousCommit', 'beforeState', 'rollback', 'validationPlan'] as const;
+const ChangePatch = Type.Partial(Type.Omit(ChangeInput, FIXED_AT_REGISTRATION), { additionalProperties: false });
 
 const Resolved = Type.Object({ kind: Str, key: Str, name: Str, match: Str, query: Type.Optional(Str), seen: Type.Boolean() });
 const Candidate = Type.Object({ kind: Str, key: Str, name: Str });
@@ -92,6 +113,12 @@ export const ChangeBody = Type.Object({
   riskTier: Nullable(Type.Enum(RISK_TIERS)), riskReason: Nullable(Str),
   windowBypassed: Nullable(Type.Object({ window: Str, kind: Str, at: Str, approvals: Type.Integer() }, { description: 'The closed window an emergency passed with its full quorum' })),
   approvalDigest: Nullable(Type.String({ description: 'sha256 of the change’s approvable content now' })), approvedDigest: Nullable(Type.String({ description: 'The digest its approvals approved' })),
+  captureDigest: Nullable(Type.String({ description: 'The digest of its before-state captures (part of the approval digest); null without one' })),
+  rollbackState: Nullable(Type.Enum(['requested', 'rolled_back', 'failed'], { description: 'requested: a rollback was released and asked of the pipeline; rolled_back: done; failed: the pipeline could not' })),
+  rollbackRequestedAt: Nullable(Str), rollbackCompletedAt: Nullable(Str),
+  rollbackDecision: Nullable(Type.Object({ decision: Type.Enum(['execute', 'escalate', 'skip']), reason: Str, at: Str }, { description: 'The automatic rollback sweep’s one decision on it' })),
+  validationPlan: Nullable(Type.Array(Type.Record(Str, Type.Unknown()), { description: 'The checks fixed at registration' })),
+  validationResult: Nullable(Type.Enum(['cleared', 'still_present', 'uncertain'])), validationCheckedAt: Nullable(Str),
   createdAt: Str, updatedAt: Str,
 }, { $id: 'Change' });
 export const SuppressionBody = Type.Object({
@@ -132,6 +159,14 @@ const Status = Type.Object({
   surveillance: Type.Object({ minutes: Type.Integer(), evaluateAt: Nullable(Str), reportedAt: Nullable(Str), impact: Nullable(Str), aiImpact: Nullable(Str) }),
   suppression: SuppressionBody, ticket: Nullable(TicketStatus), callback: Nullable(Step),
   pipeline: Nullable(Type.Record(Str, Str)), links: Type.Object({ change: Str, approve: Str }),
+  beforeState: Type.Object({
+    digest: Nullable(Str),
+    captures: Type.Array(Type.Object({ id: Str, method: Str, previousVersion: Nullable(Str), previousCommit: Nullable(Str), artifactName: Nullable(Str), sha256: Str, completeness: Str, restorable: Type.Boolean() })),
+  }, { description: 'What was there before the change (GET …/before-state/{captureId} has an artifact’s bytes)' }),
+  rollback: Type.Object({
+    state: Nullable(Type.Enum(['requested', 'rolled_back', 'failed'])), requestedAt: Nullable(Str), completedAt: Nullable(Str),
+    decision: Nullable(Type.Object({ decision: Type.Enum(['execute', 'escalate', 'skip']), reason: Str, at: Str })),
+  }, { description: 'requested: roll back now, then POST …/rollback/complete; the sweep’s decision when it made one' }),
 }, { description: 'What a pipeline polls, and what every callback carries' });
 const Outcome = Type.Object({ outcome: Type.Optional(Type.Enum(OUTCOMES)), notes: Type.Optional(Type.String({ maxLength: 5000 })) }, { additionalProperties: false });
 export const TicketingInput = Type.Object({
@@ -159,6 +194,7 @@ const SettingsBody = Type.Object({
     approvalRequired: Type.Enum(APPROVAL_MODES), quorum: Type.Integer(), approvalExpiryMinutes: Type.Integer(), startTimeoutMinutes: Type.Integer(),
     surveillanceMinutes: Type.Integer(), completionRecipients: Type.Array(Str), allowPrivateCallbacks: Type.Boolean(), silenceInfra: Type.Enum(SILENCE_MODES), updatedAt: Nullable(Str),
     changeClassPolicy: Type.Enum(CLASS_POLICIES), l1Approvals: Type.Integer(),
+    requireBeforeState: Type.Enum(BEFORE_STATE_RULES), demoteOnRollback: Type.Boolean(), rollbackSweepWindowHours: Type.Integer(),
     ticketing: Nullable(Type.Object({ kind: Type.Enum(TICKET_KINDS), hasSecret: Type.Boolean() }, { additionalProperties: true, description: 'The one ticket destination: its kind’s fields, its secret shown as •••• with hasSecret' })),
     ticketingKind: Type.Enum(['none', ...TICKET_KINDS]),
     ticketingUnreadable: Type.Boolean({ description: 'the stored secret cannot be opened with this server’s data key: enter it again' }),
@@ -182,6 +218,9 @@ const SettingsPatch = Type.Object({
   silenceInfra: Type.Optional(Type.Enum(SILENCE_MODES)),
   changeClassPolicy: Type.Optional(Type.Enum(CLASS_POLICIES, { title: 'Change class policy', description: 'normal_by_default: standard only when a change names a certified template that covers it; standard_by_default: whenever one covers it' })),
   l1Approvals: Type.Optional(Type.Integer({ minimum: 0, maximum: 25, title: 'L1 approvals', description: 'Approvals an L1 (low-risk) change needs; 0 = none. L2 needs the quorum, L3 at least two distinct approvers' })),
+  requireBeforeState: Type.Optional(Type.Enum(BEFORE_STATE_RULES, { title: 'Before-state rule', description: 'Which changes cannot start without a before-state: production (a change naming a production environment), always, never' })),
+  demoteOnRollback: Type.Optional(Type.Boolean({ title: 'Demote on rollback', description: 'The first rollback of a change its template made standard withdraws the template’s certification' })),
+  rollbackSweepWindowHours: Type.Optional(Type.Integer({ minimum: 1, maximum: 168, title: 'Rollback sweep window (hours)', description: 'How far back the automatic rollback sweep looks for failed changes: 1 – 168' })),
   ticketing: Type.Optional(Nullable(TicketingInput)),
 }, { additionalProperties: false });
 

@@ -30,8 +30,12 @@ import { planExtension, planWindow } from './window.js';
 import type { Queryable } from '../../platform/db/database.js';
 import type { ChangeClass, ClassDecision, TemplateScope } from './change-class.js';
 import type { RiskTier } from './risk-tier.js';
-import { govern, NO_GOVERNANCE, windowFacts, type ChangeFactsInput, type GovernanceReader, type Governed, type WindowConflict, type WindowVerdict } from './change-governance.js';
+import { environmentOf, govern, NO_GOVERNANCE, windowFacts, type ChangeFactsInput, type GovernanceReader, type Governed, type WindowConflict, type WindowVerdict } from './change-governance.js';
 import { approvalDigest, approvedContent } from './approval-digest.js';
+import { baseCommitCapture, beforeStateNeed, beforeStateProblem, captureDigest, capturesOf, type BeforeStateInput, type BeforeStateNeed, type CaptureDraft } from './before-state.js';
+import { insertCaptures } from './capture-store.js';
+import { checkPlan, type ValidationItem } from './validation-plan.js';
+import { ROLLBACK_KINDS, type RollbackKind } from './rollback-sweep.js';
 
 export type RegisterInput = {
   title: string; kind?: ChangeKind; description?: string; ticketUrl?: string; components: ComponentInput[]; hops?: 1 | 2;
@@ -39,6 +43,12 @@ export type RegisterInput = {
   maxDurationMinutes?: number; autoStart?: boolean; pipeline?: PipelineInfo; callbackUrl?: string; recipients?: string[];
   releaseHeld?: boolean; confirmLarge?: boolean; silenceInfra?: SilenceMode | null; draft?: boolean;
   emergency?: boolean; emergencyReason?: string; incident?: string; template?: string;
+  /** The before-state the pipeline knows: what ran before, and/or an artifact (≤ 256 KiB). */
+  previousVersion?: string; previousCommit?: string; beforeState?: Omit<BeforeStateInput, 'previousVersion' | 'previousCommit'>;
+  /** The way back, when the registrant knows it better than changeledger would derive it. */
+  rollback?: { kind: RollbackKind; plan?: string };
+  /** At most 10 checks, fixed at registration and bound into the approval. */
+  validationPlan?: unknown[];
 };
 
 /** What happened to a change, for whoever delivers the news (e-mail, callbacks, tickets). */
@@ -46,7 +56,15 @@ export type ChangeEvent =
   | 'mapping_needed' | 'approval_needed' | 'mapped' | 'approved' | 'rejected' | 'expired' | 'started' | 'completed'
   | 'reported' | 'cancelled' | 'critical_needed'
   /** A running change's window was pushed out (the hold's end follows; nothing is mailed or called back). */
-  | 'window_extended';
+  | 'window_extended'
+  /** A rollback was released (by a person or the sweep): the pipeline is asked to roll back, or changeledger reverted its flags. */
+  | 'rollback_requested'
+  /** The pipeline (or changeledger, for flags) completed the rollback. */
+  | 'rolled_back'
+  /** The sweep found a failed change it must not roll back by itself: the approvers decide. */
+  | 'rollback_escalated'
+  /** A post-implementation review is due and has not been written after 3 days: its owner is reminded once. */
+  | 'review_due';
 export type ChangeNotifier = { notify(tx: Tx, change: Change, event: ChangeEvent, extra?: Record<string, unknown>): Promise<void> };
 export const silentNotifier: ChangeNotifier = { notify: async () => {} };
 
@@ -239,10 +257,40 @@ export class ChangeService {
       if (!u || (u.protocol !== 'http:' && u.protocol !== 'https:')) throw invalid(k, 'must be an http(s) URL');
     }
     for (const [i, r] of (input.recipients ?? []).entries()) if (!EMAIL.test(r)) throw invalid(`recipients.${i}`, 'is not an e-mail address', r);
+    const prior = ChangeService.beforeStateOf(input);
+    if (prior) {
+      const problem = beforeStateProblem(prior);
+      if (problem) throw new AppError(problem.status, problem.message, problem.field);
+    }
+    if (input.rollback) {
+      if (!(ROLLBACK_KINDS as readonly string[]).includes(input.rollback.kind)) throw invalid('rollback.kind', `must be one of ${ROLLBACK_KINDS.join(', ')}`);
+      if ((input.rollback.plan?.length ?? 0) > 4000) throw invalid('rollback.plan', 'must be at most 4,000 characters');
+    }
+    if (input.validationPlan !== undefined) {
+      const checked = checkPlan(input.validationPlan);
+      if (!checked.ok) throw badRequest(checked.problem.message, checked.problem.field);
+    }
     if (input.emergency) {
       if ((input.emergencyReason?.trim().length ?? 0) < 5) throw invalid('emergencyReason', 'an emergency change needs its reason (at least 5 characters)');
       if (!input.incident?.trim() && !input.ticketUrl) throw badRequest('an emergency change must link the incident or ticket it answers: give incident or ticketUrl', 'incident');
     }
+  }
+
+  /** The before-state a registration carries, or null when it carries none. */
+  private static beforeStateOf(input: RegisterInput): BeforeStateInput | null {
+    const b: BeforeStateInput = { ...(input.beforeState ?? {}) };
+    if (input.previousVersion?.trim()) b.previousVersion = input.previousVersion;
+    if (input.previousCommit?.trim()) b.previousCommit = input.previousCommit;
+    return b.previousVersion || b.previousCommit || b.artifact !== undefined ? b : null;
+  }
+
+  /** The captures a registration makes: what it sent, and the repository base commit its pipeline names. */
+  private static registrationCaptures(input: RegisterInput): CaptureDraft[] {
+    const prior = ChangeService.beforeStateOf(input);
+    const drafts = prior ? capturesOf(prior) : [];
+    const base = input.pipeline?.baseCommit?.trim();
+    if (base) drafts.push(baseCommitCapture(base));
+    return drafts;
   }
 
   /** An emergency's reason and link, or null for any other change. */
@@ -310,6 +358,13 @@ export class ChangeService {
     const planned = windowFacts({ components: match.resolved, pipeline: input.pipeline ?? null, criticality: crit0.criticality ?? null });
     const verdict = input.draft ? null : view.check(plannedStart, planned);
     if (startsNow && verdict && !verdict.allowed) throw windowClosed(verdict);
+    const captures = ChangeService.registrationCaptures(input);
+    const digestOfCaptures = captureDigest(captures);
+    const validationPlan = input.validationPlan !== undefined ? (checkPlan(input.validationPlan) as { ok: true; plan: ValidationItem[] }).plan : null;
+    if (startsNow) {
+      const need = beforeStateNeed({ rule: settings.requireBeforeState, environment: environmentOf(input.pipeline ?? null), captures: captures.length, baseCommit: input.pipeline?.baseCommit?.trim() || null });
+      if (need.required && !need.satisfied) throw conflict(`the change cannot start now: ${need.reason}`, { blockedOn: 'before_state' });
+    }
     const conflicts = input.draft ? [] : view.conflicts(window.start > now ? window.start : now, window.end, planned);
     const status: ChangeStatus = input.draft ? 'draft' : match.unresolved.length ? 'pending_mapping' : gated ? 'pending_approval' : input.startNow ? 'active' : 'scheduled';
     const id = `chg_${randomBytes(16).toString('hex')}`;
@@ -324,9 +379,10 @@ export class ChangeService {
         `INSERT INTO changes (id, org_id, title, kind, description, ticket_url, status, hops, window_start, window_end, evidence_minutes, max_duration_minutes,
            auto_start, release_held, silence_infra, pipeline, callback_url, callback_secret_sealed, recipients, components, unresolved, criticality,
            criticality_source, component_tiers, gated, quorum, owner_id, via_token_id, approval_expires_at, started_at, blast_version, created_at, updated_at, relative_window,
-           change_class, change_class_source, change_class_reason, template_id, template_version, emergency, risk_tier, risk_reason, approval_digest)
+           change_class, change_class_source, change_class_reason, template_id, template_version, emergency, risk_tier, risk_reason, approval_digest,
+           capture_digest, validation_plan, rollback)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27, $28, $29, $30, $31, $32, $32, $33,
-           $34, $35, $36, $37, $38, $39, $40, $41, $42)`,
+           $34, $35, $36, $37, $38, $39, $40, $41, $42, $43, $44, $45)`,
         [
           id, p.org.id, input.title.trim(), input.kind ?? 'other', input.description ?? null, input.ticketUrl ?? null, status, hops,
           // startNow under approval means: start the moment it is approved.
@@ -341,9 +397,15 @@ export class ChangeService {
           approvalDigest(approvedContent({
             title: input.title, components: match.resolved, windowStart: window.start.toISOString(), windowEnd: window.end.toISOString(), maxDurationMinutes: input.maxDurationMinutes ?? null,
             relativeWindow: relative, hops, blastVersion: computed ? 1 : 0, changeClass: governed.decision.changeClass, riskTier: governed.tier.tier, pipeline: input.pipeline ?? null,
+            validationPlan, captureDigest: digestOfCaptures,
           })),
+          digestOfCaptures, validationPlan ? JSON.stringify(validationPlan) : null,
+          input.rollback ? JSON.stringify({ kind: input.rollback.kind, ...(input.rollback.plan?.trim() ? { plan: input.rollback.plan.trim() } : {}), by: viaToken ? 'pipeline' : 'person' }) : null,
         ],
       );
+      if (captures.length) {
+        await insertCaptures(tx, p.org.id, id, captures, viaToken ? 'pipeline' : 'person', { kind: p.kind === 'token' ? 'token' : 'person', id: p.kind === 'token' ? p.tokenId : p.user.id, name: p.kind === 'token' ? `${p.tokenName} (${p.user.email})` : p.user.email }, at);
+      }
       if (computed) {
         const s = this.deps.blast.store(computed.blast);
         await store.insertBlast(tx, id, 1, s.stored, s.bytes, at);
@@ -358,6 +420,9 @@ export class ChangeService {
           changeClass: governed.decision.changeClass, changeClassSource: governed.decision.source, changeClassReason: governed.decision.reason,
           template: governed.decision.template, emergency: facts.emergency, riskTier: governed.tier.tier, riskReason: governed.tier.reason, approvalPolicy: governed.policy.policy,
           ...(status === 'active' && verdict?.window ? { window: verdict.window.name } : {}),
+          ...(captures.length ? { beforeState: { captures: captures.map((x) => ({ method: x.method, sha256: x.sha256, completeness: x.completeness, restorable: x.restorable })), digest: digestOfCaptures } } : {}),
+          ...(validationPlan ? { validationPlan: validationPlan.map((x) => x.id) } : {}),
+          ...(input.rollback ? { rollback: input.rollback.kind } : {}),
         },
       });
       await this.afterEntering(tx, change);
@@ -481,12 +546,29 @@ export class ChangeService {
 
   /** Starts a scheduled or approved change now; a pipeline window is re-stamped now … now + d. */
   async start(ctx: AuditContext, p: Principal, id: string): Promise<Change> {
-    return this.deps.db.transaction(async (tx) => {
-      const c = await this.locked(tx, p, id);
-      // A pipeline that polled until `active` and then starts anyway has nothing left to do.
-      if (c.status === 'active') return c;
-      return this.startLocked(tx, ctx, c);
-    });
+    try {
+      return await this.deps.db.transaction(async (tx) => {
+        const c = await this.locked(tx, p, id);
+        // A pipeline that polled until `active` and then starts anyway has nothing left to do.
+        if (c.status === 'active') return c;
+        return this.startLocked(tx, ctx, c);
+      });
+    } catch (e) {
+      // The refused start wrote nothing; the refusal itself is on the record.
+      if (e instanceof AppError && e.extra?.blockedOn === 'before_state') {
+        await this.deps.db.transaction((tx) => appendAuditEvent(tx, this.deps.clock, ctx, {
+          orgId: p.org.id, action: 'change.prestate_blocked', target: { type: 'change', id }, data: { reason: e.message, by: 'start' },
+        }));
+      }
+      throw e;
+    }
+  }
+
+  /** The before-state rule for this change now (before-state.ts), from its captures and the organisation's setting. */
+  async beforeStateNeed(db: Queryable, c: Pick<Change, 'id' | 'orgId' | 'pipeline'>): Promise<BeforeStateNeed> {
+    const settings = await readSettings(db, c.orgId);
+    const r = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM change_captures WHERE change_id = $1', [c.id]);
+    return beforeStateNeed({ rule: settings.requireBeforeState, environment: environmentOf(c.pipeline), captures: r.rows[0]?.n ?? 0, baseCommit: c.pipeline?.baseCommit?.trim() || null });
   }
 
   /**
@@ -497,6 +579,13 @@ export class ChangeService {
    */
   async startLocked(tx: Tx, ctx: AuditContext, c: Change, onClosed: 'refuse' | 'wait' = 'refuse'): Promise<Change> {
     const now = this.deps.clock.now();
+    const need = await this.beforeStateNeed(tx, c);
+    if (need.required && !need.satisfied) {
+      if (onClosed === 'refuse') throw conflict(`the change cannot start: ${need.reason}`, { blockedOn: 'before_state' });
+      // A timer or autoStart: the change stays where it is, and starts once its before-state arrives.
+      await appendAuditEvent(tx, this.deps.clock, ctx, { orgId: c.orgId, action: 'change.prestate_blocked', target: { type: 'change', id: c.id }, data: { reason: need.reason, by: 'timer' } });
+      return c;
+    }
     const verdict = await this.windowVerdict(tx, c, now);
     let bypass: Change['windowBypassed'] = null;
     if (!verdict.allowed) {
@@ -640,6 +729,7 @@ export class ChangeService {
       const digest = approvalDigest(approvedContent({
         title: merged.title, components: match.resolved, windowStart: window.start.toISOString(), windowEnd: window.end.toISOString(), maxDurationMinutes: merged.maxDurationMinutes ?? null,
         relativeWindow: relative, hops: merged.hops ?? 1, blastVersion: version, changeClass: governed.decision.changeClass, riskTier: governed.tier.tier, pipeline: merged.pipeline ?? null,
+        validationPlan: c.validationPlan, captureDigest: c.captureDigest,
       }));
       const s = this.deps.blast.store(computed.blast);
       await store.insertBlast(tx, c.id, version, s.stored, s.bytes, now.toISOString());

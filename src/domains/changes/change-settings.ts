@@ -28,8 +28,16 @@ export type ChangeSettings = {
   changeClassPolicy: ClassPolicy;
   /** Approvals an L1 change needs: 0 (pre-approved) or a number. L2 needs the quorum, L3 at least two. */
   l1Approvals: number;
+  /** Which changes cannot start without a before-state: production ones (an environment named prod, production, live …), all, or none. */
+  requireBeforeState: BeforeStateRule;
+  /** The first rollback of a change its template made standard takes the template's certification away. */
+  demoteOnRollback: boolean;
+  /** How far back the rollback sweep looks for failed changes, in hours. */
+  rollbackSweepWindowHours: number;
   updatedAt: string | null;
 };
+export const BEFORE_STATE_RULES = ['production', 'always', 'never'] as const;
+export type BeforeStateRule = (typeof BEFORE_STATE_RULES)[number];
 /** The settings as a manager reads them: with the ticket destination, its secret masked. */
 export type SettingsWithTicketing = ChangeSettings & { ticketing: TicketingView | null; ticketingKind: TicketKind | 'none'; ticketingUnreadable: boolean };
 export type SettingsPatch = Partial<Omit<ChangeSettings, 'updatedAt'>> & { ticketing?: TicketingInput | null };
@@ -49,16 +57,18 @@ export type SettingsWarning = { field: 'quorum' | 'criticalUserIds'; message: st
 export const DEFAULTS: Omit<ChangeSettings, 'updatedAt'> = {
   approvalRequired: 'all', quorum: 2, approvalExpiryMinutes: 1440, startTimeoutMinutes: 1440, surveillanceMinutes: 60,
   completionRecipients: [], allowPrivateCallbacks: false, silenceInfra: 'dedicated', changeClassPolicy: 'normal_by_default', l1Approvals: 0,
+  requireBeforeState: 'production', demoteOnRollback: true, rollbackSweepWindowHours: 24,
 };
 export const LIMITS = {
   quorum: { min: 1, max: 25 }, approvalExpiryMinutes: { min: 15, max: 10080 }, startTimeoutMinutes: { min: 15, max: 10080 },
-  surveillanceMinutes: { min: 15, max: 1440 }, l1Approvals: { min: 0, max: 25 }, completionRecipients: { max: MAX_COMPLETION_RECIPIENTS }, approvers: { max: MAX_APPROVERS },
+  surveillanceMinutes: { min: 15, max: 1440 }, l1Approvals: { min: 0, max: 25 }, rollbackSweepWindowHours: { min: 1, max: 168 }, completionRecipients: { max: MAX_COMPLETION_RECIPIENTS }, approvers: { max: MAX_APPROVERS },
 };
 
 type Manager = { org: { id: string }; role: string; user: { id: string } };
 type SettingsRow = Row & {
   approval_required: ApprovalMode; quorum: number; approval_expiry_minutes: number; start_timeout_minutes: number; surveillance_minutes: number;
   completion_recipients: string[]; allow_private_callbacks: boolean; silence_infra: SilenceMode; updated_at: Date; change_class_policy: ClassPolicy; l1_approvals: number;
+  require_before_state: BeforeStateRule; demote_on_rollback: boolean; rollback_sweep_window_hours: number;
   ticketing: StoredTicketing | null; ticketing_secret_sealed: string | null;
 };
 
@@ -71,7 +81,8 @@ export async function readSettings(db: Queryable, orgId: string): Promise<Change
   return {
     approvalRequired: x.approval_required, quorum: x.quorum, approvalExpiryMinutes: x.approval_expiry_minutes, startTimeoutMinutes: x.start_timeout_minutes,
     surveillanceMinutes: x.surveillance_minutes, completionRecipients: x.completion_recipients, allowPrivateCallbacks: x.allow_private_callbacks,
-    silenceInfra: x.silence_infra, changeClassPolicy: x.change_class_policy ?? 'normal_by_default', l1Approvals: x.l1_approvals ?? 0, updatedAt: new Date(x.updated_at).toISOString(),
+    silenceInfra: x.silence_infra, changeClassPolicy: x.change_class_policy ?? 'normal_by_default', l1Approvals: x.l1_approvals ?? 0,
+    requireBeforeState: x.require_before_state ?? 'production', demoteOnRollback: x.demote_on_rollback ?? true, rollbackSweepWindowHours: x.rollback_sweep_window_hours ?? 24, updatedAt: new Date(x.updated_at).toISOString(),
   };
 }
 
@@ -154,12 +165,13 @@ export class ChangeSettingsService {
       const at = this.deps.clock.now().toISOString();
       await tx.query(
         `INSERT INTO change_settings (org_id, silence_infra, approval_required, quorum, approval_expiry_minutes, start_timeout_minutes, surveillance_minutes, completion_recipients, allow_private_callbacks, updated_at,
-           change_class_policy, l1_approvals)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
+           change_class_policy, l1_approvals, require_before_state, demote_on_rollback, rollback_sweep_window_hours)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)
          ON CONFLICT (org_id) DO UPDATE SET silence_infra = $2, approval_required = $3, quorum = $4, approval_expiry_minutes = $5, start_timeout_minutes = $6,
-           surveillance_minutes = $7, completion_recipients = $8, allow_private_callbacks = $9, updated_at = $10, change_class_policy = $11, l1_approvals = $12`,
+           surveillance_minutes = $7, completion_recipients = $8, allow_private_callbacks = $9, updated_at = $10, change_class_policy = $11, l1_approvals = $12,
+           require_before_state = $13, demote_on_rollback = $14, rollback_sweep_window_hours = $15`,
         [m.org.id, next.silenceInfra, next.approvalRequired, next.quorum, next.approvalExpiryMinutes, next.startTimeoutMinutes, next.surveillanceMinutes, next.completionRecipients, next.allowPrivateCallbacks, at,
-          next.changeClassPolicy, next.l1Approvals],
+          next.changeClassPolicy, next.l1Approvals, next.requireBeforeState, next.demoteOnRollback, next.rollbackSweepWindowHours],
       );
       const changed = Object.fromEntries(Object.keys(next).filter((k) => JSON.stringify(next[k as keyof typeof next]) !== JSON.stringify(was[k as keyof typeof was])).map((k) => [k, { from: was[k as keyof typeof was], to: next[k as keyof typeof next] }]));
       if (Object.keys(changed).length || ticketing === undefined) {

@@ -9,6 +9,7 @@ import type { Resolved, Unresolved } from '../catalogue/matching.js';
 import type { ChangeStatus } from './change-lifecycle.js';
 import type { ChangeClass, ClassDropCause, ClassSource } from './change-class.js';
 import type { RiskTier } from './risk-tier.js';
+import type { ValidationItem } from './validation-plan.js';
 
 export const CHANGE_KINDS = ['deploy', 'config', 'infra', 'other'] as const;
 export type ChangeKind = (typeof CHANGE_KINDS)[number];
@@ -16,7 +17,8 @@ export const OUTCOMES = ['success', 'partial', 'rolled_back', 'unknown'] as cons
 export type Outcome = (typeof OUTCOMES)[number];
 export const IMPACTS = ['outage', 'significant', 'minor', 'none', 'unknown'] as const;
 export type Impact = (typeof IMPACTS)[number];
-export const PIPELINE_FIELDS = ['pipeline', 'run', 'runUrl', 'commit', 'version', 'environment', 'repo'] as const;
+/** baseCommit: the repository commit the change starts from, which is its before-state (the rule exempts it). */
+export const PIPELINE_FIELDS = ['pipeline', 'run', 'runUrl', 'commit', 'version', 'environment', 'repo', 'baseCommit'] as const;
 export type PipelineInfo = Partial<Record<(typeof PIPELINE_FIELDS)[number], string>>;
 
 export type Change = {
@@ -89,6 +91,22 @@ export type Change = {
   /** The digest of its content now, and the digest its approvals approved (null until approved). */
   approvalDigest: string | null;
   approvedDigest: string | null;
+  /** The digest of its before-state captures (null: none yet), bound into the approval digest. */
+  captureDigest: string | null;
+  /** The way back as registered ({kind, plan?}) and who gave it; the path shown is derived (rollback-plan.ts). */
+  rollbackGiven: { kind: 'revert_flag' | 'redeploy_previous' | 'manual'; plan?: string; by: 'pipeline' | 'person' } | null;
+  /** A released rollback: asked of the pipeline (or made, for flags), then done or failed. */
+  rollbackState: 'requested' | 'rolled_back' | 'failed' | null;
+  rollbackRequestedAt: string | null;
+  rollbackCompletedAt: string | null;
+  /** Who released it: people (an L3 rollback needs two) or the sweep. */
+  rollbackReleasedBy: Array<{ kind: 'person' | 'sweep'; id: string | null; email: string | null; at: string }> | null;
+  /** The sweep's one decision on it, and when. */
+  rollbackDecision: { decision: 'execute' | 'escalate' | 'skip'; reason: string; at: string } | null;
+  /** The validation plan fixed at registration, its result and when it was checked. */
+  validationPlan: ValidationItem[] | null;
+  validationResult: 'cleared' | 'still_present' | 'uncertain' | null;
+  validationCheckedAt: string | null;
   createdAt: string;
   updatedAt: string;
 };
@@ -106,6 +124,9 @@ type ChangeRow = Row & {
   change_class: ChangeClass; change_class_source: ClassSource; change_class_reason: string; change_class_cause: ClassDropCause | null;
   template_id: string | null; template_version: number | null; emergency: Change['emergency']; risk_tier: RiskTier | null; risk_reason: string | null;
   window_bypassed: Change['windowBypassed']; approval_digest: string | null; approved_digest: string | null;
+  capture_digest: string | null; rollback: Change['rollbackGiven']; rollback_state: Change['rollbackState']; rollback_requested_at: Date | null;
+  rollback_completed_at: Date | null; rollback_released_by: Change['rollbackReleasedBy']; rollback_decision: Change['rollbackDecision'];
+  validation_plan: ValidationItem[] | null; validation_result: Change['validationResult']; validation_checked_at: Date | null;
 };
 
 const iso = (d: Date | string) => new Date(d).toISOString();
@@ -130,6 +151,10 @@ export function toChange(r: ChangeRow): Change {
     template: r.template_id ? { id: r.template_id, version: r.template_version ?? 1 } : null, emergency: r.emergency ?? null,
     riskTier: r.risk_tier ?? null, riskReason: r.risk_reason ?? null, windowBypassed: r.window_bypassed ?? null,
     approvalDigest: r.approval_digest ?? null, approvedDigest: r.approved_digest ?? null,
+    captureDigest: r.capture_digest ?? null, rollbackGiven: r.rollback ?? null, rollbackState: r.rollback_state ?? null,
+    rollbackRequestedAt: isoOrNull(r.rollback_requested_at ?? null), rollbackCompletedAt: isoOrNull(r.rollback_completed_at ?? null),
+    rollbackReleasedBy: r.rollback_released_by ?? null, rollbackDecision: r.rollback_decision ?? null,
+    validationPlan: r.validation_plan ?? null, validationResult: r.validation_result ?? null, validationCheckedAt: isoOrNull(r.validation_checked_at ?? null),
     createdAt: iso(r.created_at), updatedAt: iso(r.updated_at),
   };
 }

@@ -7,6 +7,7 @@ import * as store from './change-store.js';
 import type { Queryable } from '../../platform/db/database.js';
 import type { DeliveriesReader, DeliveriesView } from './change-deliveries.js';
 import { NO_SUPPRESSION, noSuppression, type Suppression, type SuppressionReader } from './change-suppression.js';
+import { listCaptures, type Capture } from './capture-store.js';
 
 /** The tier's approval policy in words, from what the change stamped (its quorum is the tier's number). */
 function policyOf(c: Change): string {
@@ -26,7 +27,7 @@ export function approvalState(c: Change, decisions: Decision[]): ApprovalState {
   return 'approved';
 }
 
-export function statusOf(c: Change, decisions: Decision[], links: { change: string; approve: string }, deliveries: DeliveriesView = { callback: null, ticket: null }, suppression: Suppression = NO_SUPPRESSION) {
+export function statusOf(c: Change, decisions: Decision[], links: { change: string; approve: string }, deliveries: DeliveriesView = { callback: null, ticket: null }, suppression: Suppression = NO_SUPPRESSION, captures: Capture[] = []) {
   const approvals = decisions.filter((d) => d.decision === 'approved');
   const unknown = unknownTier(c);
   const critical = c.criticality === 'critical';
@@ -49,10 +50,16 @@ export function statusOf(c: Change, decisions: Decision[], links: { change: stri
     deployment: { startedAt: c.startedAt, finishedAt: c.finishedAt, windowStart: c.windowStart, windowEnd: c.windowEnd, outcome: c.outcome, autoStart: c.autoStart },
     surveillance: { minutes: c.evidenceMinutes, evaluateAt: c.evaluateAt, reportedAt: c.reportedAt, impact: c.impact, aiImpact: c.aiImpact },
     suppression, ticket: deliveries.ticket, callback: deliveries.callback, pipeline: c.pipeline, links,
+    // What was there before, so a pipeline told to roll back knows what to redeploy.
+    beforeState: {
+      digest: c.captureDigest,
+      captures: captures.map((x) => ({ id: x.id, method: x.method, previousVersion: x.previousVersion, previousCommit: x.previousCommit, artifactName: x.artifactName, sha256: x.sha256, completeness: x.completeness, restorable: x.restorable })),
+    },
+    rollback: { state: c.rollbackState, requestedAt: c.rollbackRequestedAt, completedAt: c.rollbackCompletedAt, decision: c.rollbackDecision },
   };
 }
 
 /** The /status body as stored now: the change, its decisions, its deliveries and its hold (read through the seams deliveries and alerts fill). */
 export async function readStatus(db: Queryable, c: Change, links: { change: string; approve: string }, deliveries: DeliveriesReader, suppression: SuppressionReader = noSuppression) {
-  return statusOf(c, await store.listDecisions(db, c.id), links, await deliveries(db, c.id, c.ticket), await suppression(db, c.id));
+  return statusOf(c, await store.listDecisions(db, c.id), links, await deliveries(db, c.id, c.ticket), await suppression(db, c.id), await listCaptures(db, c.id));
 }

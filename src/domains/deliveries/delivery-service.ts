@@ -26,6 +26,7 @@ export const DELIVERY_JOB = 'delivery.send';
 const CALLBACK_EVENTS: Partial<Record<ChangeEvent, string>> = {
   mapped: 'change.mapped', approved: 'change.approved', rejected: 'change.rejected', expired: 'change.expired',
   started: 'change.started', completed: 'change.completed', reported: 'change.reported',
+  rollback_requested: 'change.rollback_requested', rolled_back: 'change.rolled_back', rollback_escalated: 'change.rollback_escalated',
 };
 
 /** A ticket step as stored: the step without its delivery id and ticket (read when it is sent). */
@@ -91,7 +92,7 @@ export class DeliveryService implements ChangeNotifier {
 
   /** Which ticket step an event makes, if the organisation has a destination and the change a ticket to speak of. */
   private async ticketStepFor(tx: Tx, c: Change, event: ChangeEvent): Promise<{ kind: TicketKind; action: 'create' | 'update'; event: TicketEvent; close: TicketClose | null } | null> {
-    if (!['approved', 'started', 'completed', 'reported', 'cancelled', 'expired'].includes(event)) return null;
+    if (!['approved', 'started', 'completed', 'reported', 'cancelled', 'expired', 'rollback_requested', 'rolled_back'].includes(event)) return null;
     const kind = (await readTicketing(tx, c.orgId)).ticketing?.kind;
     if (!kind) return null;
     const opened = await tx.query('SELECT 1 FROM deliveries WHERE change_id = $1 AND channel = $2 AND action = $3', [c.id, 'ticket', 'create']);
@@ -110,6 +111,9 @@ export class DeliveryService implements ChangeNotifier {
       case 'expired':
         // Only an approved change that never started has a ticket to close this way.
         return hasTicket && !c.startedAt ? { kind, action: 'update', event: `change.${event}`, close: { reason: event } } : null;
+      case 'rollback_requested':
+      case 'rolled_back':
+        return hasTicket ? { kind, action: 'update', event: `change.${event}`, close: null } : null;
       default:
         return null;
     }
@@ -354,5 +358,9 @@ function updateText(c: Change, s: TicketChange & { approval?: { approvals?: numb
       return `Cancelled before it started: ${c.endReason ?? 'no reason given'}.`;
     case 'change.expired':
       return `Expired before it started: ${c.endReason ?? 'the start deadline passed'}.`;
+    case 'change.rollback_requested':
+      return `Rollback released ${when(c.rollbackRequestedAt)}: the pipeline is asked to roll the change back. ${s.links.change}`;
+    case 'change.rolled_back':
+      return `Rolled back ${when(c.rollbackCompletedAt)}. ${s.links.change}`;
   }
 }

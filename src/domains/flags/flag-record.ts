@@ -29,6 +29,9 @@ export type FlagRecord = {
   breakGlass: boolean;
   /** The freeze a break-glass write passed, or null. */
   freezeBypassed: { window: string; until: string } | null;
+  /** The planned change the write belongs to, and for a rollback's write the record it wrote back. */
+  changeId: string | null;
+  revertOf: string | null;
   schemaVersion: number;
   hash: string;
 };
@@ -57,6 +60,8 @@ export type FlagRecordData = {
   breakGlass?: boolean;
   /** Break glass during a freeze: the freeze it passed. */
   freezeBypassed?: { window: string; until: string };
+  changeId?: string;
+  revertOf?: string;
 };
 
 const CHANGES: Record<string, FlagRecord['change']> = {
@@ -117,6 +122,8 @@ export function toFlagRecord(e: AuditEvent): FlagRecord {
     gitops: v1 ? null : ((d.gitops as FlagRecord['gitops'] | undefined) ?? null),
     breakGlass: d.breakGlass === true,
     freezeBypassed: (d.freezeBypassed as FlagRecord['freezeBypassed'] | undefined) ?? null,
+    changeId: (d.changeId as string | undefined) ?? null,
+    revertOf: (d.revertOf as string | undefined) ?? null,
     schemaVersion: e.schemaVersion,
     hash: e.hash,
   };

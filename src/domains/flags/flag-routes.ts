@@ -14,7 +14,7 @@ import * as S from './flag-schemas.js';
 
 export type FlagRouteDeps = { flags: FlagService; requests: FlagRequestService; clock: Clock };
 
-type Provenance = { reason?: string; source?: FlagSource; gitops?: WriteMeta['gitops']; automation?: WriteMeta['automation']; breakGlass?: boolean };
+type Provenance = { reason?: string; source?: FlagSource; gitops?: WriteMeta['gitops']; automation?: WriteMeta['automation']; breakGlass?: boolean; changeId?: string };
 
 function orgOf(req: FastifyRequest): string {
   const org = req.principal?.org;
@@ -27,7 +27,7 @@ function metaOf(req: FastifyRequest, body: Provenance): WriteMeta {
   const source = body.source ?? (requestAuditContext(req).source as FlagSource);
   if (source === 'gitops' && !body.gitops) throw badRequest('gitops needs the commit SHA and the deploy run that applied it', 'gitops');
   if (source === 'automation' && !body.automation) throw badRequest('automation must name itself and what triggered it', 'automation');
-  return { reason: body.reason ?? '', source, gitops: body.gitops ?? null, automation: body.automation ?? null, userId: req.principal?.user.id, breakGlass: body.breakGlass === true };
+  return { reason: body.reason ?? '', source, gitops: body.gitops ?? null, automation: body.automation ?? null, userId: req.principal?.user.id, breakGlass: body.breakGlass === true, changeId: body.changeId ?? null };
 }
 
 export const flagRoutes: FastifyPluginAsyncTypebox<FlagRouteDeps> = async (app, { flags, requests, clock }) => {

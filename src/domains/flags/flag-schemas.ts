@@ -53,6 +53,7 @@ const Provenance = {
   gitops: Type.Optional(Type.Object({ commitSha: Type.String({ pattern: '^[0-9a-f]{7,64}$' }), deployRun: Type.Union([Type.String({ maxLength: 500 }), Type.Null()]) }, { additionalProperties: false })),
   automation: Type.Optional(Type.Object({ name: Type.String({ minLength: 1, maxLength: 200 }), trigger: Type.String({ minLength: 1, maxLength: 500 }) }, { additionalProperties: false, description: 'Which automation writes, and what set it off' })),
   breakGlass: Type.Optional(Type.Boolean({ description: 'Turn off now, past any approval policy (incidents); needs a reason meeting the high-risk bar; recorded for review' })),
+  changeId: Type.Optional(Type.String({ pattern: '^chg_[0-9a-f]{32}$', description: 'The planned change this write belongs to (chg_…): its rollback writes the flag back' })),
 };
 
 export const NewFlagInput = Type.Object(
@@ -126,6 +127,8 @@ export const FlagRecordBody = Type.Object({
   gitops: Type.Union([Type.Object({ commitSha: Type.String(), deployRun: Type.Union([Type.String(), Type.Null()]) }), Type.Null()]),
   breakGlass: Type.Boolean(),
   freezeBypassed: Type.Union([Type.Object({ window: Type.String(), until: Type.String() }), Type.Null()], { description: 'The freeze a break-glass write passed (high-risk flags in production are held to freezes)' }),
+  changeId: Type.Union([Type.String(), Type.Null()], { description: 'The planned change the write belongs to' }),
+  revertOf: Type.Union([Type.String(), Type.Null()], { description: 'A rollback’s write: the hash of the record it wrote back' }),
   schemaVersion: Type.Integer(),
   hash: Type.String(),
 });

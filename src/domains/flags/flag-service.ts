@@ -29,6 +29,9 @@ export type WriteMeta = {
   userId?: string;
   /** Turn flags off at once, past any approval, during an incident; recorded as such for review. */
   breakGlass?: boolean;
+  /** The planned change the write belongs to; a rollback's write names the record it writes back. */
+  changeId?: string | null;
+  revertOf?: string | null;
 };
 export type Proposed = { flag: string; env: string; result: 'proposed'; changeRequest: ChangeRequest };
 export type WriteResult = { flag: string; env: string; result: 'changed' | 'unchanged'; record: FlagRecord; state: store.StoredState };
@@ -213,6 +216,8 @@ export class FlagService {
       reason: meta.reason, approvers: meta.approvers ?? [], source: meta.source, gitops: meta.gitops ?? null,
       ...(meta.breakGlass ? { breakGlass: true } : {}),
       ...(bypassed ? { freezeBypassed: bypassed } : {}),
+      ...(meta.changeId ? { changeId: meta.changeId } : {}),
+      ...(meta.revertOf ? { revertOf: meta.revertOf } : {}),
     });
     return { flag: flag.key, env, result: slice ? 'changed' : 'unchanged', record, state: current };
   }
@@ -222,7 +227,8 @@ export class FlagService {
    * the freeze and when it ends); break glass passes and the record says which freeze it passed.
    */
   private async heldToFreezes(tx: Tx, orgId: string, flag: Flag, env: string, meta: WriteMeta): Promise<FreezeBypass | null> {
-    if (!this.freezes || flag.risk !== 'high') return null;
+    // A rollback's write is never held to a window: getting back is what the freeze protects.
+    if (!this.freezes || flag.risk !== 'high' || meta.revertOf) return null;
     const v = await this.freezes(tx, orgId, this.deps.clock.now(), { services: flag.ownerService ? [flag.ownerService] : [], environment: env });
     if (!v) return null;
     if (meta.breakGlass) return { window: v.name, until: v.end };

@@ -87,7 +87,7 @@ describeEachEngine('governance: change and freeze windows', (engine) => {
       /** A pipeline deploy to production of `service`, planned [start, end) unless `extra` says otherwise. */
       register: async (service: string, start: number, end: number, extra: Json = {}) => pipe.post('/api/changes', {
         title: `Deploy ${service}`, kind: 'deploy', components: [{ query: service }], windowStart: iso(start), windowEnd: iso(end),
-        pipeline: { pipeline: `deploy-${service}`, environment: 'production', commit: 'c0ffee' }, ...extra,
+        pipeline: { pipeline: `deploy-${service}`, environment: 'production', commit: 'c0ffee' }, previousCommit: 'feedc0de', ...extra,
       }),
       events: async (action: string, targetId?: string) => (await listAuditEvents(engine.db(), owner.org.id, { action, ...(targetId ? { targetId } : {}) }, 50)).items,
     };

@@ -6,7 +6,7 @@
  */
 import { globProblem } from '../../platform/globs.js';
 import type { Clock } from '../../platform/clock.js';
-import type { Database } from '../../platform/db/database.js';
+import type { Database, Tx } from '../../platform/db/database.js';
 import { badRequest, conflict, forbidden, invalid, notFound, taken } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import type { Principal } from '../auth/index.js';
@@ -122,6 +122,24 @@ export class TemplateService {
   }
 
   /** Owners, admins and approvers withdraw a certification, saying why; the changes it made standard that have not started drop. */
+  /**
+   * The first rollback of a change this template made standard takes its certification away
+   * (demoteOnRollback): back to a draft that a person must certify again. Audited template.demoted;
+   * the changes it made standard that have not started drop to their class without it.
+   */
+  async demote(tx: Tx, ctx: AuditContext, orgId: string, id: string, change: { id: string; displayId: string }): Promise<boolean> {
+    const t = await store.findTemplate(tx, orgId, id, true);
+    if (!t || t.state !== 'certified') return false;
+    const at = this.deps.clock.now().toISOString();
+    const why = `demoted after the rollback of ${change.displayId}`;
+    await store.setTemplateState(tx, id, 'draft', null, why, at);
+    await tx.query('UPDATE change_templates SET demoted_at = $2, demoted_by_change = $3 WHERE id = $1', [id, at, change.id]);
+    await store.bumpVersion(tx, orgId, 'templates');
+    await appendAuditEvent(tx, this.deps.clock, ctx, { orgId, action: 'template.demoted', target: { type: 'template', id }, data: { name: t.name, version: t.version, change: change.id, displayId: change.displayId, reason: why } });
+    await this.deps.classes.dropTemplate(tx, ctx, orgId, { id, name: t.name }, 'template_demoted');
+    return true;
+  }
+
   async withdraw(ctx: AuditContext, p: Principal, id: string, reason: string): Promise<{ template: Template; dropped: number }> {
     const why = reason.trim();
     if (why.length < 5) throw invalid('reason', 'say why the template is withdrawn (at least 5 characters)');

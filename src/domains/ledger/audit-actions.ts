@@ -35,7 +35,7 @@ export const AUDIT_ACTIONS = {
     ],
   },
   changes: {
-    label: 'the lifecycle, decisions and settings of changes',
+    label: 'the lifecycle, decisions, settings, before-states, rollbacks and post-implementation reviews of changes',
     actions: [
       'change.registered', 'change.edited', 'change.submitted', 'change.components_mapped', 'change.mapped',
       'change.classified', 'change.approval_given', 'change.approved', 'change.rejected', 'change.expired',
@@ -43,13 +43,17 @@ export const AUDIT_ACTIONS = {
       'change.evaluation_requested', 'change.reported', 'change.cancelled', 'change.window_extended',
       'change.reopened', 'change.approvals_voided', 'change.reclassified', 'change.class_dropped',
       'change.window_bypassed', 'change.start_deferred',
+      'change.reviewed', 'change.review_reminder_sent',
+      'change.before_state_captured', 'change.prestate_blocked',
+      'change.rollback_released', 'change.rollback_requested', 'change.rolled_back', 'change.rollback_failed',
+      'change.auto_rollback', 'change.rollback_escalated', 'change.rollback_skipped',
       'settings.changes_updated', 'settings.change_approvers_updated', 'org_change.ticketing',
     ],
   },
   governance: {
     label: 'standard-change templates, change and freeze windows',
     actions: [
-      'template.created', 'template.edited', 'template.certified', 'template.withdrawn',
+      'template.created', 'template.edited', 'template.certified', 'template.withdrawn', 'template.demoted',
       'window.created', 'window.updated', 'window.deleted', 'window.imported',
     ],
   },

@@ -23,6 +23,8 @@ const TEXT: Record<TicketEvent, string> = {
   'change.reported': 'Surveillance report: impact none, outcome success.',
   'change.cancelled': 'Cancelled before it started.',
   'change.expired': 'Approval window expired before it started.',
+  'change.rollback_requested': 'Rollback released: the pipeline is asked to roll back.',
+  'change.rolled_back': 'Rolled back.',
 };
 
 /**

@@ -5883,9 +5883,10 @@ export interface paths {
                                 autoStart: boolean;
                                 blastVersion: number;
                                 callbackUrl: string | null;
+                                captureDigest: string | null;
                                 /** @enum {unknown} */
                                 changeClass: "standard" | "normal" | "emergency";
-                                changeClassCause: ("template_withdrawn" | "template_edited" | "template_uncovered") | null;
+                                changeClassCause: ("template_withdrawn" | "template_edited" | "template_uncovered" | "template_demoted") | null;
                                 changeClassReason: string;
                                 /**
                                  * @description The rule that decided the class
@@ -5941,6 +5942,7 @@ export interface paths {
                                     name: string;
                                 };
                                 pipeline: {
+                                    baseCommit?: string;
                                     commit?: string;
                                     environment?: string;
                                     pipeline?: string;
@@ -5968,6 +5970,15 @@ export interface paths {
                                 reportVersion: number;
                                 riskReason: string | null;
                                 riskTier: ("L1" | "L2" | "L3") | null;
+                                rollbackCompletedAt: string | null;
+                                rollbackDecision: {
+                                    at: string;
+                                    /** @enum {unknown} */
+                                    decision: "execute" | "escalate" | "skip";
+                                    reason: string;
+                                } | null;
+                                rollbackRequestedAt: string | null;
+                                rollbackState: ("requested" | "rolled_back" | "failed") | null;
                                 /** @description The main service key; "" when none (unmapped) */
                                 service: string;
                                 services: string[];
@@ -6000,6 +6011,11 @@ export interface paths {
                                     query: string;
                                 }[];
                                 updatedAt: string;
+                                validationCheckedAt: string | null;
+                                validationPlan: {
+                                    [key: string]: unknown;
+                                }[] | null;
+                                validationResult: ("cleared" | "still_present" | "uncertain") | null;
                                 viaProxyId: null;
                                 viaTokenId: string | null;
                                 windowBypassed: {
@@ -6115,6 +6131,25 @@ export interface paths {
                     "application/json": {
                         /** @description Start the moment it is approved */
                         autoStart?: boolean;
+                        /** Before-state */
+                        beforeState?: {
+                            /** @description A manifest or config file as text (kept byte for byte) or JSON (kept as canonical JSON): at most 256 KiB */
+                            artifact?: string | {
+                                [key: string]: unknown;
+                            } | unknown[];
+                            /** @description What the artifact is, such as deploy/checkout.yaml */
+                            artifactName?: string;
+                            /**
+                             * @description complete: the whole state; partial: part of it; unknown
+                             * @enum {unknown}
+                             */
+                            completeness?: "complete" | "partial" | "unknown";
+                            /**
+                             * @description present: it existed before; absent: the change creates it; unknown
+                             * @enum {unknown}
+                             */
+                            prestateStatus?: "present" | "absent" | "unknown";
+                        };
                         /** @description http(s): signed callbacks at every step; the 201 carries callbackSecret once */
                         callbackUrl?: string;
                         /** Components */
@@ -6167,6 +6202,7 @@ export interface paths {
                          * @description Who registered it; each value ≤ 200 characters
                          */
                         pipeline?: {
+                            baseCommit?: string;
                             commit?: string;
                             environment?: string;
                             pipeline?: string;
@@ -6175,10 +6211,34 @@ export interface paths {
                             runUrl?: string;
                             version?: string;
                         };
+                        /**
+                         * Previous commit
+                         * @description The commit running before the change
+                         */
+                        previousCommit?: string;
+                        /**
+                         * Previous version
+                         * @description The version running before the change
+                         */
+                        previousVersion?: string;
                         /** Report recipients */
                         recipients?: string[];
                         /** @default true */
                         releaseHeld?: boolean;
+                        /** Rollback */
+                        rollback?: {
+                            /**
+                             * Rollback kind
+                             * @description revert_flag (changeledger writes the flags back), redeploy_previous (the pipeline is asked to redeploy the previous version), manual
+                             * @enum {unknown}
+                             */
+                            kind: "revert_flag" | "redeploy_previous" | "manual";
+                            /**
+                             * Rollback plan
+                             * @description The way back in words, at most 4,000 characters
+                             */
+                            plan?: string;
+                        };
                         silenceInfra?: ("dedicated" | "all" | "none") | null;
                         /** @description Start the window now (windowEnd defaults to now + 1 h) */
                         startNow?: boolean;
@@ -6192,6 +6252,11 @@ export interface paths {
                         ticketUrl?: string;
                         /** Title */
                         title: string;
+                        /**
+                         * Validation plan
+                         * @description At most 10 checks run after completion: {id, target, check: promql | http, query or url, expected: {op, value}, group?, direction?, hops?}
+                         */
+                        validationPlan?: unknown[];
                         /**
                          * End (UTC)
                          * @description 5 min – 7 days after the start
@@ -6553,6 +6618,7 @@ export interface paths {
                          * @description Who registered it; each value ≤ 200 characters
                          */
                         pipeline?: {
+                            baseCommit?: string;
                             commit?: string;
                             environment?: string;
                             pipeline?: string;
@@ -7242,6 +7308,374 @@ export interface paths {
                 };
             };
         };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/changes/{id}/before-state": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The change’s before-state captures and the rule for it */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            captures: components["schemas"]["Capture"][];
+                            digest: string | null;
+                            /** @description The before-state rule for this change now */
+                            need: {
+                                reason: string;
+                                required: boolean;
+                                satisfied: boolean;
+                            };
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Add a before-state capture before the change starts (previousVersion, previousCommit, or an artifact up to 256 KiB)
+         * @description Append-only. The capture joins the approval digest: approvals given before it stop counting and an approved change waits for approval again. A change whose start waited for its before-state starts once one arrives.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** Before-state */
+                        beforeState?: {
+                            /** @description A manifest or config file as text (kept byte for byte) or JSON (kept as canonical JSON): at most 256 KiB */
+                            artifact?: string | {
+                                [key: string]: unknown;
+                            } | unknown[];
+                            /** @description What the artifact is, such as deploy/checkout.yaml */
+                            artifactName?: string;
+                            /**
+                             * @description complete: the whole state; partial: part of it; unknown
+                             * @enum {unknown}
+                             */
+                            completeness?: "complete" | "partial" | "unknown";
+                            /**
+                             * @description present: it existed before; absent: the change creates it; unknown
+                             * @enum {unknown}
+                             */
+                            prestateStatus?: "present" | "absent" | "unknown";
+                        };
+                        /**
+                         * Previous commit
+                         * @description The commit running before the change
+                         */
+                        previousCommit?: string;
+                        /**
+                         * Previous version
+                         * @description The version running before the change
+                         */
+                        previousVersion?: string;
+                    } | {
+                        artifact?: string | {
+                            [key: string]: unknown;
+                        } | unknown[];
+                        artifactName?: string;
+                        /** @enum {unknown} */
+                        completeness?: "complete" | "partial" | "unknown";
+                        /** @enum {unknown} */
+                        prestateStatus?: "present" | "absent" | "unknown";
+                        /**
+                         * Previous commit
+                         * @description The commit running before the change
+                         */
+                        previousCommit?: string;
+                        /**
+                         * Previous version
+                         * @description The version running before the change
+                         */
+                        previousVersion?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            captures: components["schemas"]["Capture"][];
+                            change: components["schemas"]["Change"];
+                            digest: string | null;
+                            /** @description The before-state rule for this change now */
+                            need: {
+                                reason: string;
+                                required: boolean;
+                                satisfied: boolean;
+                            };
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/changes/{id}/before-state/{captureId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One capture, with its artifact */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    captureId: string;
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description One before-state capture: append-only */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            artifact: string | null;
+                            artifactName: string | null;
+                            artifactType: ("json" | "text") | null;
+                            capturedAt: string;
+                            capturedBy: {
+                                id: string | null;
+                                kind: string;
+                                name: string;
+                            };
+                            changeId: string;
+                            /** @enum {unknown} */
+                            completeness: "complete" | "partial" | "unknown";
+                            id: string;
+                            /** @enum {unknown} */
+                            method: "previous_version" | "previous_commit" | "base_commit" | "artifact";
+                            /** @enum {unknown} */
+                            prestateStatus: "present" | "absent" | "unknown";
+                            previousCommit: string | null;
+                            previousVersion: string | null;
+                            /** @description false when the stored evidence is not byte-exact (JSON kept canonical) or there was nothing before */
+                            restorable: boolean;
+                            sha256: string;
+                            sizeBytes: number;
+                            /** @description pipeline or person */
+                            source: string;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -9062,6 +9496,571 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/changes/{id}/review": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The post-implementation review of a change: whether it needs one and why, the latest version, how many versions */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Why, in words ("an emergency change", "it was rolled back", "its verdict was outage") */
+                            reasons: string[];
+                            /** @description An emergency, a rollback or an outage or significant verdict asks for a review once the change has run */
+                            required: boolean;
+                            /** @description The latest version; null before the first */
+                            review: components["schemas"]["ChangeReview"] | null;
+                            /** @description How many versions were written */
+                            versions: number;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Write the post-implementation review of a change that has run (a new version; its owner, an owner or admin, or an approver, signed in). 409 before it ran */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * Cause
+                         * @default
+                         */
+                        cause?: string;
+                        /** Follow-ups */
+                        followUps?: {
+                            /**
+                             * Due
+                             * @description YYYY-MM-DD
+                             * @example 2026-04-30
+                             */
+                            due: string;
+                            /**
+                             * Owner
+                             * @description Who does it: an e-mail address or a name
+                             */
+                            owner: string;
+                            /** Follow-up */
+                            text: string;
+                        }[];
+                        /**
+                         * Summary
+                         * @description What happened: at least 20 characters
+                         */
+                        summary: string;
+                        /** What went well */
+                        whatWentWell?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Why, in words ("an emergency change", "it was rolled back", "its verdict was outage") */
+                            reasons: string[];
+                            /** @description An emergency, a rollback or an outage or significant verdict asks for a review once the change has run */
+                            required: boolean;
+                            /** @description The latest version; null before the first */
+                            review: components["schemas"]["ChangeReview"] | null;
+                            /** @description How many versions were written */
+                            versions: number;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/changes/{id}/rollback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The change’s rollback path, its plan, and what became of it */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            completedAt: string | null;
+                            decision: {
+                                at: string;
+                                /** @enum {unknown} */
+                                decision: "execute" | "escalate" | "skip";
+                                reason: string;
+                            } | null;
+                            path: {
+                                /** @enum {unknown} */
+                                generatedBy: "pipeline" | "person" | "changeledger";
+                                /** @enum {unknown} */
+                                kind: "revert_flag" | "redeploy_previous" | "manual";
+                                /** @description The way back, numbered steps for people */
+                                plan: string;
+                                steps: string[];
+                            };
+                            releasedBy: {
+                                at: string;
+                                email: string | null;
+                                id: string | null;
+                                /** @enum {unknown} */
+                                kind: "person" | "sweep";
+                            }[] | null;
+                            releases: {
+                                at: string;
+                                userId: string;
+                            }[];
+                            /** @description 2 at L3 (two distinct approvers), else 1 */
+                            releasesNeeded: number;
+                            requestedAt: string | null;
+                            state: ("requested" | "rolled_back" | "failed") | null;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Release the rollback of a change that ran: a designated approver, signed in (an L3 change needs two distinct approvers)
+         * @description A flag change is written back by changeledger at once (rolled_back). A deploy or manual rollback is requested: the pipeline gets change.rollback_requested with the before-state, and reports it done with POST …/rollback/complete.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        note?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            change: components["schemas"]["Change"];
+                            /** @description false while an L3 rollback waits for its second approver */
+                            executed: boolean;
+                            reverted: {
+                                env: string;
+                                flag: string;
+                                hash: string | null;
+                                result: string;
+                            }[];
+                            rollback: components["schemas"]["Rollback"];
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/changes/{id}/rollback/complete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Report a requested rollback done (rolled_back) or failed: the pipeline that ran it, or a person */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        notes?: string;
+                        /** @enum {unknown} */
+                        result: "rolled_back" | "failed";
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            change: components["schemas"]["Change"];
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/changes/{id}/start": {
         parameters: {
             query?: never;
@@ -9200,6 +10199,20 @@ export interface paths {
                                 state: "not_required" | "mapping" | "pending" | "approved" | "rejected" | "expired";
                                 tier: ("L1" | "L2" | "L3") | null;
                             };
+                            /** @description What was there before the change (GET …/before-state/{captureId} has an artifact’s bytes) */
+                            beforeState: {
+                                captures: {
+                                    artifactName: string | null;
+                                    completeness: string;
+                                    id: string;
+                                    method: string;
+                                    previousCommit: string | null;
+                                    previousVersion: string | null;
+                                    restorable: boolean;
+                                    sha256: string;
+                                }[];
+                                digest: string | null;
+                            };
                             callback: {
                                 action: ("create" | "update" | "test") | null;
                                 at: string;
@@ -9245,6 +10258,18 @@ export interface paths {
                             pipeline: {
                                 [key: string]: string;
                             } | null;
+                            /** @description requested: roll back now, then POST …/rollback/complete; the sweep’s decision when it made one */
+                            rollback: {
+                                completedAt: string | null;
+                                decision: {
+                                    at: string;
+                                    /** @enum {unknown} */
+                                    decision: "execute" | "escalate" | "skip";
+                                    reason: string;
+                                } | null;
+                                requestedAt: string | null;
+                                state: ("requested" | "rolled_back" | "failed") | null;
+                            };
                             /** @enum {unknown} */
                             status: "draft" | "scheduled" | "pending_mapping" | "pending_approval" | "approved" | "rejected" | "expired" | "active" | "evaluating" | "reported" | "cancelled";
                             /** @description Why it was rejected, expired or was cancelled */
@@ -11069,6 +12094,8 @@ export interface paths {
                         };
                         /** @description Turn off now, past any approval policy (incidents); needs a reason meeting the high-risk bar; recorded for review */
                         breakGlass?: boolean;
+                        /** @description The planned change this write belongs to (chg_…): its rollback writes the flag back */
+                        changeId?: string;
                         description?: string;
                         gitops?: {
                             commitSha: string;
@@ -11363,6 +12390,8 @@ export interface paths {
                         };
                         /** @description Turn off now, past any approval policy (incidents); needs a reason meeting the high-risk bar; recorded for review */
                         breakGlass?: boolean;
+                        /** @description The planned change this write belongs to (chg_…): its rollback writes the flag back */
+                        changeId?: string;
                         description?: string;
                         gitops?: {
                             commitSha: string;
@@ -11536,6 +12565,8 @@ export interface paths {
                         };
                         /** @description Turn off now, past any approval policy (incidents); needs a reason meeting the high-risk bar; recorded for review */
                         breakGlass?: boolean;
+                        /** @description The planned change this write belongs to (chg_…): its rollback writes the flag back */
+                        changeId?: string;
                         enabled?: boolean;
                         gitops?: {
                             commitSha: string;
@@ -11591,6 +12622,8 @@ export interface paths {
                                 breakGlass: boolean;
                                 /** @enum {unknown} */
                                 change: "created" | "updated" | "unchanged" | "deleted";
+                                /** @description The planned change the write belongs to */
+                                changeId: string | null;
                                 correlationId: string | null;
                                 /** @description For a creation: what the flag was created as (type, risk, ownerService, tags, offValue, value, approvalsNeeded); else null */
                                 definition: unknown;
@@ -11612,6 +12645,8 @@ export interface paths {
                                 /** @description Why; "(no reason required)" where a low-risk flag was changed without one */
                                 reason: string;
                                 requestId: string | null;
+                                /** @description A rollback’s write: the hash of the record it wrote back */
+                                revertOf: string | null;
                                 schemaVersion: number;
                                 seq: number;
                                 /** @enum {unknown} */
@@ -11832,6 +12867,8 @@ export interface paths {
                                 breakGlass: boolean;
                                 /** @enum {unknown} */
                                 change: "created" | "updated" | "unchanged" | "deleted";
+                                /** @description The planned change the write belongs to */
+                                changeId: string | null;
                                 correlationId: string | null;
                                 /** @description For a creation: what the flag was created as (type, risk, ownerService, tags, offValue, value, approvalsNeeded); else null */
                                 definition: unknown;
@@ -11853,6 +12890,8 @@ export interface paths {
                                 /** @description Why; "(no reason required)" where a low-risk flag was changed without one */
                                 reason: string;
                                 requestId: string | null;
+                                /** @description A rollback’s write: the hash of the record it wrote back */
+                                revertOf: string | null;
                                 schemaVersion: number;
                                 seq: number;
                                 /** @enum {unknown} */
@@ -11986,6 +13025,8 @@ export interface paths {
                                 breakGlass: boolean;
                                 /** @enum {unknown} */
                                 change: "created" | "updated" | "unchanged" | "deleted";
+                                /** @description The planned change the write belongs to */
+                                changeId: string | null;
                                 correlationId: string | null;
                                 /** @description For a creation: what the flag was created as (type, risk, ownerService, tags, offValue, value, approvalsNeeded); else null */
                                 definition: unknown;
@@ -12007,6 +13048,8 @@ export interface paths {
                                 /** @description Why; "(no reason required)" where a low-risk flag was changed without one */
                                 reason: string;
                                 requestId: string | null;
+                                /** @description A rollback’s write: the hash of the record it wrote back */
+                                revertOf: string | null;
                                 schemaVersion: number;
                                 seq: number;
                                 /** @enum {unknown} */
@@ -12102,6 +13145,8 @@ export interface paths {
                         };
                         /** @description Turn off now, past any approval policy (incidents); needs a reason meeting the high-risk bar; recorded for review */
                         breakGlass?: boolean;
+                        /** @description The planned change this write belongs to (chg_…): its rollback writes the flag back */
+                        changeId?: string;
                         enabled?: boolean;
                         env: string;
                         gitops?: {
@@ -12153,6 +13198,8 @@ export interface paths {
                                     breakGlass: boolean;
                                     /** @enum {unknown} */
                                     change: "created" | "updated" | "unchanged" | "deleted";
+                                    /** @description The planned change the write belongs to */
+                                    changeId: string | null;
                                     correlationId: string | null;
                                     /** @description For a creation: what the flag was created as (type, risk, ownerService, tags, offValue, value, approvalsNeeded); else null */
                                     definition: unknown;
@@ -12174,6 +13221,8 @@ export interface paths {
                                     /** @description Why; "(no reason required)" where a low-risk flag was changed without one */
                                     reason: string;
                                     requestId: string | null;
+                                    /** @description A rollback’s write: the hash of the record it wrote back */
+                                    revertOf: string | null;
                                     schemaVersion: number;
                                     seq: number;
                                     /** @enum {unknown} */
@@ -12376,6 +13425,8 @@ export interface paths {
                                 breakGlass: boolean;
                                 /** @enum {unknown} */
                                 change: "created" | "updated" | "unchanged" | "deleted";
+                                /** @description The planned change the write belongs to */
+                                changeId: string | null;
                                 correlationId: string | null;
                                 /** @description For a creation: what the flag was created as (type, risk, ownerService, tags, offValue, value, approvalsNeeded); else null */
                                 definition: unknown;
@@ -12397,6 +13448,8 @@ export interface paths {
                                 /** @description Why; "(no reason required)" where a low-risk flag was changed without one */
                                 reason: string;
                                 requestId: string | null;
+                                /** @description A rollback’s write: the hash of the record it wrote back */
+                                revertOf: string | null;
                                 schemaVersion: number;
                                 seq: number;
                                 /** @enum {unknown} */
@@ -12689,6 +13742,8 @@ export interface paths {
                                     breakGlass: boolean;
                                     /** @enum {unknown} */
                                     change: "created" | "updated" | "unchanged" | "deleted";
+                                    /** @description The planned change the write belongs to */
+                                    changeId: string | null;
                                     correlationId: string | null;
                                     /** @description For a creation: what the flag was created as (type, risk, ownerService, tags, offValue, value, approvalsNeeded); else null */
                                     definition: unknown;
@@ -12710,6 +13765,8 @@ export interface paths {
                                     /** @description Why; "(no reason required)" where a low-risk flag was changed without one */
                                     reason: string;
                                     requestId: string | null;
+                                    /** @description A rollback’s write: the hash of the record it wrote back */
+                                    revertOf: string | null;
                                     schemaVersion: number;
                                     seq: number;
                                     /** @enum {unknown} */
@@ -12929,6 +13986,8 @@ export interface paths {
                                     breakGlass: boolean;
                                     /** @enum {unknown} */
                                     change: "created" | "updated" | "unchanged" | "deleted";
+                                    /** @description The planned change the write belongs to */
+                                    changeId: string | null;
                                     correlationId: string | null;
                                     /** @description For a creation: what the flag was created as (type, risk, ownerService, tags, offValue, value, approvalsNeeded); else null */
                                     definition: unknown;
@@ -12950,6 +14009,8 @@ export interface paths {
                                     /** @description Why; "(no reason required)" where a low-risk flag was changed without one */
                                     reason: string;
                                     requestId: string | null;
+                                    /** @description A rollback’s write: the hash of the record it wrote back */
+                                    revertOf: string | null;
                                     schemaVersion: number;
                                     seq: number;
                                     /** @enum {unknown} */
@@ -13120,6 +14181,8 @@ export interface paths {
                                 breakGlass: boolean;
                                 /** @enum {unknown} */
                                 change: "created" | "updated" | "unchanged" | "deleted";
+                                /** @description The planned change the write belongs to */
+                                changeId: string | null;
                                 correlationId: string | null;
                                 /** @description For a creation: what the flag was created as (type, risk, ownerService, tags, offValue, value, approvalsNeeded); else null */
                                 definition: unknown;
@@ -13141,6 +14204,8 @@ export interface paths {
                                 /** @description Why; "(no reason required)" where a low-risk flag was changed without one */
                                 reason: string;
                                 requestId: string | null;
+                                /** @description A rollback’s write: the hash of the record it wrote back */
+                                revertOf: string | null;
                                 schemaVersion: number;
                                 seq: number;
                                 /** @enum {unknown} */
@@ -14197,8 +15262,12 @@ export interface paths {
                                 /** @enum {unknown} */
                                 changeClassPolicy: "normal_by_default" | "standard_by_default";
                                 completionRecipients: string[];
+                                demoteOnRollback: boolean;
                                 l1Approvals: number;
                                 quorum: number;
+                                /** @enum {unknown} */
+                                requireBeforeState: "production" | "always" | "never";
+                                rollbackSweepWindowHours: number;
                                 /** @enum {unknown} */
                                 silenceInfra: "dedicated" | "all" | "none";
                                 startTimeoutMinutes: number;
@@ -14342,8 +15411,12 @@ export interface paths {
                                 /** @enum {unknown} */
                                 changeClassPolicy: "normal_by_default" | "standard_by_default";
                                 completionRecipients: string[];
+                                demoteOnRollback: boolean;
                                 l1Approvals: number;
                                 quorum: number;
+                                /** @enum {unknown} */
+                                requireBeforeState: "production" | "always" | "never";
+                                rollbackSweepWindowHours: number;
                                 /** @enum {unknown} */
                                 silenceInfra: "dedicated" | "all" | "none";
                                 startTimeoutMinutes: number;
@@ -14445,12 +15518,28 @@ export interface paths {
                         /** Completion recipients */
                         completionRecipients?: string[];
                         /**
+                         * Demote on rollback
+                         * @description The first rollback of a change its template made standard withdraws the template’s certification
+                         */
+                        demoteOnRollback?: boolean;
+                        /**
                          * L1 approvals
                          * @description Approvals an L1 (low-risk) change needs; 0 = none. L2 needs the quorum, L3 at least two distinct approvers
                          */
                         l1Approvals?: number;
                         /** Quorum */
                         quorum?: number;
+                        /**
+                         * Before-state rule
+                         * @description Which changes cannot start without a before-state: production (a change naming a production environment), always, never
+                         * @enum {unknown}
+                         */
+                        requireBeforeState?: "production" | "always" | "never";
+                        /**
+                         * Rollback sweep window (hours)
+                         * @description How far back the automatic rollback sweep looks for failed changes: 1 – 168
+                         */
+                        rollbackSweepWindowHours?: number;
                         /** @enum {unknown} */
                         silenceInfra?: "dedicated" | "all" | "none";
                         /** Start within (minutes) */
@@ -14566,8 +15655,12 @@ export interface paths {
                                 /** @enum {unknown} */
                                 changeClassPolicy: "normal_by_default" | "standard_by_default";
                                 completionRecipients: string[];
+                                demoteOnRollback: boolean;
                                 l1Approvals: number;
                                 quorum: number;
+                                /** @enum {unknown} */
+                                requireBeforeState: "production" | "always" | "never";
+                                rollbackSweepWindowHours: number;
                                 /** @enum {unknown} */
                                 silenceInfra: "dedicated" | "all" | "none";
                                 startTimeoutMinutes: number;
@@ -16074,6 +17167,82 @@ export interface paths {
                         "application/json": {
                             /** @description Where the pipeline listener listens (http://host:port); null while it does not listen */
                             url: string | null;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reviews/due": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The organisation’s changes that need a post-implementation review and have none yet, oldest finish first */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: {
+                                changeId: string;
+                                displayId: string;
+                                /** @description When the review became due: the change’s finish */
+                                dueSince: string;
+                                finishedAt: string;
+                                /** @description More than 3 days since the finish */
+                                overdue: boolean;
+                                reasons: string[];
+                                title: string;
+                            }[];
                         };
                     };
                 };
@@ -19610,6 +20779,34 @@ export interface components {
             silenceInfra: "dedicated" | "all" | "none";
             warnings: string[];
         };
+        /** @description One before-state capture: append-only */
+        Capture: {
+            artifact: string | null;
+            artifactName: string | null;
+            artifactType: ("json" | "text") | null;
+            capturedAt: string;
+            capturedBy: {
+                id: string | null;
+                kind: string;
+                name: string;
+            };
+            changeId: string;
+            /** @enum {unknown} */
+            completeness: "complete" | "partial" | "unknown";
+            id: string;
+            /** @enum {unknown} */
+            method: "previous_version" | "previous_commit" | "base_commit" | "artifact";
+            /** @enum {unknown} */
+            prestateStatus: "present" | "absent" | "unknown";
+            previousCommit: string | null;
+            previousVersion: string | null;
+            /** @description false when the stored evidence is not byte-exact (JSON kept canonical) or there was nothing before */
+            restorable: boolean;
+            sha256: string;
+            sizeBytes: number;
+            /** @description pipeline or person */
+            source: string;
+        };
         Change: {
             aborted: boolean;
             aiImpact: string | null;
@@ -19619,9 +20816,10 @@ export interface components {
             autoStart: boolean;
             blastVersion: number;
             callbackUrl: string | null;
+            captureDigest: string | null;
             /** @enum {unknown} */
             changeClass: "standard" | "normal" | "emergency";
-            changeClassCause: ("template_withdrawn" | "template_edited" | "template_uncovered") | null;
+            changeClassCause: ("template_withdrawn" | "template_edited" | "template_uncovered" | "template_demoted") | null;
             changeClassReason: string;
             /**
              * @description The rule that decided the class
@@ -19669,6 +20867,7 @@ export interface components {
                 name: string;
             };
             pipeline: {
+                baseCommit?: string;
                 commit?: string;
                 environment?: string;
                 pipeline?: string;
@@ -19686,6 +20885,15 @@ export interface components {
             reportVersion: number;
             riskReason: string | null;
             riskTier: ("L1" | "L2" | "L3") | null;
+            rollbackCompletedAt: string | null;
+            rollbackDecision: {
+                at: string;
+                /** @enum {unknown} */
+                decision: "execute" | "escalate" | "skip";
+                reason: string;
+            } | null;
+            rollbackRequestedAt: string | null;
+            rollbackState: ("requested" | "rolled_back" | "failed") | null;
             silenceInfra: ("dedicated" | "all" | "none") | null;
             startDeadline: string | null;
             startedAt: string | null;
@@ -19713,6 +20921,11 @@ export interface components {
                 query: string;
             }[];
             updatedAt: string;
+            validationCheckedAt: string | null;
+            validationPlan: {
+                [key: string]: unknown;
+            }[] | null;
+            validationResult: ("cleared" | "still_present" | "uncertain") | null;
             viaProxyId: null;
             viaTokenId: string | null;
             windowBypassed: {
@@ -19739,6 +20952,24 @@ export interface components {
             rule: string | null;
             summary: string;
             version: number;
+        };
+        ChangeReview: {
+            author: {
+                email: string;
+                id: string;
+                name: string;
+            };
+            cause: string;
+            changeId: string;
+            createdAt: string;
+            followUps: {
+                due: string;
+                owner: string;
+                text: string;
+            }[];
+            summary: string;
+            version: number;
+            whatWentWell: string;
         };
         ChangeSource: {
             config: {
@@ -19914,6 +21145,39 @@ export interface components {
             }[];
             /** @description Why it may wait until it expires (too few approvers, no critical approver) */
             warning?: string;
+        };
+        Rollback: {
+            completedAt: string | null;
+            decision: {
+                at: string;
+                /** @enum {unknown} */
+                decision: "execute" | "escalate" | "skip";
+                reason: string;
+            } | null;
+            path: {
+                /** @enum {unknown} */
+                generatedBy: "pipeline" | "person" | "changeledger";
+                /** @enum {unknown} */
+                kind: "revert_flag" | "redeploy_previous" | "manual";
+                /** @description The way back, numbered steps for people */
+                plan: string;
+                steps: string[];
+            };
+            releasedBy: {
+                at: string;
+                email: string | null;
+                id: string | null;
+                /** @enum {unknown} */
+                kind: "person" | "sweep";
+            }[] | null;
+            releases: {
+                at: string;
+                userId: string;
+            }[];
+            /** @description 2 at L3 (two distinct approvers), else 1 */
+            releasesNeeded: number;
+            requestedAt: string | null;
+            state: ("requested" | "rolled_back" | "failed") | null;
         };
         /** @description The live hold on the alerts of the change’s blast radius */
         Suppression: {

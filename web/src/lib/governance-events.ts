@@ -40,6 +40,8 @@ const causes: Record<string, string> = {
   template_withdrawn: 'its template was withdrawn',
   template_edited: 'its template was edited',
   template_uncovered: 'its template no longer covers it',
+  template_demoted: 'its template was demoted after a rollback',
+  before_state_added: 'a before-state was added',
 };
 
 /** The governance events' lines; null for any other action. */

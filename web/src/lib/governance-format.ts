@@ -206,10 +206,11 @@ export function browserTimeZone(): string {
 }
 
 /** Why a change lost the standard class its template gave it (the server's words, CLASS_DROP_CAUSES). */
-export const classDropCauses: Record<'template_withdrawn' | 'template_edited' | 'template_uncovered', string> = {
+export const classDropCauses: Record<'template_withdrawn' | 'template_edited' | 'template_uncovered' | 'template_demoted', string> = {
   template_withdrawn: 'the template’s certification was withdrawn by a person',
   template_edited: 'the template was changed since the change was registered',
   template_uncovered: 'the template no longer covers the change after its edit',
+  template_demoted: 'the template was demoted after a rollback of a change it made standard',
 };
 
 /** A link that is an address opens as one; an incident id stays text. */

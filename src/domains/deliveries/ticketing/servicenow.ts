@@ -71,7 +71,7 @@ export function stateForStep(step: Pick<TicketStep, 'action' | 'event'>, s: Pick
     case 'change.completed': case 'change.aborted': return SN_STATES.review;
     case 'change.reported': return s.closeOnReport ? SN_STATES.closed : null;
     case 'change.cancelled': case 'change.expired': return SN_STATES.canceled;
-    case 'change.approved': return null;
+    case 'change.approved': case 'change.rollback_requested': case 'change.rolled_back': return null;
   }
 }
 

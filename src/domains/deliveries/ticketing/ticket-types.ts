@@ -7,7 +7,9 @@ export type { AsanaTicketing, JiraTicketing, ServiceNowTicketing, Ticketing, Tic
 
 /** The change events a ticket hears of. `aborted` is a completion with a rollback. */
 export type TicketEvent =
-  | 'change.approved' | 'change.started' | 'change.completed' | 'change.aborted' | 'change.reported' | 'change.cancelled' | 'change.expired';
+  | 'change.approved' | 'change.started' | 'change.completed' | 'change.aborted' | 'change.reported' | 'change.cancelled' | 'change.expired'
+  /** A rollback asked of the pipeline, then done: a comment (a work note) on the ticket. */
+  | 'change.rollback_requested' | 'change.rolled_back';
 
 /** How a ticket ends, when the step ends it. */
 export type TicketClose =
