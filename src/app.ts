@@ -153,7 +153,7 @@ export async function buildApp(deps: AppDeps, listener: Listener): Promise<Fasti
   await app.register(changeRoutes, { db: deps.db, changes: deps.changes, approvals: deps.approvals, classes: deps.classes, settings: deps.changeSettings, blast: deps.blast });
   await app.register(reportRoutes, { db: deps.db, changes: deps.changes });
   await app.register(reviewRoutes, { reviews: deps.reviews });
-  await app.register(rollbackRoutes, { beforeStates: deps.beforeStates, rollbacks: deps.rollbacks });
+  await app.register(rollbackRoutes, { beforeStates: deps.beforeStates, rollbacks: deps.rollbacks, validations: deps.validations });
   await app.register(governanceRoutes, { templates: deps.templates, windows: deps.windows, changes: deps.changes });
   await app.register(observedRoutes, { feed: deps.observedFeed });
   await app.register(changeStatsRoutes, { db: deps.db, clock: deps.clock });

@@ -9,6 +9,7 @@ import { ClassService } from './domains/changes/class-service.js';
 import { ReviewService } from './domains/changes/review-service.js';
 import { BeforeStateService } from './domains/changes/before-state-service.js';
 import { RollbackService } from './domains/changes/rollback-service.js';
+import { ValidationService } from './domains/changes/validation-service.js';
 import { FlagReverts } from './domains/flags/flag-revert.js';
 import { TemplateService, WindowService } from './domains/governance/index.js';
 import { ChangeMail } from './domains/changes/change-mail.js';
@@ -29,6 +30,7 @@ import { IncidentService } from './domains/incidents/incident-service.js';
 import { EvidenceService } from './domains/evidence/evidence-service.js';
 import { AiProviderService } from './domains/evidence/ai-provider-service.js';
 import { EvidenceSourceService } from './domains/evidence/evidence-source-service.js';
+import { promqlReader } from './domains/evidence/validation-reads.js';
 import type { Sealer } from './platform/crypto/sealed.js';
 import type { OutboundSettings } from './platform/net/outbound.js';
 import type { Clock } from './platform/clock.js';
@@ -70,6 +72,8 @@ export type Services = {
   beforeStates: BeforeStateService;
   /** Rollback paths, their release by people, and the automatic sweep. */
   rollbacks: RollbackService;
+  /** The validation plan checked after the finish. */
+  validations: ValidationService;
   templates: TemplateService;
   windows: WindowService;
   changeSettings: ChangeSettingsService;
@@ -166,7 +170,12 @@ export function compose(o: ComposeOptions): Services {
   const templates = new TemplateService({ db: o.db, clock: o.clock, classes });
   const beforeStates = new BeforeStateService({ db: o.db, clock: o.clock, changes });
   const rollbacks = new RollbackService({ db: o.db, clock: o.clock, changes, notifier });
-  rollbacks.setFlagReverter(new FlagReverts(flags));
+  const flagReverts = new FlagReverts(flags);
+  rollbacks.setFlagReverter(flagReverts);
+  beforeStates.setFlagWrites(flagReverts);
+  const validations = new ValidationService({ db: o.db, clock: o.clock, changes, notifier, outbound: o.outbound.client });
+  changes.setValidation(validations);
+  validations.setPromqlReader(promqlReader({ db: o.db, sealer: o.sealer, outbound: o.outbound.client }));
   rollbacks.setTemplateDemoter((tx, ctx, orgId, id, change) => templates.demote(tx, ctx, orgId, id, change));
   const windows = new WindowService({ db: o.db, clock: o.clock, outbound: o.outbound.client });
   changes.setGovernance(windows.reader());
@@ -198,12 +207,12 @@ export function compose(o: ComposeOptions): Services {
   // A case of unmanaged changes is posted to the organisation's channel, which the incidents domain keeps.
   const cases = new CaseService({ db: o.db, clock: o.clock, baseUrl });
   cases.setChannel({ post: async (tx, orgId, posts) => void (await incidents.queueChannelPosts(tx, orgId, posts.map((p) => ({ target: { type: 'case', id: p.caseId }, text: p.text })))) });
-  const handlers: Record<string, JobHandler<unknown>> = { ...pullJobHandlers({ db: o.db, clock: o.clock, sealer: o.sealer, outbound: o.outbound.client, intake: pullIntake }), ...flagRequests.jobHandlers(), ...incidents.jobHandlers(), ...catalogue.jobHandlers(), ...changes.jobHandlers(), ...reviews.jobHandlers(), ...rollbacks.jobHandlers(), ...evidence.jobHandlers(), ...deliveries.jobHandlers(), ...holds.jobHandlers(), ...relay.jobHandlers(), ...cases.jobHandlers(), ...mailJobHandlers(mailer), ...logRetentionJobHandlers({ clock: o.clock }), ...(o.extraHandlers ?? {}) };
+  const handlers: Record<string, JobHandler<unknown>> = { ...pullJobHandlers({ db: o.db, clock: o.clock, sealer: o.sealer, outbound: o.outbound.client, intake: pullIntake }), ...flagRequests.jobHandlers(), ...incidents.jobHandlers(), ...catalogue.jobHandlers(), ...changes.jobHandlers(), ...reviews.jobHandlers(), ...rollbacks.jobHandlers(), ...validations.jobHandlers(), ...evidence.jobHandlers(), ...deliveries.jobHandlers(), ...holds.jobHandlers(), ...relay.jobHandlers(), ...cases.jobHandlers(), ...mailJobHandlers(mailer), ...logRetentionJobHandlers({ clock: o.clock }), ...(o.extraHandlers ?? {}) };
   const worker = new JobWorker({ db: o.db, clock: o.clock, logger: o.logger, metrics, handlers, pollMs: o.workerPollMs ?? 1_000 });
   // OTLP logs intake (POST /v1/logs): counted in /metrics, not audited.
   const logIntake = new LogIntake({ db: o.db, clock: o.clock, registry: metrics.registry });
   const intake = new IntakeService({ db: o.db, clock: o.clock, sealer: o.sealer, unmanaged, cases });
-  return { intake, sources, unmanaged, cases, db: o.db, clock: o.clock, logger: o.logger, metrics, auth, members, flags, flagRequests, sdkKeys, incidents, catalogue, mappings, blast, changes, approvals, classes, reviews, beforeStates, rollbacks, templates, windows, changeSettings, deliveries, holds, alerts, relay, alertSettings, evidence, logIntake, observedFeed, aiProvider, evidenceSources, mailer, worker };
+  return { intake, sources, unmanaged, cases, db: o.db, clock: o.clock, logger: o.logger, metrics, auth, members, flags, flagRequests, sdkKeys, incidents, catalogue, mappings, blast, changes, approvals, classes, reviews, beforeStates, rollbacks, validations, templates, windows, changeSettings, deliveries, holds, alerts, relay, alertSettings, evidence, logIntake, observedFeed, aiProvider, evidenceSources, mailer, worker };
 }
 
 /** Every notifier hears every event, in order, inside the same transaction. */

@@ -130,6 +130,7 @@ export const ROUTE_RULES: readonly RouteRule[] = [
   scoped('POST', '/api/changes/:id/before-state', 'changes:write'),
   scoped('GET', '/api/changes/:id/before-state/:captureId', 'changes:read'),
   // Rollbacks: people release them (two distinct approvers at L3); the pipeline reports one done.
+  scoped('GET', '/api/changes/:id/validation', 'changes:read'),
   scoped('GET', '/api/changes/:id/rollback', 'changes:read'),
   rule('POST', '/api/changes/:id/rollback', 'session', BOTH),
   scoped('POST', '/api/changes/:id/rollback/complete', 'changes:write'),

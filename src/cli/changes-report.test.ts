@@ -63,7 +63,7 @@ describeEachEngine('changes report and changes evaluate against the pipeline lis
     expect(html.out).toMatch(/^<!doctype html>/);
     expect(html.out).toContain('<h2>Not counted by the verdict</h2>');
     const csv = await cli(['report', c.id, '--format', 'csv']);
-    expect(csv.out.split('\r\n')[0]).toBe('section,source,subject,subject_label,role,signal,unit,window,hour_before,week_earlier,alertname,state,at');
+    expect(csv.out.split('\r\n')[0]).toBe('section,source,subject,subject_label,role,signal,unit,window,hour_before,week_earlier,alertname,state,at,observed,expected,detail');
     const json = JSON.parse((await cli(['report', c.id, '--format', 'json'])).out) as Json;
     expect(json).toMatchObject({ version: 1, report: { impact: 'unknown', rule: 'nothing_measured' }, evidence: { schema: 1, window: { evidenceMinutes: 15 } } });
 

@@ -40,6 +40,7 @@ const OPTION_OF: Record<string, string> = {
   'pipeline.pipeline': '--pipeline', 'pipeline.run': '--pipeline-run', 'pipeline.runUrl': '--pipeline-run-url', 'pipeline.commit': '--pipeline-commit',
   'pipeline.version': '--pipeline-version', 'pipeline.environment': '--pipeline-environment', 'pipeline.repo': '--pipeline-repo',
   emergencyReason: '--emergency-reason', incident: '--incident', template: '--template',
+  previousVersion: '--previous-version', previousCommit: '--previous-commit', 'pipeline.baseCommit': '--base-commit', beforeState: '--previous-version',
 };
 
 /** Where the change stands for someone waiting on it: keep waiting, go, or stop with the reason. */
@@ -89,6 +90,28 @@ export function assess(s: Status, why: string | null = null): Assessment {
     case 'evaluating':
     case 'reported':
       return { done: true, ok: false, reason: `it ran already: it is ${s.status} (outcome ${s.deployment.outcome ?? 'unknown'}); register a new change` };
+  }
+}
+
+/**
+ * Pure. For a rollback job blocked on a change (`changes wait --rollback`): go (0) once a rollback is
+ * requested — the pipeline redeploys what was there before, then reports it with `changes rollback-done` —
+ * or when it is rolled back already; stop (1) when the rollback failed; otherwise keep waiting.
+ */
+export function assessRollback(s: Status): Assessment {
+  const before = s.beforeState.captures.map((x) => x.previousVersion ? `version ${x.previousVersion}` : x.previousCommit ? `commit ${x.previousCommit}` : x.artifactName ?? `an artifact (${x.sha256.slice(0, 12)})`);
+  const what = before.length ? `the before-state: ${[...new Set(before)].join(', ')}` : 'no before-state was captured';
+  switch (s.rollback.state) {
+    case 'requested':
+      return { done: true, ok: true, line: `rollback requested at ${s.rollback.requestedAt} — roll back to ${what}` };
+    case 'rolled_back':
+      return { done: true, ok: true, line: `rolled back at ${s.rollback.completedAt ?? '?'} — nothing left to do` };
+    case 'failed':
+      return { done: true, ok: false, reason: `its rollback failed at ${s.rollback.completedAt ?? '?'}` };
+    default: {
+      const d = s.rollback.decision;
+      return { done: false, line: `${s.status} — no rollback requested${d ? ` (the sweep: ${d.reason})` : ''}` };
+    }
   }
 }
 
@@ -192,7 +215,7 @@ async function recordedReason(api: ApiClient, s: Status): Promise<string | null>
   }
 }
 
-type WaitOpts = { timeoutMs: number; intervalMs: number; tty: boolean; program: string; finalTo: 'out' | 'err' };
+type WaitOpts = { timeoutMs: number; intervalMs: number; tty: boolean; program: string; finalTo: 'out' | 'err'; rollback?: boolean; json?: boolean };
 
 /**
  * Polls /status until the change may go (0), will not (1, with the reason) or the time is up (4).
@@ -220,11 +243,19 @@ export async function waitFor(api: ApiClient, id: string, io: Io, o: WaitOpts): 
     try {
       const s = (await api.get<Status>(`${statusPath(id)}/status`)).body;
       displayId = s.displayId;
-      const a = assess(s);
+      const a = o.rollback ? assessRollback(s) : assess(s);
       if (a.done && a.ok) {
         clear();
-        (o.finalTo === 'out' ? io.out : io.err)(`${a.line}\n`);
+        if (o.rollback && o.json) {
+          io.err(`${a.line}\n`);
+          io.out(json({ id: s.id, displayId: s.displayId, rollback: s.rollback, beforeState: s.beforeState, pipeline: s.pipeline }));
+        } else (o.finalTo === 'out' ? io.out : io.err)(`${a.line}\n`);
         return EXIT.ok;
+      }
+      if (a.done && o.rollback) {
+        clear();
+        io.err(`${o.program}: ${displayId} ${a.ok ? '' : a.reason}\n`);
+        return EXIT.failed;
       }
       if (a.done) {
         const b = assess(s, await recordedReason(api, s));
@@ -256,11 +287,13 @@ type RegisterOpts = ServerOpts & {
   pipeline?: string; pipelineRun?: string; pipelineRunUrl?: string; pipelineCommit?: string; pipelineVersion?: string; pipelineEnvironment?: string; pipelineRepo?: string;
   wait?: boolean; timeout: string; interval: string; json?: boolean;
   template?: string; emergency?: boolean; emergencyReason?: string; incident?: string;
+  previousVersion?: string; previousCommit?: string; baseCommit?: string;
 };
 
 export function registerBody(o: RegisterOpts, env: NodeJS.ProcessEnv): Record<string, unknown> {
   const given: PipelineInfo = Object.fromEntries(Object.entries({
     pipeline: o.pipeline, run: o.pipelineRun, runUrl: o.pipelineRunUrl, commit: o.pipelineCommit, version: o.pipelineVersion, environment: o.pipelineEnvironment, repo: o.pipelineRepo,
+    baseCommit: o.baseCommit,
   }).filter(([, v]) => v !== undefined));
   const pipeline = { ...pipelineFromEnv(env), ...given };
   const optional = {
@@ -268,6 +301,7 @@ export function registerBody(o: RegisterOpts, env: NodeJS.ProcessEnv): Record<st
     surveillanceMinutes: wholeNumber(o.surveillance, 'surveillance'), autoStart: o.autoStart, startNow: o.startNow, callbackUrl: o.callbackUrl, confirmLarge: o.confirmLarge,
     pipeline: Object.keys(pipeline).length ? pipeline : undefined,
     template: o.template, emergency: o.emergency, emergencyReason: o.emergencyReason, incident: o.incident,
+    previousVersion: o.previousVersion, previousCommit: o.previousCommit,
   };
   return {
     title: o.title,
@@ -330,6 +364,9 @@ export function changeCommands(program: Command, io: Io, done: (code: number) =>
     .option('--pipeline-version <version>')
     .option('--pipeline-environment <env>')
     .option('--pipeline-repo <repo>')
+    .option('--previous-version <version>', 'the version running before the change: its before-state (production changes need one to start)')
+    .option('--previous-commit <sha>', 'the commit running before the change: its before-state')
+    .option('--base-commit <sha>', 'the repository commit the change starts from, which is its before-state')
     .option('--template <name>', 'a certified standard-change template that covers the change: it is standard (no approval at L1)')
     .option('--emergency', 'an emergency change: needs --emergency-reason and --incident or --ticket-url; L3 (two approvers), may pass a closed window once approved')
     .option('--emergency-reason <text>', 'why it cannot wait (at least 5 characters)')
@@ -371,11 +408,24 @@ export function changeCommands(program: Command, io: Io, done: (code: number) =>
     }));
 
   waitOptions(withServerOptions(changes.command('wait').description('wait until the change is approved or active (exit 0); exit 1 when it is rejected, expired or cancelled, 4 on timeout').argument('<id>', 'chg_… or CHG-…')))
-    .action(run(async (given: string, o: ServerOpts & { timeout: string; interval: string }) => {
+    .option('--rollback', 'instead, wait until a rollback of the change is requested (exit 0, with its before-state; --json prints it as JSON); exit 1 when the rollback failed')
+    .option('--json', 'with --rollback: the rollback and before-state as JSON on stdout')
+    .action(run(async (given: string, o: ServerOpts & { timeout: string; interval: string; rollback?: boolean; json?: boolean }) => {
       const timeoutMs = durationOf(o.timeout, 'timeout');
       const intervalMs = durationOf(o.interval, 'interval');
       const api = connectTo(o, env);
-      return waitFor(api, await resolveId(api, given), io, { timeoutMs, intervalMs, tty, program: name, finalTo: 'out' });
+      return waitFor(api, await resolveId(api, given), io, { timeoutMs, intervalMs, tty, program: name, finalTo: 'out', rollback: o.rollback ?? false, json: o.json ?? false });
+    }));
+
+  withServerOptions(changes.command('rollback-done').description('report a requested rollback done (or --failed): the pipeline that rolled the change back').argument('<id>', 'chg_… or CHG-…'))
+    .option('--failed', 'the rollback did not work')
+    .option('--notes <text>', 'what was done')
+    .action(run(async (given: string, o: ServerOpts & { failed?: boolean; notes?: string }) => {
+      const api = connectTo(o, env);
+      const id = await resolveId(api, given);
+      const c = (await api.post<One>(`${statusPath(id)}/rollback/complete`, { result: o.failed ? 'failed' : 'rolled_back', ...(o.notes === undefined ? {} : { notes: o.notes }) })).body.change;
+      io.out(`${c.displayId} ${o.failed ? 'rollback failed' : 'rolled back'}\n`);
+      return EXIT.ok;
     }));
 
   withServerOptions(changes.command('start').description('start an approved or scheduled change now (a change already active is left as it is)').argument('<id>', 'chg_… or CHG-…'))

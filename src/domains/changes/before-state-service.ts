@@ -16,17 +16,31 @@ import { ChangeService } from './change-service.js';
 import { readSettings } from './change-settings.js';
 import * as store from './change-store.js';
 import type { Change } from './change-store.js';
+import type { FlagReverter } from './rollback-service.js';
 
 const NOT_STARTED: readonly string[] = ['draft', 'scheduled', 'pending_mapping', 'pending_approval', 'approved'];
 
-export type BeforeStateView = { captures: Capture[]; digest: string | null; need: BeforeStateNeed };
+/** A flag write the change made: its before and after are the before-state changeledger keeps itself. */
+export type FlagBefore = { flag: string; env: string; from: unknown; to: unknown; at: string; hash: string };
+export type BeforeStateView = { captures: Capture[]; digest: string | null; need: BeforeStateNeed; flagWrites: FlagBefore[] };
 
 export class BeforeStateService {
   constructor(private readonly deps: { db: Database; clock: Clock; changes: ChangeService }) {}
 
+  private flags: Pick<FlagReverter, 'linked'> | null = null;
+
+  /** Plugs in the flag writes that named a change (the flags domain, through compose.ts). */
+  setFlagWrites(f: Pick<FlagReverter, 'linked'>): void {
+    this.flags = f;
+  }
+
   async view(p: Principal, id: string): Promise<BeforeStateView> {
     const c = await this.deps.changes.get(p, id);
-    return { captures: await listCaptures(this.deps.db, c.id), digest: c.captureDigest, need: await this.deps.changes.beforeStateNeed(this.deps.db, c) };
+    const writes = this.flags ? await this.flags.linked(this.deps.db, c.orgId, c.id) : [];
+    return {
+      captures: await listCaptures(this.deps.db, c.id), digest: c.captureDigest, need: await this.deps.changes.beforeStateNeed(this.deps.db, c),
+      flagWrites: writes.map((w) => ({ flag: w.flag, env: w.env, from: w.from, to: w.to, at: w.at, hash: w.hash })),
+    };
   }
 
   /** One capture with its artifact, for the before-state card and a download. */

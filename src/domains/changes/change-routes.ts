@@ -167,6 +167,9 @@ const Status = Type.Object({
     state: Nullable(Type.Enum(['requested', 'rolled_back', 'failed'])), requestedAt: Nullable(Str), completedAt: Nullable(Str),
     decision: Nullable(Type.Object({ decision: Type.Enum(['execute', 'escalate', 'skip']), reason: Str, at: Str })),
   }, { description: 'requested: roll back now, then POST …/rollback/complete; the sweep’s decision when it made one' }),
+  validation: Type.Object({
+    items: Type.Integer({ description: 'Items in the validation plan (0: none)' }), result: Nullable(Type.Enum(['cleared', 'still_present', 'uncertain'])), checkedAt: Nullable(Str),
+  }, { description: 'The validation plan’s result once checked, 30 s or more after the finish (GET …/validation has each row)' }),
 }, { description: 'What a pipeline polls, and what every callback carries' });
 const Outcome = Type.Object({ outcome: Type.Optional(Type.Enum(OUTCOMES)), notes: Type.Optional(Type.String({ maxLength: 5000 })) }, { additionalProperties: false });
 export const TicketingInput = Type.Object({

@@ -63,6 +63,8 @@ export type ChangeEvent =
   | 'rolled_back'
   /** The sweep found a failed change it must not roll back by itself: the approvers decide. */
   | 'rollback_escalated'
+  /** The validation plan was checked after the finish: cleared, still_present or uncertain. */
+  | 'validated'
   /** A post-implementation review is due and has not been written after 3 days: its owner is reminded once. */
   | 'review_due';
 export type ChangeNotifier = { notify(tx: Tx, change: Change, event: ChangeEvent, extra?: Record<string, unknown>): Promise<void> };
@@ -298,6 +300,13 @@ export class ChangeService {
     return input.emergency ? { reason: input.emergencyReason!.trim(), link: input.incident?.trim() || input.ticketUrl! } : null;
   }
 
+  private validation: { schedule(tx: Tx, c: Change): Promise<void> } | null = null;
+
+  /** Plugs in the check of the validation plan after the finish (ValidationService). */
+  setValidation(v: { schedule(tx: Tx, c: Change): Promise<void> }): void {
+    this.validation = v;
+  }
+
   private governance: GovernanceReader = NO_GOVERNANCE;
 
   /** Plugs in templates and windows (the governance domain). */
@@ -504,6 +513,7 @@ export class ChangeService {
         break;
       case 'evaluating':
         await this.timer(tx, c, 'horizon', c.evaluateAt!);
+        if (this.validation) await this.validation.schedule(tx, c);
         break;
       default:
         break;

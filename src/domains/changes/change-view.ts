@@ -56,6 +56,7 @@ export function statusOf(c: Change, decisions: Decision[], links: { change: stri
       captures: captures.map((x) => ({ id: x.id, method: x.method, previousVersion: x.previousVersion, previousCommit: x.previousCommit, artifactName: x.artifactName, sha256: x.sha256, completeness: x.completeness, restorable: x.restorable })),
     },
     rollback: { state: c.rollbackState, requestedAt: c.rollbackRequestedAt, completedAt: c.rollbackCompletedAt, decision: c.rollbackDecision },
+    validation: { items: c.validationPlan?.length ?? 0, result: c.validationResult, checkedAt: c.validationCheckedAt },
   };
 }
 

@@ -15,3 +15,5 @@ export { CHANGE_CLASSES, CLASS_POLICIES, type TemplateScope } from './change-cla
 export { RISK_TIERS, isProduction } from './risk-tier.js';
 export { NO_GOVERNANCE, type GovernanceReader, type GovernanceView, type WindowFacts, type WindowVerdict, type WindowConflict } from './change-governance.js';
 export { WindowVerdictBody, WindowConflictBody, WindowRefBody } from './change-answers.js';
+export { readValidation, type ValidationView, type StoredRow } from './validation-store.js';
+export { listCaptures, type Capture } from './capture-store.js';

@@ -1,3 +1,5 @@
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeEachEngine } from '../../../test/support/engines.js';
 import { countRows, createToken, PASSWORD, signedInOwner, signIn, testApp, testCtx, type SignedIn, type TestApp } from '../../../test/support/test-app.js';
@@ -11,6 +13,8 @@ entities:
   - { key: "svc:checkout", kind: service, name: checkout, tier: standard }
   - { key: "svc:ledger", kind: service, name: ledger, tier: critical }
 `;
+
+const SWEEP_ONCE = fileURLToPath(new URL('../../../test/support/sweep-once.ts', import.meta.url));
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -223,22 +227,30 @@ describeEachEngine('before-states and rollbacks', (engine) => {
       expect(again.filter((d) => [outage.id, partial.id].includes(d.changeId))).toEqual([]);
     });
 
-    it.runIf(engine.name === 'postgres')('two sweeps at once on PostgreSQL decide each change once', async () => {
+    it.runIf(engine.name === 'postgres')('two server processes sweeping one PostgreSQL at the same moment decide each change once', async () => {
       const o = await organisation('Two sweeps');
       const ids: string[] = [];
-      for (let i = 0; i < 8; i++) {
+      for (let i = 0; i < 12; i++) {
         const c = (await o.call(o.pipe, 'POST', '/api/changes', { title: `Partial ${i}`, kind: 'config', startNow: true, components: [{ key: 'svc:checkout' }], pipeline: { environment: 'staging' } })).json().change;
         await o.call(o.pipe, 'POST', `/api/changes/${c.id}/complete`, { outcome: 'partial' });
         ids.push(c.id);
       }
-      const [a, b] = await Promise.all([
-        engine.db().transaction((tx) => t.services.rollbacks.sweep(tx)),
-        engine.db().transaction((tx) => t.services.rollbacks.sweep(tx)),
-      ]);
-      const mine = [...a, ...b].filter((d) => ids.includes(d.changeId)).map((d) => d.changeId).sort();
-      expect(mine).toEqual([...ids].sort());
+      // Both processes start, load the app, then sweep at the same instant.
+      const startAt = Date.now() + 8_000;
+      const sweepIn = () => new Promise<Array<{ changeId: string; decision: string }>>((resolve, reject) => {
+        const child = spawn(process.execPath, ['--import', 'tsx', SWEEP_ONCE], { env: { ...process.env, DATABASE_URL: engine.url(), START_AT: String(startAt) }, stdio: ['ignore', 'pipe', 'pipe'] });
+        let out = '';
+        let err = '';
+        child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+        child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+        child.on('close', (code) => (code === 0 ? resolve(JSON.parse(out) as Array<{ changeId: string; decision: string }>) : reject(new Error(`the sweep process exited ${code}: ${err}`))));
+      });
+      const [a, b] = await Promise.all([sweepIn(), sweepIn()]);
+      const mine = (d: Array<{ changeId: string }>) => d.map((x) => x.changeId).filter((id) => ids.includes(id));
+      expect([...mine(a), ...mine(b)].sort()).toEqual([...ids].sort());
+      expect(mine(a).filter((id) => mine(b).includes(id))).toEqual([]);
       const audited = (await listAuditEvents(engine.db(), o.owner.org.id, { action: 'change.rollback_skipped' }, 100)).items;
       expect(audited.map((e) => e.target.id).sort()).toEqual([...ids].sort());
-    });
+    }, 60_000);
   });
 });

@@ -7,6 +7,8 @@ import { COMPLETENESS, MAX_BEFORE_STATE_BYTES, PRESTATE_STATUSES } from './befor
 import type { BeforeStateService } from './before-state-service.js';
 import { BeforeStateFields, ChangeBody } from './change-routes.js';
 import type { RollbackService } from './rollback-service.js';
+import type { ValidationService } from './validation-service.js';
+import { COMPARATORS } from './validation-plan.js';
 import { ROLLBACK_KINDS } from './rollback-sweep.js';
 
 const Str = Type.String();
@@ -23,7 +25,8 @@ const CaptureBody = Type.Object({
   capturedAt: Str, capturedBy: Type.Object({ kind: Str, id: Nullable(Str), name: Str }),
 }, { $id: 'Capture', description: 'One before-state capture: append-only' });
 const NeedBody = Type.Object({ required: Type.Boolean(), satisfied: Type.Boolean(), reason: Str }, { description: 'The before-state rule for this change now' });
-const BeforeStateAnswer = Type.Object({ captures: Type.Array(CaptureBody), digest: Nullable(Str), need: NeedBody });
+const FlagBeforeBody = Type.Object({ flag: Str, env: Str, from: Type.Unknown(), to: Type.Unknown(), at: Str, hash: Str }, { description: 'A flag write the change made (changeId on the write): before and after' });
+const BeforeStateAnswer = Type.Object({ captures: Type.Array(CaptureBody), digest: Nullable(Str), need: NeedBody, flagWrites: Type.Array(FlagBeforeBody) });
 const BeforeStateInput = Type.Object(BeforeStateFields, { additionalProperties: false });
 const Flat = Type.Object({
   previousVersion: BeforeStateFields.previousVersion, previousCommit: BeforeStateFields.previousCommit,
@@ -43,7 +46,18 @@ const RollbackBody = Type.Object({
 }, { $id: 'Rollback' });
 const Params = Type.Object({ id: Type.String({ maxLength: 100 }) });
 
-export const rollbackRoutes: FastifyPluginAsyncTypebox<{ beforeStates: BeforeStateService; rollbacks: RollbackService }> = async (app, { beforeStates, rollbacks }) => {
+const ItemBody = Type.Object({
+  id: Str, target: Str, check: Type.Enum(['promql', 'http']), query: Type.Optional(Str), url: Type.Optional(Str),
+  expected: Type.Object({ op: Type.Enum(COMPARATORS), value: Type.Union([Type.Number(), Str]) }), group: Type.Optional(Str),
+  direction: Type.Optional(Type.Enum(['up', 'down', 'both'])), hops: Type.Optional(Type.Integer()),
+});
+const ValidationBody = Type.Object({
+  plan: Nullable(Type.Array(ItemBody)), result: Nullable(Type.Enum(['cleared', 'still_present', 'uncertain'])), reason: Nullable(Str), checkedAt: Nullable(Str),
+  dueAt: Nullable(Type.String({ description: '30 s after the finish' })),
+  rows: Type.Array(Type.Object({ itemId: Str, state: Type.Enum(['pass', 'fail', 'not_observed']), observed: Nullable(Str), detail: Str, checkedAt: Str })),
+}, { $id: 'Validation' });
+
+export const rollbackRoutes: FastifyPluginAsyncTypebox<{ beforeStates: BeforeStateService; rollbacks: RollbackService; validations: ValidationService }> = async (app, { beforeStates, rollbacks, validations }) => {
   const tags = ['changes'];
   const read = { access: { scope: 'changes:read' as const } };
   const write = { access: { scope: 'changes:write' as const } };
@@ -60,13 +74,17 @@ export const rollbackRoutes: FastifyPluginAsyncTypebox<{ beforeStates: BeforeSta
     schema: {
       tags, summary: 'Add a before-state capture before the change starts (previousVersion, previousCommit, or an artifact up to 256 KiB)',
       description: 'Append-only. The capture joins the approval digest: approvals given before it stop counting and an approved change waits for approval again. A change whose start waited for its before-state starts once one arrives.',
-      params: Params, body: Type.Union([BeforeStateInput, Flat]), response: { 201: Type.Object({ change: ChangeBody, captures: Type.Array(CaptureBody), digest: Nullable(Str), need: NeedBody }), ...errors(400, 401, 403, 404, 409, 413) },
+      params: Params, body: Type.Union([BeforeStateInput, Flat]), response: { 201: Type.Object({ change: ChangeBody, captures: Type.Array(CaptureBody), digest: Nullable(Str), need: NeedBody, flagWrites: Type.Array(FlagBeforeBody) }), ...errors(400, 401, 403, 404, 409, 413) },
     },
   }, async (req, reply) => {
     const b = req.body as Record<string, unknown> & { beforeState?: Record<string, unknown> };
     const input = { ...(b.beforeState ?? {}), ...Object.fromEntries(Object.entries(b).filter(([k]) => k !== 'beforeState')) };
     return reply.status(201).send(await beforeStates.add(requestAuditContext(req), req.principal!, req.params.id, input as Parameters<BeforeStateService['add']>[3]));
   });
+
+  app.get('/api/changes/:id/validation', {
+    config: read, schema: { tags, summary: 'The validation plan and, once checked after the finish, one row per item and the result', params: Params, response: { 200: ValidationBody, ...errors(401, 403, 404) } },
+  }, async (req) => validations.view(req.principal!, req.params.id));
 
   app.get('/api/changes/:id/rollback', { config: read, schema: { tags, summary: 'The change’s rollback path, its plan, and what became of it', params: Params, response: { 200: RollbackBody, ...errors(401, 403, 404) } } },
     async (req) => rollbacks.view(req.principal!, req.params.id));

@@ -27,6 +27,7 @@ const CALLBACK_EVENTS: Partial<Record<ChangeEvent, string>> = {
   mapped: 'change.mapped', approved: 'change.approved', rejected: 'change.rejected', expired: 'change.expired',
   started: 'change.started', completed: 'change.completed', reported: 'change.reported',
   rollback_requested: 'change.rollback_requested', rolled_back: 'change.rolled_back', rollback_escalated: 'change.rollback_escalated',
+  validated: 'change.validated',
 };
 
 /** A ticket step as stored: the step without its delivery id and ticket (read when it is sent). */

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeEachEngine } from '../../../test/support/engines.js';
 import { createToken, signedInOwner, testApp, type SignedIn, type TestApp } from '../../../test/support/test-app.js';
 import { AI_PEER_KEY, GOOD_ANSWER, startOpenAiPeer, type AiPeer } from '../../../test/support/ai-peers.js';
+import { startReceiver } from '../../../test/support/receiver.js';
 import { insertSource } from './evidence-sources-store.js';
 import { COLLECT_JOB } from './evidence-service.js';
 
@@ -198,6 +199,69 @@ describeEachEngine('evidence: a change from its finish through the horizon to a 
     expect(r.report).toMatchObject({ version: 1, impact: 'unknown', rule: 'collection_failed', summary: expect.stringMatching(/could not be collected or judged \(.+\)\. Re-evaluate/) });
     const jobs = await engine.db().query<{ status: string; attempts: number }>(`SELECT status, attempts FROM jobs WHERE kind = $1 AND payload->>'changeId' = $2`, [COLLECT_JOB, id]);
     expect(jobs.rows).toEqual([{ status: 'done', attempts: 5 }]);
+  });
+
+  it('shows the validation plan checked 30 s after completion in the report, with its pass row, and the before-state the change was registered with', async () => {
+    const probe = await startReceiver({ status: 200, body: '{"ok":true}' });
+    try {
+      const plan = [{ id: 'checkout-health', target: 'Checkout', check: 'http', url: `${probe.url}/healthz`, expected: { op: '==', value: 200 } }];
+      const r = await pipe.post('/api/changes', { title: 'Validated', components: [{ key: 'svc:checkout' }], startNow: true, evidenceMinutes: 30, previousVersion: '2.3.9', validationPlan: plan });
+      expect(r.statusCode, r.body).toBe(201);
+      const id = r.json().change.id as string;
+      t.clock.advance(10 * 60_000);
+      expect((await pipe.post(`/api/changes/${id}/complete`, { outcome: 'success' })).statusCode).toBe(200);
+      const finishedAt = (await pipe.get(`/api/changes/${id}/status`)).json().deployment.finishedAt as string;
+      // Not before 30 s: the probe has not been asked yet.
+      t.clock.advance(29_000);
+      await runJobs();
+      expect(probe.received).toEqual([]);
+      expect((await pipe.get(`/api/changes/${id}/validation`)).json()).toMatchObject({ result: null, checkedAt: null, rows: [] });
+      t.clock.advance(1_000);
+      await runJobs();
+      expect(probe.received.map((x) => [x.method, x.path])).toEqual([['GET', '/healthz']]);
+      const checkedAt = t.clock.now().toISOString();
+      expect((await pipe.get(`/api/changes/${id}/validation`)).json()).toMatchObject({ result: 'cleared', checkedAt, rows: [{ itemId: 'checkout-health', state: 'pass' }] });
+
+      t.clock.advance(30 * 60_000 - 30_000);
+      await runJobs();
+      const report = (await pipe.get(`/api/changes/${id}/report.json`)).json();
+      expect(report.evidence.validation).toEqual({
+        result: 'cleared', reason: 'cleared: the one item of the plan passed', checkedAt, dueAt: expect.any(String),
+        items: [{
+          id: 'checkout-health', target: 'Checkout', check: 'http', read: `${probe.url}/healthz`, expected: { op: '==', value: 200 },
+          row: { state: 'pass', observed: '200', detail: 'observed status 200, expected == 200', checkedAt },
+        }],
+      });
+      expect(report.evidence.validation.dueAt).toBe(new Date(Date.parse(finishedAt) + 30_000).toISOString());
+      expect(report.evidence.governance).toEqual({
+        beforeState: { digest: expect.stringMatching(/^sha256:[0-9a-f]{64}$/), captures: [expect.objectContaining({ method: 'previous_version', reference: '2.3.9', restorable: true, capturedBy: expect.stringContaining('deploy-bot') })] },
+        rollback: { state: null, requestedAt: null, completedAt: null, releasedBy: [], decision: null },
+      });
+      const txt = (await pipe.get(`/api/changes/${id}/report.txt`)).body;
+      const at = (iso: string) => `${iso.slice(0, 19).replace('T', ' ')} UTC`;
+      expect(txt).toContain([
+        'Validation', '----------',
+        `Result cleared: the one item of the plan passed; checked ${at(checkedAt)}.`,
+        `  - checkout-health · Checkout · http ${probe.url}/healthz · expected status == 200: pass (observed status 200, expected == 200)`,
+      ].join('\n'));
+      expect(txt).toMatch(/Before-state and rollback\n-+\nBefore-state: 1 capture, digest sha256:[0-9a-f]{64}\.\n {2}- previous version 2\.3\.9: partial, existed before, restorable; captured .+ by .*deploy-bot.*\nNo rollback was requested\.\n/);
+      const html = (await pipe.get(`/api/changes/${id}/report.html`)).body;
+      expect(html).toContain('<h2>Validation</h2>');
+      expect(html).toMatch(/<td class="better">pass<\/td>/);
+      const csv = (await pipe.get(`/api/changes/${id}/report.csv`)).body;
+      expect(csv).toContain(`validation,validation plan,item:checkout-health,Checkout,,http,,,,,,pass,${checkedAt},200,status == 200,"observed status 200, expected == 200"\r\n`);
+    } finally {
+      await probe.close();
+    }
+  });
+
+  it('says in the report of a change without a validation plan that it had none', async () => {
+    const id = await finished('No plan');
+    t.clock.advance(30 * 60_000);
+    await runJobs();
+    const r = (await pipe.get(`/api/changes/${id}/report.json`)).json();
+    expect(r.evidence.validation).toBeNull();
+    expect((await pipe.get(`/api/changes/${id}/report.txt`)).body).toContain('Validation\n----------\nNo validation plan was registered for this change.\n');
   });
 
   it('carries the AI assessment\'s tier beside the verdict: on the report, the change, /status and the report list', async () => {

@@ -14,12 +14,13 @@ import { scheduleJob } from '../../platform/jobs/job-queue.js';
 import type { OutboundClient } from '../../platform/net/outbound.js';
 import { alertEvidence, hasAlertSource } from '../alerts/index.js';
 import { findTokenName } from '../auth/index.js';
-import { collectionFailedReport, readChangeScope, type Change, type Impact, type ChangeReporter, type ChangeService, type ReportRecord } from '../changes/index.js';
+import { collectionFailedReport, listCaptures, readChangeScope, readValidation, type Change, type Impact, type ChangeReporter, type ChangeService, type ReportRecord } from '../changes/index.js';
 import type { AuditContext } from '../ledger/index.js';
 import { assess, AI_BUDGET_MS } from './ai-assessment.js';
 import { asPrometheus, listEvidenceSources, readEvidenceSettings, withServiceOverrides, type EvidenceSettings, type ReadySource } from './evidence-settings-store.js';
 import type { Impact as EvidenceImpact, AiAssessment, AlertsPart, Evidence, EvidenceWindow, LogsPart, MetricsPart, RegisteredBy, ServiceRef, SourceRef } from './evidence-types.js';
 import { evidenceWindow } from './evidence-window.js';
+import { governancePart, validationPart } from './governance-evidence.js';
 import { collectLogs } from './log-evidence.js';
 import { asLogSource } from './log-source-config.js';
 import { collectMetrics } from './prometheus-evidence.js';
@@ -131,11 +132,13 @@ export class EvidenceService implements ChangeReporter {
     const sources = await listEvidenceSources(db, c.orgId, { enabledOnly: true, sealer: this.deps.sealer });
     // A service of the catalogue may carry its own label value or queries (attrs.prometheus).
     const templates = await withServiceOverrides(db, c.orgId, settings.redTemplates, services);
-    const [alerts, metrics, logs, registeredBy] = await Promise.all([
+    const [alerts, metrics, logs, registeredBy, validation, captures] = await Promise.all([
       this.alerts(c, window, components),
       Promise.all(sources.filter((s) => s.kind === 'prometheus').map((s) => this.metrics(s, services, window, templates))),
       Promise.all(sources.filter((s) => s.kind !== 'prometheus').map((s) => this.logs(c.orgId, s, services, window))),
       this.registeredBy(c),
+      readValidation(db, c),
+      listCaptures(db, c.id),
     ]);
     return {
       schema: 1, collectedAt: this.deps.clock.now().toISOString(),
@@ -145,6 +148,7 @@ export class EvidenceService implements ChangeReporter {
         ticket: c.ticket ? { key: c.ticket.key, url: c.ticket.url ?? null } : null, link: this.deps.link(c),
       },
       window, thresholds: settings.thresholds, services, alerts, metrics, logs, mailConfigured: this.deps.mailConfigured,
+      validation: validationPart(validation), governance: governancePart(c, captures),
     };
   }
 

@@ -170,6 +170,66 @@ export type EvidenceChange = {
   link: string;
 };
 
+/** How one validation item came out: the spec's three row states. */
+export type ValidationState = 'pass' | 'fail' | 'not_observed';
+export type ValidationOutcome = 'cleared' | 'still_present' | 'uncertain';
+
+/** One item of the validation plan as registered, with the row its check wrote (null: not checked yet). */
+export type ValidationItemPart = {
+  id: string;
+  target: string;
+  check: 'promql' | 'http';
+  /** The PromQL query or the URL the item reads. */
+  read: string;
+  /** For http the value is the HTTP status expected. */
+  expected: { op: string; value: number | string };
+  row: { state: ValidationState; observed: string | null; detail: string; checkedAt: string } | null;
+};
+
+/** The validation plan's result at collection: checked 30 s or more after the finish, or not yet. */
+export type ValidationPart = {
+  /** null: not checked yet (checkedAt null). */
+  result: ValidationOutcome | null;
+  reason: string | null;
+  checkedAt: string | null;
+  /** When the check is (or was) due: 30 s after the finish. */
+  dueAt: string | null;
+  items: ValidationItemPart[];
+};
+
+/** One before-state (last-known-good) capture, without its artifact's bytes. */
+export type CapturePart = {
+  method: 'previous_version' | 'previous_commit' | 'base_commit' | 'artifact';
+  /** The version, the commit or the artifact's name; null for an unnamed artifact. */
+  reference: string | null;
+  completeness: 'complete' | 'partial' | 'unknown';
+  prestateStatus: 'present' | 'absent' | 'unknown';
+  restorable: boolean;
+  sizeBytes: number;
+  sha256: string;
+  capturedAt: string;
+  /** Who gave it, by name. */
+  capturedBy: string;
+};
+
+/** The before-state the change was approved with and what became of its rollback, at collection. */
+export type GovernancePart = {
+  beforeState: { digest: string | null; captures: CapturePart[] };
+  rollback: {
+    state: 'requested' | 'rolled_back' | 'failed' | null;
+    requestedAt: string | null;
+    completedAt: string | null;
+    /** Who released it: people, or the rollback sweep. */
+    releasedBy: Array<{ kind: 'person' | 'sweep'; email: string | null; at: string }>;
+    /** The sweep's one decision on the change. */
+    decision: { decision: 'execute' | 'escalate' | 'skip'; reason: string; at: string } | null;
+  };
+};
+
+/**
+ * schema stays 1: the parts added later are optional, so every reader (the web's isEvidence, the
+ * renderers) takes an old stored body as it is. Absent (an older report) is not null (nothing to show).
+ */
 export type Evidence = {
   schema: 1;
   collectedAt: string;
@@ -182,6 +242,10 @@ export type Evidence = {
   logs: LogsPart[];
   /** Whether the server can send e-mail: without SMTP the report says so. */
   mailConfigured: boolean;
+  /** The validation plan's result; null: the change has no plan; absent: a report older than validation. */
+  validation?: ValidationPart | null;
+  /** Before-state and rollback; absent: a report older than them. */
+  governance?: GovernancePart;
 };
 
 export type VerdictRule =

@@ -5,3 +5,4 @@
  * Helpers of the evidence domain add one export line here for what compose.ts or app.ts needs.
  */
 export type * from './evidence-types.js';
+export { promqlReader } from './validation-reads.js';

@@ -7,12 +7,15 @@
  * same bytes. Every text that came from outside is escaped; every null prints "—".
  */
 import { escapeHtml as esc } from '../../platform/mail/render.js';
-import type { AiAssessment, AlertsPart, Evidence, LogsPart, MetricsPart, NotCountedKind, SubjectHealth, Thresholds, Verdict } from './evidence-types.js';
+import type {
+  AiAssessment, AlertsPart, Evidence, GovernancePart, LogsPart, MetricsPart, NotCountedKind, SubjectHealth, Thresholds, ValidationPart, Verdict,
+} from './evidence-types.js';
 import { moved } from './movement.js';
 import type { ReportInput } from './report-input.js';
 import { sparkline, SPARK_LINES } from './report-sparkline.js';
 import {
-  aiLine, at, atSecond, count, disagreement, figure, NOT_MEASURED, registeredByLine, SIGNAL_NAMES, SIGNALS, span,
+  aiLine, at, atSecond, beforeStateLine, captureLine, count, disagreement, expectedWords, figure, NOT_MEASURED, registeredByLine, rollbackLines,
+  SIGNAL_NAMES, SIGNALS, span, stateWords, validationLine,
 } from './report-words.js';
 
 export type { ReportInput };
@@ -139,6 +142,21 @@ function notCountedBlock(v: Verdict): string {
   return `<ul>${v.notCounted.map((n) => `<li><strong>${esc(NOT_COUNTED_TITLES[n.kind])}:</strong> ${esc(n.text)}</li>`).join('')}</ul>`;
 }
 
+export const NO_VALIDATION_PLAN = 'No validation plan was registered for this change.';
+const STATE_CLASS = { pass: 'better', fail: 'worse', not_observed: 'muted' } as const;
+
+function validationBlock(v: ValidationPart | null): string {
+  if (v === null) return `<p class="muted">${NO_VALIDATION_PLAN}</p>`;
+  const rows = v.items.map((i) => `<tr><td><strong>${esc(i.id)}</strong></td>${cell(i.target)}<td>${esc(i.check)}<br><code>${esc(i.read)}</code></td>${cell(expectedWords(i))}`
+    + `${cell(stateWords(i.row?.state), i.row ? STATE_CLASS[i.row.state] ?? '' : 'muted')}${cell(i.row?.detail ?? NOT_MEASURED, 'small')}</tr>`);
+  return `<p class="verdict">${esc(validationLine(v))}</p>${grid(['Item', 'Target', 'Check', 'Expected', 'State', 'Detail'], rows)}`;
+}
+
+function governanceBlock(g: GovernancePart): string {
+  const captures = g.beforeState.captures.length ? `<ul>${g.beforeState.captures.map((c) => `<li>${esc(captureLine(c))}</li>`).join('')}</ul>` : '';
+  return `<p>${esc(beforeStateLine(g.beforeState))}</p>${captures}${rollbackLines(g.rollback).map((l) => `<p>${esc(l)}</p>`).join('')}`;
+}
+
 /** One report version as HTML: the same input, the same bytes. */
 export function renderHtml({ version, createdAt, evidence: e, verdict, ai }: ReportInput): string {
   const c = e.change;
@@ -152,6 +170,9 @@ export function renderHtml({ version, createdAt, evidence: e, verdict, ai }: Rep
     mail,
     '<h2>Verdict</h2>', verdictBlock(verdict),
     '<h2>AI assessment</h2>', aiBlock(ai, verdict),
+    // Reports collected before validation and rollbacks existed have neither part: no section.
+    ...(e.validation === undefined ? [] : ['<h2>Validation</h2>', validationBlock(e.validation)]),
+    ...(e.governance === undefined ? [] : ['<h2>Before-state and rollback</h2>', governanceBlock(e.governance)]),
     '<h2>Window and baselines</h2>', windowBlock(e),
     '<h2>RED metrics</h2>', metricsBlock(e.metrics, e.thresholds),
     '<h2>Alerts and transitions</h2>', alertsBlock(e.alerts),

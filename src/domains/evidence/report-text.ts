@@ -2,10 +2,13 @@
  * The report as plain text: the same sections as report.html, for report.txt and the e-mail's
  * text alternative. Pure and deterministic; every null prints "—".
  */
-import type { AiAssessment, AlertsPart, Evidence, LogsPart, MetricsPart, SubjectHealth, Verdict } from './evidence-types.js';
-import { NOT_COUNTED_TITLES, ruleWords } from './report-html.js';
+import type { AiAssessment, AlertsPart, Evidence, GovernancePart, LogsPart, MetricsPart, SubjectHealth, ValidationPart, Verdict } from './evidence-types.js';
+import { NO_VALIDATION_PLAN, NOT_COUNTED_TITLES, ruleWords } from './report-html.js';
 import type { ReportInput } from './report-input.js';
-import { aiLine, at, atSecond, count, disagreement, figure, NOT_MEASURED, registeredByLine, SIGNAL_NAMES, SIGNALS, span } from './report-words.js';
+import {
+  aiLine, at, atSecond, beforeStateLine, captureLine, count, disagreement, expectedWords, figure, NOT_MEASURED, registeredByLine, rollbackLines,
+  SIGNAL_NAMES, SIGNALS, span, stateWords, validationLine,
+} from './report-words.js';
 
 /** Text that came from outside stays on its line: a newline in a title must not forge a section. */
 const one = (s: string) => s.replace(/[\r\n\u2028\u2029]+/g, ' ');
@@ -63,6 +66,18 @@ function logsLines(parts: LogsPart[]): string[] {
   });
 }
 
+function validationLines(v: ValidationPart | null): string[] {
+  if (v === null) return [NO_VALIDATION_PLAN];
+  return [one(validationLine(v)), ...v.items.map((i) => `  - ${one(i.id)} · ${one(i.target)} · ${i.check} ${one(i.read)} · expected ${one(expectedWords(i))}: ${stateWords(i.row?.state)}${i.row ? ` (${one(i.row.detail)})` : ''}`)];
+}
+
+function governanceLines(g: GovernancePart): string[] {
+  return [
+    one(beforeStateLine(g.beforeState)), ...g.beforeState.captures.map((c) => `  - ${one(captureLine(c))}`),
+    ...rollbackLines(g.rollback).map(one),
+  ];
+}
+
 function windowLines(e: Evidence): string[] {
   const w = e.window;
   return [`The window: ${at(w.start)} – ${at(w.end)} (finished ${at(w.finish)}, horizon ${w.evidenceMinutes} min)`, `The hour before: ${span(w.hourBefore)}`, `A week earlier: ${span(w.weekEarlier)}`];
@@ -79,6 +94,8 @@ export function renderText({ version, createdAt, evidence: e, verdict, ai }: Rep
     ...(e.mailConfigured ? [] : ['', 'This server has no SMTP configured: this report was not mailed.']),
     ...heading('Verdict'), ...verdictLines(verdict, ai),
     ...heading('AI assessment'), ...aiLines(ai),
+    ...(e.validation === undefined ? [] : [...heading('Validation'), ...validationLines(e.validation)]),
+    ...(e.governance === undefined ? [] : [...heading('Before-state and rollback'), ...governanceLines(e.governance)]),
     ...heading('Window and baselines'), ...windowLines(e),
     ...heading('RED metrics'), ...metricsLines(e.metrics),
     ...heading('Alerts and transitions'), ...alertsLines(e.alerts),

@@ -2,7 +2,7 @@
  * The words every form of the report shares (HTML, text, CSV, the e-mail, the verdict's reasons):
  * one place for how a figure, a signal and a time are written, so the forms never disagree.
  */
-import type { AiAssessment, Figure, RedSignal, Span, Verdict } from './evidence-types.js';
+import type { AiAssessment, CapturePart, Figure, GovernancePart, RedSignal, Span, ValidationItemPart, ValidationPart, ValidationState, Verdict } from './evidence-types.js';
 
 /** What the report prints where nobody measured: never 0. */
 export const NOT_MEASURED = '—';
@@ -66,4 +66,51 @@ export function disagreement(verdict: Verdict, ai: AiAssessment): string | null 
 export function registeredByLine(r: { user: { email: string; name: string | null }; token: { id: string; name: string } | null }): string {
   const who = r.user.name && r.user.name !== r.user.email ? `${r.user.name} <${r.user.email}>` : r.user.email;
   return r.token ? `Registered by token “${r.token.name}” of ${who}` : `Registered by ${who}`;
+}
+
+const STATE_WORDS: Record<ValidationState, string> = { pass: 'pass', fail: 'fail', not_observed: 'not observed' };
+/** A validation row's state in words; an item without a row was not checked yet. */
+export const stateWords = (s: ValidationState | null | undefined): string => (s ? STATE_WORDS[s] ?? s : 'not checked yet');
+
+/** What an item expects: the HTTP status for an http item, the value for a PromQL one. */
+export function expectedWords(i: Pick<ValidationItemPart, 'check' | 'expected'>): string {
+  const v = typeof i.expected.value === 'string' ? JSON.stringify(i.expected.value) : String(i.expected.value);
+  return `${i.check === 'http' ? 'status' : 'value'} ${i.expected.op} ${v}`;
+}
+
+/** The plan's result in one line, or that it was not checked yet and when it is due. */
+export function validationLine(v: ValidationPart): string {
+  if (!v.checkedAt) return `Not checked yet: ${v.dueAt ? `due ${atSecond(v.dueAt)}` : 'due 30 s after the change finishes'}.`;
+  return `Result ${v.reason ?? v.result ?? NOT_MEASURED}; checked ${atSecond(v.checkedAt)}.`;
+}
+
+const METHOD_WORDS: Record<CapturePart['method'], string> = { previous_version: 'previous version', previous_commit: 'previous commit', base_commit: 'base commit', artifact: 'artifact' };
+const PRESTATE_WORDS: Record<CapturePart['prestateStatus'], string> = { present: 'existed before', absent: 'did not exist before', unknown: 'whether it existed before is unknown' };
+
+/** One capture: what it names, how complete, whether it can be put back, when and by whom. */
+export function captureLine(c: CapturePart): string {
+  const what = `${METHOD_WORDS[c.method] ?? c.method}${c.reference ? ` ${c.reference}` : ''}${c.method === 'artifact' ? ` (${c.sizeBytes} bytes)` : ''}`;
+  return `${what}: ${c.completeness}, ${PRESTATE_WORDS[c.prestateStatus] ?? c.prestateStatus}, ${c.restorable ? 'restorable' : 'not restorable'}; captured ${at(c.capturedAt)} by ${c.capturedBy}`;
+}
+
+/** The before-state in one line: how many captures, and the digest the approvals bound. */
+export function beforeStateLine(b: GovernancePart['beforeState']): string {
+  if (b.captures.length === 0) return 'No before-state was captured.';
+  return `Before-state: ${b.captures.length} ${b.captures.length === 1 ? 'capture' : 'captures'}, digest ${b.digest ?? NOT_MEASURED}.`;
+}
+
+const releasedWords = (r: GovernancePart['rollback']['releasedBy']): string =>
+  r.length ? ` by ${r.map((x) => (x.kind === 'sweep' ? 'the rollback sweep' : x.email ?? 'a person')).join(' and ')}` : '';
+
+/** What became of the rollback at collection, and the sweep's decision when it made one. */
+export function rollbackLines(r: GovernancePart['rollback']): string[] {
+  const requested = `requested ${at(r.requestedAt)}${releasedWords(r.releasedBy)}`;
+  const state = r.state === 'requested' ? `Rollback ${requested}; not completed when the evidence was collected.`
+    : r.state === 'rolled_back' ? `Rolled back ${at(r.completedAt)} (${requested}).`
+      : r.state === 'failed' ? `Rollback failed ${at(r.completedAt)} (${requested}).`
+        : 'No rollback was requested.';
+  if (!r.decision) return [state];
+  // The sweep's reason starts with its decision ("escalate: …"); an older one may not.
+  const { decision, reason } = r.decision;
+  return [state, `Rollback sweep: ${reason.startsWith(`${decision}:`) ? reason : `${decision}: ${reason}`} (${at(r.decision.at)}).`];
 }

@@ -31,6 +31,7 @@ export const TemplateBody = Type.Object({
   state: Type.Enum(['draft', 'certified', 'withdrawn'], { description: 'draft until a different owner or approver certifies it; an edit makes it a draft again' }),
   author: Type.Object({ id: Str, email: Str }, { description: 'Who drafted this version' }), certifiedBy: Nullable(Person), certifiedAt: Nullable(Str), certifiedVersion: Nullable(Type.Integer()),
   withdrawnReason: Nullable(Str), createdAt: Str, updatedAt: Str,
+  demotedAt: Nullable(Type.String({ description: 'When the first rollback of a change it made standard took its certification away (demoteOnRollback)' })), demotedByChange: Nullable(Str),
 }, { $id: 'ChangeTemplate' });
 const Params = Type.Object({ id: Type.String({ maxLength: 100 }) });
 

@@ -8,12 +8,14 @@ export type Template = TemplateScope & {
   description: string; state: TemplateState;
   author: { id: string; email: string }; certifiedBy: { id: string; email: string } | null; certifiedAt: string | null; certifiedVersion: number | null;
   withdrawnReason: string | null; createdAt: string; updatedAt: string;
+  /** Demoted by the first rollback of a change it made standard: when, and the change. */
+  demotedAt: string | null; demotedByChange: string | null;
 };
 
 type TemplateRow = Row & {
   id: string; name: string; kind: string; services: string[]; environments: string[]; pipelines: string[]; repos: string[]; max_blast_services: number; hops: number;
   description: string; version: number; state: TemplateState; author_id: string; author_email: string; certified_by: string | null; certifier_email: string | null;
-  certified_at: Date | null; certified_version: number | null; withdrawn_reason: string | null; created_at: Date; updated_at: Date;
+  certified_at: Date | null; certified_version: number | null; withdrawn_reason: string | null; created_at: Date; updated_at: Date; demoted_at: Date | null; demoted_by_change: string | null;
 };
 
 const iso = (d: Date | null) => (d === null ? null : new Date(d).toISOString());
@@ -23,6 +25,7 @@ const toTemplate = (r: TemplateRow): Template => ({
   maxBlastServices: r.max_blast_services, hops: r.hops, description: r.description, version: r.version, state: r.state,
   author: { id: r.author_id, email: r.author_email }, certifiedBy: r.certified_by ? { id: r.certified_by, email: r.certifier_email ?? '' } : null,
   certifiedAt: iso(r.certified_at), certifiedVersion: r.certified_version, withdrawnReason: r.withdrawn_reason, createdAt: iso(r.created_at)!, updatedAt: iso(r.updated_at)!,
+  demotedAt: iso(r.demoted_at ?? null), demotedByChange: r.demoted_by_change ?? null,
 });
 
 const SELECT_TEMPLATE = `SELECT t.*, a.email AS author_email, c.email AS certifier_email FROM change_templates t
@@ -66,7 +69,8 @@ export async function updateTemplate(tx: Tx, id: string, f: TemplateFields, edit
 
 export async function setTemplateState(tx: Tx, id: string, state: TemplateState, by: string | null, reason: string | null, at: string): Promise<void> {
   if (state === 'certified') {
-    await tx.query(`UPDATE change_templates SET state = 'certified', certified_by = $2, certified_at = $3, certified_version = version, withdrawn_reason = NULL, updated_at = $3 WHERE id = $1`, [id, by, at]);
+    // A new certification ends a demotion: the template is trusted again.
+    await tx.query(`UPDATE change_templates SET state = 'certified', certified_by = $2, certified_at = $3, certified_version = version, withdrawn_reason = NULL, demoted_at = NULL, demoted_by_change = NULL, updated_at = $3 WHERE id = $1`, [id, by, at]);
   } else {
     await tx.query(`UPDATE change_templates SET state = $2, certified_by = NULL, certified_at = NULL, certified_version = NULL, withdrawn_reason = $3, updated_at = $4 WHERE id = $1`, [id, state, reason, at]);
   }

@@ -44,7 +44,7 @@ export const AUDIT_ACTIONS = {
       'change.reopened', 'change.approvals_voided', 'change.reclassified', 'change.class_dropped',
       'change.window_bypassed', 'change.start_deferred',
       'change.reviewed', 'change.review_reminder_sent',
-      'change.before_state_captured', 'change.prestate_blocked',
+      'change.before_state_captured', 'change.prestate_blocked', 'change.validated',
       'change.rollback_released', 'change.rollback_requested', 'change.rolled_back', 'change.rollback_failed',
       'change.auto_rollback', 'change.rollback_escalated', 'change.rollback_skipped',
       'settings.changes_updated', 'settings.change_approvers_updated', 'org_change.ticketing',

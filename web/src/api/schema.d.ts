@@ -4641,6 +4641,8 @@ export interface paths {
                             } | null;
                             certifiedVersion: number | null;
                             createdAt: string;
+                            demotedAt: string | null;
+                            demotedByChange: string | null;
                             description: string;
                             environments: string[];
                             hops: number;
@@ -4764,6 +4766,8 @@ export interface paths {
                             } | null;
                             certifiedVersion: number | null;
                             createdAt: string;
+                            demotedAt: string | null;
+                            demotedByChange: string | null;
                             description: string;
                             environments: string[];
                             hops: number;
@@ -4997,6 +5001,8 @@ export interface paths {
                             } | null;
                             certifiedVersion: number | null;
                             createdAt: string;
+                            demotedAt: string | null;
+                            demotedByChange: string | null;
                             description: string;
                             environments: string[];
                             hops: number;
@@ -7342,6 +7348,14 @@ export interface paths {
                         "application/json": {
                             captures: components["schemas"]["Capture"][];
                             digest: string | null;
+                            flagWrites: {
+                                at: string;
+                                env: string;
+                                flag: string;
+                                from: unknown;
+                                hash: string;
+                                to: unknown;
+                            }[];
                             /** @description The before-state rule for this change now */
                             need: {
                                 reason: string;
@@ -7474,6 +7488,14 @@ export interface paths {
                             captures: components["schemas"]["Capture"][];
                             change: components["schemas"]["Change"];
                             digest: string | null;
+                            flagWrites: {
+                                at: string;
+                                env: string;
+                                flag: string;
+                                from: unknown;
+                                hash: string;
+                                to: unknown;
+                            }[];
                             /** @description The before-state rule for this change now */
                             need: {
                                 reason: string;
@@ -10304,12 +10326,129 @@ export interface paths {
                                 url: string | null;
                             } | null;
                             title: string;
+                            /** @description The validation plan’s result once checked, 30 s or more after the finish (GET …/validation has each row) */
+                            validation: {
+                                checkedAt: string | null;
+                                /** @description Items in the validation plan (0: none) */
+                                items: number;
+                                result: ("cleared" | "still_present" | "uncertain") | null;
+                            };
                             windowBypassed: {
                                 approvals: number;
                                 at: string;
                                 kind: string;
                                 window: string;
                             } | null;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Every refusal: a sentence for a person and, for bad input, the field it is about. Some refusals add what a client needs to go on (the current status, candidates, counts). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            field?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/changes/{id}/validation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The validation plan and, once checked after the finish, one row per item and the result */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            checkedAt: string | null;
+                            dueAt: string | null;
+                            plan: {
+                                /** @enum {unknown} */
+                                check: "promql" | "http";
+                                /** @enum {unknown} */
+                                direction?: "up" | "down" | "both";
+                                expected: {
+                                    /** @enum {unknown} */
+                                    op: "<" | "<=" | ">" | ">=" | "==" | "!=";
+                                    value: number | string;
+                                };
+                                group?: string;
+                                hops?: number;
+                                id: string;
+                                query?: string;
+                                target: string;
+                                url?: string;
+                            }[] | null;
+                            reason: string | null;
+                            result: ("cleared" | "still_present" | "uncertain") | null;
+                            rows: {
+                                checkedAt: string;
+                                detail: string;
+                                itemId: string;
+                                observed: string | null;
+                                /** @enum {unknown} */
+                                state: "pass" | "fail" | "not_observed";
+                            }[];
                         };
                     };
                 };
@@ -21033,6 +21172,8 @@ export interface components {
             } | null;
             certifiedVersion: number | null;
             createdAt: string;
+            demotedAt: string | null;
+            demotedByChange: string | null;
             description: string;
             environments: string[];
             hops: number;
