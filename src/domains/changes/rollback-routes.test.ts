@@ -183,6 +183,18 @@ describeEachEngine('before-states and rollbacks', (engine) => {
       expect(done.json().change).toMatchObject({ rollbackState: 'rolled_back' });
       expect((await o.call(o.pipe, 'POST', `/api/changes/${c.id}/rollback/complete`, { result: 'rolled_back' })).statusCode).toBe(409);
     });
+    it('a flag rollback with no flag write naming the change is asked of people instead; after a failed rollback it may be released again', async () => {
+      const o = await organisation('Nothing to write back');
+      const c = (await o.call(o.pipe, 'POST', '/api/changes', { title: 'Flip by hand', kind: 'config', startNow: true, components: [{ key: 'svc:checkout' }], rollback: { kind: 'revert_flag', plan: 'turn checkout.fast-path off' } })).json().change;
+      await o.call(o.pipe, 'POST', `/api/changes/${c.id}/complete`, { outcome: 'partial' });
+      const first = await o.call(o.people.alice!.headers, 'POST', `/api/changes/${c.id}/rollback`, {});
+      expect(first.json()).toMatchObject({ executed: true, change: { rollbackState: 'requested' }, reverted: [] });
+      expect((await o.call(o.pipe, 'POST', `/api/changes/${c.id}/rollback/complete`, { result: 'failed', notes: 'the flag was locked' })).json().change).toMatchObject({ rollbackState: 'failed' });
+      const again = await o.call(o.people.alice!.headers, 'POST', `/api/changes/${c.id}/rollback`, {});
+      expect(again.statusCode, again.body).toBe(200);
+      expect(again.json().change).toMatchObject({ rollbackState: 'requested' });
+      expect((await o.audit('change.rollback_failed')).map((e) => e.data.notes)).toEqual(['the flag was locked']);
+    });
   });
 
   describe('the automatic rollback sweep', () => {

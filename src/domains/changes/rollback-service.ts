@@ -92,6 +92,8 @@ export class RollbackService {
         throw conflict(`its rollback was ${c.rollbackState === 'requested' ? 'requested already, at' : 'done, at'} ${c.rollbackState === 'requested' ? c.rollbackRequestedAt : c.rollbackCompletedAt}`, { rollbackState: c.rollbackState });
       }
       const at = this.deps.clock.now().toISOString();
+      // After a failed rollback, a new release starts afresh: the earlier releases released the attempt that failed.
+      if (c.rollbackState === 'failed') await tx.query('DELETE FROM change_rollback_releases WHERE change_id = $1', [c.id]);
       const given = await tx.query('INSERT INTO change_rollback_releases (change_id, user_id, at) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING', [c.id, p.user.id, at]);
       if (given.rowCount === 0) throw conflict('you released this rollback already: an L3 rollback needs a second, distinct approver', { rollbackState: c.rollbackState });
       const releases = (await tx.query<{ user_id: string }>('SELECT user_id FROM change_rollback_releases WHERE change_id = $1', [c.id])).rows.length;
@@ -119,8 +121,9 @@ export class RollbackService {
     const at = by.at;
     const releasedBy = JSON.stringify([...(c.rollbackReleasedBy ?? []), by]);
     let reverted: Released['reverted'] = [];
-    if (path.kind === 'revert_flag' && this.flags) {
-      const writes = (await this.flags.linked(tx, c.orgId, c.id)).reverse();
+    const writes = path.kind === 'revert_flag' && this.flags ? (await this.flags.linked(tx, c.orgId, c.id)).reverse() : [];
+    // A flag rollback with no flag write naming the change has nothing for changeledger to write: people are asked instead.
+    if (writes.length > 0 && this.flags) {
       for (const w of writes) reverted.push(await this.flags.revert(tx, ctx, c.orgId, w, { changeId: c.id, reason: `rollback of ${c.displayId}: ${why}` }));
       await tx.query(`UPDATE changes SET rollback_state = 'rolled_back', rollback_requested_at = $2, rollback_completed_at = $2, rollback_released_by = $3, updated_at = $2 WHERE id = $1`, [c.id, at, releasedBy]);
       await appendAuditEvent(tx, this.deps.clock, ctx, { orgId: c.orgId, action: 'change.rolled_back', target: { type: 'change', id: c.id }, data: { kind: path.kind, by: 'changeledger', reverted, plan: path.plan } });
@@ -135,7 +138,7 @@ export class RollbackService {
       rollback: { kind: path.kind, plan: path.plan, steps: path.steps, generatedBy: path.generatedBy },
       beforeState: captures.map((x) => ({ id: x.id, method: x.method, previousVersion: x.previousVersion, previousCommit: x.previousCommit, artifactName: x.artifactName, sha256: x.sha256, completeness: x.completeness, restorable: x.restorable })),
     });
-    if (path.kind === 'revert_flag') await this.deps.notifier.notify(tx, next, 'rolled_back', { rollback: { kind: path.kind, reverted } });
+    if (writes.length > 0) await this.deps.notifier.notify(tx, next, 'rolled_back', { rollback: { kind: path.kind, reverted } });
     if (c.template && this.demoter && c.rollbackState === null && (await readSettings(tx, c.orgId)).demoteOnRollback) {
       await this.demoter(tx, ctx, c.orgId, c.template.id, { id: c.id, displayId: c.displayId });
     }
