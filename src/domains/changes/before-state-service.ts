@@ -10,6 +10,7 @@ import { AppError, conflict, forbidden, notFound } from '../../platform/errors.j
 import type { Principal } from '../auth/index.js';
 import { appendAuditEvent, type AuditContext } from '../ledger/index.js';
 import { approvalDigest, approvedContent } from './approval-digest.js';
+import { reopenPatch } from './approval-reopen.js';
 import { beforeStateProblem, captureDigest, capturesOf, type BeforeStateInput, type BeforeStateNeed } from './before-state.js';
 import { findCapture, insertCaptures, listCaptures, type Capture } from './capture-store.js';
 import { ChangeService } from './change-service.js';
@@ -88,9 +89,8 @@ export class BeforeStateService {
             });
           }
           const settings = await readSettings(tx, c.orgId);
-          next = await this.deps.changes.transition(tx, ctx, next, 'reopen', {
-            approved_digest: null, decided_at: null, start_deadline: null, approval_expires_at: new Date(now.getTime() + settings.approvalExpiryMinutes * 60_000).toISOString(),
-          }, { voided: voided.length, cause: 'before_state_added' }, { gated: c.gated, startNow: false });
+          next = await this.deps.changes.transition(tx, ctx, next, 'reopen', reopenPatch(c.gated, c.quorum, settings.approvalExpiryMinutes, now),
+            { voided: voided.length, cause: 'before_state_added' }, { gated: c.gated, startNow: false });
         }
       } else if (next.status === 'scheduled' && Date.parse(next.windowStart) <= now.getTime()) {
         // Its start came while the before-state was missing: it starts now.

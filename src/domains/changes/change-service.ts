@@ -32,6 +32,7 @@ import type { ChangeClass, ClassDecision, TemplateScope } from './change-class.j
 import type { RiskTier } from './risk-tier.js';
 import { environmentOf, govern, NO_GOVERNANCE, windowFacts, type ChangeFactsInput, type GovernanceReader, type Governed, type WindowConflict, type WindowVerdict } from './change-governance.js';
 import { approvalDigest, approvedContent } from './approval-digest.js';
+import { reopenPatch } from './approval-reopen.js';
 import { baseCommitCapture, beforeStateNeed, beforeStateProblem, captureDigest, capturesOf, type BeforeStateInput, type BeforeStateNeed, type CaptureDraft } from './before-state.js';
 import { insertCaptures } from './capture-store.js';
 import { checkPlan, type ValidationItem } from './validation-plan.js';
@@ -765,9 +766,7 @@ export class ChangeService {
         },
       });
       const edited = (await store.findChange(tx, c.orgId, c.id))!;
-      const approvalPatch = (gated: boolean): Record<string, unknown> => (gated
-        ? { gated: true, quorum: governed.policy.approvals, approved_digest: null, decided_at: null, start_deadline: null, approval_expires_at: new Date(now.getTime() + minutes(settings.approvalExpiryMinutes)).toISOString() }
-        : { gated: false, quorum: null, approved_digest: null });
+      const approvalPatch = (gated: boolean) => reopenPatch(gated, governed.policy.approvals, settings.approvalExpiryMinutes, now);
       if (submit) {
         const patch = approvalPatch(governed.gated);
         if (!governed.gated && input.startNow) {

@@ -10,6 +10,7 @@ import { badRequest, conflict, forbidden, notFound } from '../../platform/errors
 import type { Principal } from '../auth/index.js';
 import { appendAuditEvent, type AuditContext } from '../ledger/index.js';
 import { approvalDigest, approvedContent } from './approval-digest.js';
+import { reopenPatch } from './approval-reopen.js';
 import { CHANGE_CLASSES, CLASS_DROP_CAUSES, droppedClass, type ChangeClass, type ClassDecision, type ClassDropCause } from './change-class.js';
 import type { ChangeService } from './change-service.js';
 import { environmentOf } from './change-governance.js';
@@ -82,9 +83,7 @@ export class ClassService {
     });
     const next = (await store.findChange(tx, c.orgId, c.id))!;
     if (next.status === 'scheduled' || next.status === 'pending_approval' || next.status === 'approved') {
-      const patch: Record<string, unknown> = governed.gated
-        ? { gated: true, quorum: governed.policy.approvals, approved_digest: null, decided_at: null, start_deadline: null, approval_expires_at: new Date(now.getTime() + settings.approvalExpiryMinutes * 60_000).toISOString() }
-        : { gated: false, quorum: null, approved_digest: null };
+      const patch = reopenPatch(governed.gated, governed.policy.approvals, settings.approvalExpiryMinutes, now);
       return this.deps.changes.transition(tx, ctx, next, 'reopen', patch, { cause: action === 'change.class_dropped' ? cause : 'reclassified', voided: voided.length }, { gated: governed.gated, startNow: false });
     }
     return next;

@@ -77,6 +77,24 @@ describeEachEngine('before-states and rollbacks', (engine) => {
       await expect(engine.db().query(`UPDATE change_captures SET sha256 = 'x' WHERE change_id = $1`, [c.id])).rejects.toThrow(/append-only/);
     });
 
+    it('a before-state added after approval voids the approvals: the approvers approved a change without it', async () => {
+      const o = await organisation('Capture after approval');
+      expect((await o.call(o.owner.headers, 'PUT', `/api/organizations/${o.owner.org.id}/change-settings`, { approvalRequired: 'all', quorum: 1 })).statusCode).toBe(200);
+      const c = (await o.call(o.pipe, 'POST', '/api/changes', { title: 'Deploy checkout', kind: 'deploy', components: [{ key: 'svc:checkout' }], pipeline: { environment: 'staging' } })).json().change;
+      expect(c.status).toBe('pending_approval');
+      const approved = await o.call(o.people.alice!.headers, 'POST', `/api/changes/${c.id}/approve`, {});
+      expect(approved.json()).toMatchObject({ status: 'approved' });
+      const added = await o.call(o.pipe, 'POST', `/api/changes/${c.id}/before-state`, { previousVersion: '2.0.1' });
+      expect(added.statusCode, added.body).toBe(201);
+      expect(added.json().change).toMatchObject({ status: 'pending_approval', approvedDigest: null });
+      expect((await o.audit('change.approvals_voided'))[0]!.data).toMatchObject({ cause: 'before_state_added', voided: [{ userId: o.people.alice!.user.id }] });
+      // Approved again, the approval covers the before-state.
+      expect((await o.call(o.people.alice!.headers, 'POST', `/api/changes/${c.id}/approve`, {})).json()).toMatchObject({ status: 'approved' });
+      const status = (await o.call(o.pipe, 'GET', `/api/changes/${c.id}/status`)).json();
+      expect(status.approval.digest).toBe(added.json().change.approvalDigest);
+      expect(status.beforeState.captures).toEqual([expect.objectContaining({ previousVersion: '2.0.1' })]);
+    });
+
     it('refuses to start a production change without a before-state (409 naming what is missing, audited change.prestate_blocked), and starts it once one arrives', async () => {
       const o = await organisation('Prestate');
       const r = await o.call(o.pipe, 'POST', '/api/changes', { title: 'Deploy ledger', kind: 'deploy', components: [{ key: 'svc:checkout' }], pipeline: { pipeline: 'deploy', environment: 'production' } });
