@@ -8,6 +8,7 @@ import { errorField, errorMessage, fieldMatches } from '../lib/errors';
 import { formatUtc } from '../lib/format';
 import { ErrorBanner } from './error-banner';
 import { FieldError } from './field-error';
+import { RollbackSettingsFields, rollbackDraftOf, type RollbackDraft } from './rollback-settings-fields';
 import './change-settings-form.css';
 import { sentence } from '../lib/format.js';
 
@@ -27,7 +28,7 @@ type Draft = {
   silenceInfra: SilenceMode;
   changeClassPolicy: ClassPolicy;
   l1Approvals: string;
-};
+} & RollbackDraft;
 
 function draftOf(s: ChangeSettings): Draft {
   return {
@@ -40,6 +41,7 @@ function draftOf(s: ChangeSettings): Draft {
     silenceInfra: s.silenceInfra,
     changeClassPolicy: s.changeClassPolicy,
     l1Approvals: String(s.l1Approvals),
+    ...rollbackDraftOf(s),
   };
 }
 
@@ -90,6 +92,8 @@ export function ChangeSettingsForm({ orgId, view, onSaved }: Props) {
       completionRecipients: draft.completionRecipients.split(/[\s,;]+/).map((a) => a.trim()).filter((a) => a !== ''),
       silenceInfra: draft.silenceInfra,
       changeClassPolicy: draft.changeClassPolicy,
+      requireBeforeState: draft.requireBeforeState,
+      demoteOnRollback: draft.demoteOnRollback,
     };
     for (const name of numberFields) {
       const n = Number(draft[name]);
@@ -99,6 +103,12 @@ export function ChangeSettingsForm({ orgId, view, onSaved }: Props) {
       }
       patch[name] = n;
     }
+    const hours = Number(draft.rollbackSweepWindowHours);
+    if (draft.rollbackSweepWindowHours.trim() === '' || !Number.isInteger(hours)) {
+      refuse('Rollback sweep window: a whole number of hours.', 'rollbackSweepWindowHours');
+      return;
+    }
+    patch.rollbackSweepWindowHours = hours;
     setBusy(true);
     setRefusal(null);
     try {
@@ -112,7 +122,7 @@ export function ChangeSettingsForm({ orgId, view, onSaved }: Props) {
   };
 
   const invalid = (name: string): true | undefined => (fieldMatches(field, name) ? true : undefined);
-  const placed = [...numberFields, 'approvalRequired', 'completionRecipients', 'silenceInfra', 'changeClassPolicy'];
+  const placed = [...numberFields, 'approvalRequired', 'completionRecipients', 'silenceInfra', 'changeClassPolicy', 'requireBeforeState', 'demoteOnRollback', 'rollbackSweepWindowHours'];
   const loose = error !== null && !placed.some((n) => fieldMatches(field, n)) ? error : null;
 
   return (
@@ -212,6 +222,7 @@ export function ChangeSettingsForm({ orgId, view, onSaved }: Props) {
           <FieldError field={field} name="silenceInfra" message={error} />
         </div>
       </div>
+      <RollbackSettingsFields draft={draft} onChange={set} field={field} error={error} sweepLimits={view.limits['rollbackSweepWindowHours']} />
       <div className="form-actions">
         <button type="submit" className="btn btn-primary" disabled={busy} data-testid="settings-save">
           {busy ? 'Saving…' : 'Save settings'}

@@ -12,6 +12,9 @@ const labels: Record<AttentionKind, string> = {
   'past-window': 'past its window',
   'not-started': 'never started',
   delivery: 'delivery failed',
+  'review-overdue': 'review overdue',
+  'review-due': 'review due',
+  'template-demoted': 'template demoted',
 };
 
 // What needs a person, each with the page where it is fixed.

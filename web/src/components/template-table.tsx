@@ -4,7 +4,7 @@ import type { Template } from '../api/governance-types';
 import type { ChangeKind, Session } from '../api/types';
 import { kindLabels } from '../lib/change-format';
 import { errorField, errorMessage } from '../lib/errors';
-import { formatUtcMinute } from '../lib/format';
+import { formatUtcMinute, sentence } from '../lib/format';
 import { FieldError } from './field-error';
 import { TemplateStateChip } from './governance-badges';
 
@@ -108,6 +108,7 @@ function TemplateRow({ template: t, session, manager, onEdit, onDone }: { templa
           <span className="strong" data-testid="template-row-name">{t.name}</span>
           {t.description !== '' && <div className="muted small template-description">{t.description}</div>}
           {t.state === 'withdrawn' && t.withdrawnReason !== null && <div className="small muted" data-testid="template-withdrawn-reason">Withdrawn: “{t.withdrawnReason}”</div>}
+          {t.state === 'draft' && t.demotedAt !== null && <div className="small template-demoted" data-testid="template-demoted">{sentence(t.withdrawnReason ?? 'demoted after a rollback')}: certify it again to make changes standard by it.</div>}
         </td>
         <td className="nowrap">{kindLabels[t.kind as ChangeKind] ?? t.kind}</td>
         <td>{patterns(t.services, '—')}</td>

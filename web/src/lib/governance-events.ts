@@ -1,5 +1,6 @@
 import type { EventLine } from './change-events';
 import { formatUtcMinute, pluralize } from './format';
+import { rollbackEvent } from './rollback-events';
 
 // A change's governance events in plain words (its class, its tier, the windows), for the
 // timeline: reclassified, dropped by its template, a start deferred or a closed window passed,
@@ -93,7 +94,7 @@ export function governanceEvent(action: string, data: Data): EventLine | null {
       };
     }
     default:
-      return null;
+      return rollbackEvent(action, data);
   }
 }
 

@@ -1,7 +1,10 @@
 import type { CaseSummary } from '../api/case-types';
+import type { Template } from '../api/governance-types';
+import type { DueReview } from '../api/review-types';
 import type { Change, OrgDelivery } from '../api/types';
 import { changeHref } from '../components/change-table';
 import { caseCount, caseHref, whoName } from './cases';
+import { formatUtcMinute, sentence } from './format';
 
 // What the home page makes of the lists it reads. Pure: the page fetches, these decide.
 
@@ -16,7 +19,9 @@ export function splitPending(pending: readonly Change[], awaitingMe: readonly Ch
   return { mine: pending.filter((c) => mineIds.has(c.id)), others: pending.filter((c) => !mineIds.has(c.id)) };
 }
 
-export type AttentionKind = 'case-unauthorized' | 'case-denied' | 'mapping' | 'classification' | 'approval-overdue' | 'expired' | 'past-window' | 'not-started' | 'delivery';
+export type AttentionKind =
+  | 'case-unauthorized' | 'case-denied' | 'mapping' | 'classification' | 'approval-overdue' | 'expired' | 'past-window' | 'not-started' | 'delivery'
+  | 'review-overdue' | 'review-due' | 'template-demoted';
 
 export type AttentionItem = {
   kind: AttentionKind;
@@ -44,11 +49,36 @@ function caseItem(c: CaseSummary): AttentionItem {
   return { kind: denied ? 'case-denied' : 'case-unauthorized', key: `case:${c.id}`, href: caseHref(c.id), label: c.displayId, title: c.principal === '' ? 'unknown principal' : c.principal, reason };
 }
 
+/** A change whose post-implementation review is due (overdue after 3 days): why, and since when. */
+function reviewItem(r: DueReview): AttentionItem {
+  return {
+    kind: r.overdue ? 'review-overdue' : 'review-due', key: `review:${r.changeId}`, href: changeHref(r.changeId), label: r.displayId, title: r.title,
+    reason: `A post-implementation review is ${r.overdue ? 'overdue' : 'due'} (${r.reasons.join('; ')}): the change finished ${formatUtcMinute(r.finishedAt)}. Write it on the change page.`,
+  };
+}
+
+/** A template a rollback demoted (demoteOnRollback): a draft again until someone certifies it anew. */
+function demotedItem(t: Template): AttentionItem {
+  return {
+    kind: 'template-demoted', key: `template:${t.id}`, href: '/change-templates', label: `v${String(t.version)}`, title: t.name,
+    reason: `${sentence(t.withdrawnReason ?? 'demoted after a rollback')}: a draft again, so no change is standard by it until an approver certifies it anew.`,
+  };
+}
+
+/** Templates demoted and not certified again since (the API's demotedAt on a draft). */
+export function demotedTemplates(templates: readonly Template[]): Template[] {
+  return templates.filter((t) => t.state === 'draft' && t.demotedAt !== null);
+}
+
 /**
  * What needs a person: open cases first (unauthorized changes, then denied attempts), names still unmapped, tiers still missing, an approval or a window the
- * worker has not caught up with yet, expirations of the last week, deliveries that gave up.
+ * worker has not caught up with yet, expirations of the last week, deliveries that gave up, then post-implementation
+ * reviews due (overdue first: the list is oldest first) and templates a rollback demoted.
  */
-export function attentionItems(open: readonly Change[], expired: readonly Change[], failed: readonly OrgDelivery[], now: Date, cases: readonly CaseSummary[] = []): AttentionItem[] {
+export function attentionItems(
+  open: readonly Change[], expired: readonly Change[], failed: readonly OrgDelivery[], now: Date, cases: readonly CaseSummary[] = [],
+  reviews: readonly DueReview[] = [], templates: readonly Template[] = [],
+): AttentionItem[] {
   const items: AttentionItem[] = [
     ...cases.filter((c) => c.kind === 'unauthorized_change').map(caseItem),
     ...cases.filter((c) => c.kind === 'denied_access').map(caseItem),
@@ -86,5 +116,7 @@ export function attentionItems(open: readonly Change[], expired: readonly Change
       reason: `${d.channel === 'callback' ? 'The callback' : 'A ticket step'} ${d.event} failed after ${String(d.attempts)} attempt${d.attempts === 1 ? '' : 's'}${d.error === null ? '' : `: ${d.error}`}.`,
     });
   }
+  items.push(...reviews.filter((r) => r.overdue).map(reviewItem), ...reviews.filter((r) => !r.overdue).map(reviewItem));
+  items.push(...demotedTemplates(templates).map(demotedItem));
   return items;
 }

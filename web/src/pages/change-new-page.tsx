@@ -1,6 +1,7 @@
 import { useState, type SubmitEvent } from 'react';
 import { ApiError, api } from '../api/client';
 import { changeKinds, type BlastPreview as Preview, type ChangeInput, type ChangeKind, type UnresolvedComponent } from '../api/types';
+import { BeforeStateFieldset } from '../components/before-state-fields';
 import { BlastPreview } from '../components/blast-preview';
 import { changeHref } from '../components/change-table';
 import { ChangeClassFields, emptyClassDraft, type ClassDraft } from '../components/change-class-fields';
@@ -10,10 +11,13 @@ import { FieldError } from '../components/field-error';
 import { Layout } from '../components/layout';
 import { RegisterProblem, type Problem } from '../components/register-problem';
 import { Link, useRouter, useSearchParams } from '../components/router';
+import { ValidationPlanFields } from '../components/validation-plan-fields';
+import { beforeStateBody, emptyBeforeState, type BeforeStateDraft } from '../lib/before-state-draft';
 import { emptyBlastDraft, type BlastDraft } from '../lib/blast-preview';
 import { kindLabels, utcInputToIso } from '../lib/change-format';
 import { errorField, errorMessage, fieldMatches } from '../lib/errors';
 import { rememberRegistration } from '../lib/registration-memo';
+import { validationPlanOf, type ItemDraft } from '../lib/validation-draft';
 import './change-new-page.css';
 
 function componentLines(lines: string): string[] {
@@ -34,6 +38,8 @@ type Form = {
   recipients: string;
   releaseHeld: boolean;
   governance: ClassDraft;
+  beforeState: BeforeStateDraft;
+  validation: ItemDraft[];
 };
 
 type Invalid = { message: string; field: string };
@@ -81,6 +87,10 @@ function buildInput(form: Form, now: Date): ChangeInput | Invalid {
     input.emergencyReason = g.emergencyReason.trim();
     input.incident = g.incident.trim();
   } else if (g.template !== '') input.template = g.template;
+  // Fixed at registration (an edit does not take them): what ran before, and the checks read after.
+  const before = beforeStateBody(form.beforeState);
+  if (before !== null) Object.assign(input, before);
+  if (form.validation.length > 0) input.validationPlan = validationPlanOf(form.validation);
   return input;
 }
 
@@ -109,6 +119,8 @@ export function ChangeNewPage() {
     recipients: '',
     releaseHeld: true,
     governance: emptyClassDraft,
+    beforeState: emptyBeforeState,
+    validation: [],
   }));
   const [preview, setPreview] = useState<Preview | null>(null);
   const [busy, setBusy] = useState(false);
@@ -150,7 +162,7 @@ export function ChangeNewPage() {
 
   const invalid = (name: string): true | undefined => (fieldMatches(field, name) ? true : undefined);
   // A message the server tied to no input of this page goes to the banner at the top.
-  const placed = ['title', 'kind', 'description', 'components', 'hops', 'silenceInfra', 'windowStart', 'windowEnd', 'maxDurationMinutes', 'evidenceMinutes', 'recipients', 'emergencyReason', 'incident', 'template'];
+  const placed = ['title', 'kind', 'description', 'components', 'hops', 'silenceInfra', 'windowStart', 'windowEnd', 'maxDurationMinutes', 'evidenceMinutes', 'recipients', 'emergencyReason', 'incident', 'template', 'previousVersion', 'previousCommit', 'beforeState', 'validationPlan'];
   const loose = error !== null && !placed.some((name) => fieldMatches(field, name)) ? error : null;
 
   return (
@@ -278,6 +290,18 @@ export function ChangeNewPage() {
         <section className="card">
           <h2>Class</h2>
           <ChangeClassFields draft={form.governance} onChange={(governance) => { set({ governance }); }} field={field} error={error} />
+        </section>
+
+        <section className="card" data-testid="change-before-state-section">
+          <h2>Before-state</h2>
+          <p className="muted small change-card-lede">What runs now, to go back to: a production change may not start without it (the organisation’s rule).</p>
+          <BeforeStateFieldset draft={form.beforeState} onChange={(beforeState) => { set({ beforeState }); }} field={field} error={error} idPrefix="change-before" />
+        </section>
+
+        <section className="card" data-testid="change-validation-section">
+          <h2>Validation plan</h2>
+          <p className="muted small change-card-lede">Checks that say, after the change, whether the problem it was meant to fix is gone.</p>
+          <ValidationPlanFields rows={form.validation} onChange={(validation) => { set({ validation }); }} field={field} error={error} />
         </section>
 
         {problem !== null && (

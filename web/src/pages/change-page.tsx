@@ -2,6 +2,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { ApiError, api } from '../api/client';
 import type { ApprovalView, BlastContracts, ChangeDetail } from '../api/types';
 import { ApprovalPanel } from '../components/approval-panel';
+import { BeforeStateCard } from '../components/before-state-card';
 import { ChangeActions } from '../components/change-actions';
 import { ChangeAlertsCard } from '../components/change-alerts-card';
 import { ChangeGovernanceCard, WindowBypassedNotice } from '../components/change-governance-card';
@@ -16,8 +17,11 @@ import { Layout } from '../components/layout';
 import { MappingPanel } from '../components/mapping-panel';
 import { RegisteredGovernance } from '../components/registered-governance';
 import { PipelineCard } from '../components/pipeline-card';
+import { ReviewCard } from '../components/review-card';
+import { RollbackCard } from '../components/rollback-card';
 import { Link, useSearchParams } from '../components/router';
 import { useSession } from '../components/session';
+import { ValidationCard } from '../components/validation-card';
 import { canWrite } from '../lib/change-format';
 import { errorMessage, isAbort } from '../lib/errors';
 import { registrationOf } from '../lib/registration-memo';
@@ -29,8 +33,9 @@ const liveCaption = 'infrastructure and call edges from the current graph';
 
 // One change: what it is and touches, where approval stands (the approve link from the
 // e-mails lands here with ?approve=1, the approval panel focused), what can be done with it
-// now, its report, its pipeline (callbacks and ticket), its timeline, its dependency map and
-// contracts.
+// now, what it goes back to (its before-state) and how (its rollback), its validation and its
+// post-implementation review, its report, its pipeline (callbacks and ticket), its timeline,
+// its dependency map and contracts.
 export function ChangePage({ changeId }: { changeId: string }) {
   const { session } = useSession();
   const params = useSearchParams();
@@ -128,6 +133,8 @@ export function ChangePage({ changeId }: { changeId: string }) {
   const blast = detail.blast ?? null;
   const writer = canWrite(change, session);
   const live = blast !== null && (blast.infraFromLive === true || blast.edgesFromLive === true);
+  const ran = change.startedAt !== null;
+  const beforeState = <BeforeStateCard change={change} canWrite={writer} refresh={reloads} onAdded={reload} />;
 
   return (
     <Layout title={change.title} actions={actions}>
@@ -151,6 +158,12 @@ export function ChangePage({ changeId }: { changeId: string }) {
           <ChangeGovernanceCard change={change} isApprover={approvals.isApprover} refresh={reloads} onReclassified={reload} />
           <ApprovalPanel change={change} view={approvals} focus={focusApproval} onDecided={reload} />
           <ChangeActions change={change} canWrite={writer} onDone={reload} />
+          {/* Before the start, what it goes back to comes first; once it ran, the way back and what followed. */}
+          {!ran && beforeState}
+          <RollbackCard change={change} isApprover={approvals.isApprover} canWrite={writer} names={names} refresh={reloads} onDone={reload} />
+          <ValidationCard changeId={change.id} refresh={reloads} />
+          <ReviewCard change={change} canReview={writer || approvals.isApprover} refresh={reloads} onSaved={reload} />
+          {ran && beforeState}
           <ChangeAlertsCard changeId={change.id} started={change.startedAt !== null} suppression={detail.suppression} refresh={reloads} />
           <ChangeReportCard change={change} reports={detail.reports ?? []} />
           <PipelineCard change={change} canWrite={writer} refresh={reloads} onTested={() => { setReloads((n) => n + 1); }} />

@@ -2,6 +2,10 @@ import { useEffect, useMemo, useState } from 'react';
 import { casesApi } from '../api/case-client';
 import { openCaseStatuses, type CaseSummary } from '../api/case-types';
 import { api } from '../api/client';
+import { governanceApi } from '../api/governance-client';
+import type { Template } from '../api/governance-types';
+import { reviewApi } from '../api/review-client';
+import type { DueReview } from '../api/review-types';
 import type { Change, FlagRecord, OrgDelivery } from '../api/types';
 import { ErrorBanner } from '../components/error-banner';
 import { HomeActiveChange } from '../components/home-active-change';
@@ -25,6 +29,8 @@ type HomeData = {
   flags: FlagRecord[];
   failed: OrgDelivery[];
   cases: CaseSummary[];
+  reviews: DueReview[];
+  templates: Template[];
   at: Date;
 };
 
@@ -33,11 +39,11 @@ const none = { status: [], criticality: [], mine: false, q: '' };
 
 // One call per list, all at once: what is in flight (split here into active, pending and what
 // needs attention), what awaits my decision, the last 24 h, last week's expirations, the latest
-// flag changes, the deliveries that gave up and the open cases (everyone reads them; the session
-// does not say who is an approver, so nobody is spared them).
+// flag changes, the deliveries that gave up, the open cases (everyone reads them; the session
+// does not say who is an approver, so nobody is spared them), the reviews due and the templates.
 async function loadHome(signal: AbortSignal): Promise<HomeData> {
   const at = new Date();
-  const [open, awaitingMe, lastDay, expired, any, flags, failed, cases] = await Promise.all([
+  const [open, awaitingMe, lastDay, expired, any, flags, failed, cases, reviews, templates] = await Promise.all([
     api.listChanges({ ...none, status: [...openStatuses] }, signal),
     api.listChanges({ ...none, status: ['pending_approval'], awaiting: 'me' }, signal),
     api.listChanges({ ...none, since: '24h', until: at.toISOString() }, signal),
@@ -46,10 +52,13 @@ async function loadHome(signal: AbortSignal): Promise<HomeData> {
     api.flagAudit({}, null, signal),
     api.listDeliveries('failed', signal),
     casesApi.list({ statuses: openCaseStatuses }, signal),
+    reviewApi.due(signal),
+    governanceApi.listTemplates(signal),
   ]);
   return {
     open: open.changes, awaitingMe: awaitingMe.changes, lastDay: lastDay.changes, expired: expired.changes,
-    anyChange: any.changes.length > 0, flags: flags.items.slice(0, FLAGS_SHOWN), failed: failed.deliveries, cases: cases.cases, at,
+    anyChange: any.changes.length > 0, flags: flags.items.slice(0, FLAGS_SHOWN), failed: failed.deliveries, cases: cases.cases,
+    reviews: reviews.items, templates: templates.items, at,
   };
 }
 
@@ -77,7 +86,7 @@ export function HomePage() {
     if (data === null) return null;
     const active = data.open.filter((c) => c.status === 'active');
     const pending = splitPending(data.open.filter((c) => c.status === 'pending_approval'), data.awaitingMe);
-    return { active, pending, attention: attentionItems(data.open, data.expired, data.failed, data.at, data.cases) };
+    return { active, pending, attention: attentionItems(data.open, data.expired, data.failed, data.at, data.cases, data.reviews, data.templates) };
   }, [data]);
 
   const actions = (
