@@ -194,6 +194,8 @@ describeEachEngine('before-states and rollbacks', (engine) => {
       const second = await o.call(o.people.bob!.headers, 'POST', `/api/changes/${c.id}/rollback`, {});
       expect(second.json()).toMatchObject({ executed: true, change: { rollbackState: 'requested' }, rollback: { path: { kind: 'redeploy_previous' } } });
       expect(second.json().rollback.path.plan).toMatch(/6\.9\.1/);
+      // Both approvers are named as its releasers.
+      expect(second.json().rollback.releasedBy.map((r: Json) => r.email).sort()).toEqual([o.people.alice!.user.email, o.people.bob!.user.email].sort());
       const deliveries = await engine.db().query<{ event: string }>(`SELECT event FROM deliveries WHERE change_id = $1`, [c.id]);
       expect(deliveries.rows.map((d) => d.event)).toContain('change.rollback_requested');
       const done = await o.call(o.pipe, 'POST', `/api/changes/${c.id}/rollback/complete`, { result: 'rolled_back', notes: 'redeployed 6.9.1' });
@@ -252,6 +254,7 @@ describeEachEngine('before-states and rollbacks', (engine) => {
       const template = (await o.call(o.owner.headers, 'GET', `/api/change-templates/${drafted.json().id}`)).json();
       expect(template.state).toBe('draft');
       expect((await o.audit('template.demoted'))[0]!.data).toMatchObject({ change: outage.id });
+      expect((await o.audit('change.template_demoted')).map((e) => e.target.id)).toEqual([outage.id]);
       // Decided once: the next tick finds nothing of these.
       const again = await engine.db().transaction((tx) => t.services.rollbacks.sweep(tx));
       expect(again.filter((d) => [outage.id, partial.id].includes(d.changeId))).toEqual([]);

@@ -119,7 +119,13 @@ export class RollbackService {
   private async execute(tx: Tx, ctx: AuditContext, c: Change, by: NonNullable<Change['rollbackReleasedBy']>[number], why: string): Promise<{ change: Change; reverted: Released['reverted'] }> {
     const path = await this.pathOf(tx, c);
     const at = by.at;
-    const releasedBy = JSON.stringify([...(c.rollbackReleasedBy ?? []), by]);
+    // Everyone who released this attempt (both approvers of an L3 rollback), or the sweep.
+    const people = by.kind === 'person'
+      ? (await tx.query<{ user_id: string; email: string; at: Date }>(
+        'SELECT r.user_id, u.email, r.at FROM change_rollback_releases r JOIN users u ON u.id = r.user_id WHERE r.change_id = $1 ORDER BY r.at, r.user_id', [c.id])).rows
+        .map((r) => ({ kind: 'person' as const, id: r.user_id, email: r.email, at: new Date(r.at).toISOString() }))
+      : [by];
+    const releasedBy = JSON.stringify(people);
     let reverted: Released['reverted'] = [];
     const writes = path.kind === 'revert_flag' && this.flags ? (await this.flags.linked(tx, c.orgId, c.id)).reverse() : [];
     // A flag rollback with no flag write naming the change has nothing for changeledger to write: people are asked instead.
@@ -140,7 +146,9 @@ export class RollbackService {
     });
     if (writes.length > 0) await this.deps.notifier.notify(tx, next, 'rolled_back', { rollback: { kind: path.kind, reverted } });
     if (c.template && this.demoter && c.rollbackState === null && (await readSettings(tx, c.orgId)).demoteOnRollback) {
-      await this.demoter(tx, ctx, c.orgId, c.template.id, { id: c.id, displayId: c.displayId });
+      const demoted = await this.demoter(tx, ctx, c.orgId, c.template.id, { id: c.id, displayId: c.displayId });
+      // The change's own timeline says so too: its rollback cost the template its certification.
+      if (demoted) await appendAuditEvent(tx, this.deps.clock, ctx, { orgId: c.orgId, action: 'change.template_demoted', target: { type: 'change', id: c.id }, data: { template: c.template.id } });
     }
     return { change: next, reverted };
   }

@@ -46,7 +46,7 @@ export const AUDIT_ACTIONS = {
       'change.reviewed', 'change.review_reminder_sent',
       'change.before_state_captured', 'change.prestate_blocked', 'change.validated',
       'change.rollback_released', 'change.rollback_requested', 'change.rolled_back', 'change.rollback_failed',
-      'change.auto_rollback', 'change.rollback_escalated', 'change.rollback_skipped',
+      'change.auto_rollback', 'change.rollback_escalated', 'change.rollback_skipped', 'change.template_demoted',
       'settings.changes_updated', 'settings.change_approvers_updated', 'org_change.ticketing',
     ],
   },

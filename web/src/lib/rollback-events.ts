@@ -94,6 +94,8 @@ export function rollbackEvent(action: string, data: Data): EventLine | null {
     }
     case 'change.review_reminder_sent':
       return { what: 'the review is overdue: its owner was reminded by e-mail', details: [], tone: 'system' };
+    case 'change.template_demoted':
+      return { what: 'its template was demoted: the rollback took the template’s certification away', details: [], tone: 'system' };
     case 'template.demoted':
       return { what: `the template “${text(data, 'name') ?? '?'}” was demoted to a draft`, details: [text(data, 'reason') ?? ''].filter((d) => d !== ''), tone: 'system' };
     default:
