@@ -1,7 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { type Locator, type Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { hasChromium } from '../support/browser.js';
+import { hasChromium, signInAt } from '../support/browser.js';
+import { apiSession, call, type ApiSession, type Json } from '../support/server-api.js';
 import { runCli } from '../support/spawn-server.js';
 import { shoot, uiSuite } from '../support/ui-suite.js';
 
@@ -23,24 +24,7 @@ const carol = { email: 'carol@acme.io', name: 'Carol Approver' };
 const mia = { email: 'mia@example.test', name: 'Mia Requester' };
 const estate = new URL('../fixtures/changes/estate.yaml', import.meta.url);
 
-type Session = { cookie: string; csrf: string };
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
-
-async function apiSession(baseUrl: string, email: string): Promise<Session> {
-  const r = await fetch(new URL('/api/session', baseUrl), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password }) });
-  expect(r.status).toBe(200);
-  const { csrfToken } = (await r.json()) as { csrfToken: string };
-  return { cookie: r.headers.getSetCookie().map((c) => c.split(';')[0]).join('; '), csrf: csrfToken };
-}
-
-async function call(baseUrl: string, s: Session, method: string, path: string, body?: unknown, contentType = 'application/json'): Promise<Json> {
-  const init: RequestInit = { method, headers: { cookie: s.cookie, 'x-csrf-token': s.csrf, ...(body === undefined ? {} : { 'content-type': contentType }) } };
-  if (body !== undefined) init.body = typeof body === 'string' ? body : JSON.stringify(body);
-  const r = await fetch(new URL(path, baseUrl), init);
-  const text = await r.text();
-  expect(r.ok, `${method} ${path}: ${text}`).toBe(true);
-  return (text === '' ? {} : JSON.parse(text)) as Json;
-}
+const session = (baseUrl: string, email: string): Promise<ApiSession> => apiSession(baseUrl, email, password);
 
 const iso = (ms: number): string => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 const icsStamp = (ms: number): string => iso(ms).replace(/[-:]/g, '');
@@ -74,7 +58,7 @@ describe('governance web UI', () => {
       if (made.code !== 0) throw new Error(`tokens create failed (${String(made.code)}): ${made.stderr}`);
     },
     ready: async (server) => {
-      const s = await apiSession(server.url, owner.email);
+      const s = await session(server.url, owner.email);
       await call(server.url, s, 'POST', '/api/catalog/imports?format=changeledger&source=cmdb', await readFile(estate, 'utf8'), 'application/yaml');
       // Alice and Carol are the designated approvers; the quorum stays 2.
       const org = (await call(server.url, s, 'GET', '/api/session')).organization.id as string;
@@ -91,12 +75,7 @@ describe('governance web UI', () => {
     const context = await browser.newContext({ viewport: { width, height: 900 } });
     const page = await context.newPage();
     page.setDefaultTimeout(15_000);
-    await page.goto(new URL(path, server.url).toString());
-    await page.waitForURL((url) => url.pathname === '/signin');
-    await page.getByLabel('E-mail', { exact: true }).fill(email);
-    await page.getByLabel('Password', { exact: true }).fill(password);
-    await page.getByTestId('signin-submit').click();
-    await page.waitForURL((url) => url.pathname === path.split('?')[0]);
+    await signInAt(page, server.url, path, email, password);
     return page;
   };
   const templateRow = (page: Page, name: string): Locator => page.locator(`[data-testid="template-row"][data-name="${name}"]`);
@@ -178,13 +157,13 @@ describe('governance web UI', () => {
     'calendar: a freeze made through the API and a change inside it; an .ics file imported from the browser creates 2 and says what it skipped',
     async () => {
       const { server } = suite();
-      const o = await apiSession(server.url, owner.email);
+      const o = await session(server.url, owner.email);
       const now = Date.now();
       const freeze = await call(server.url, o, 'POST', '/api/change-windows', {
         name: 'Ledger migration freeze', kind: 'freeze', schedule: { type: 'once', start: iso(now - 3_600_000), end: iso(now + 4 * 3_600_000) },
         scope: { type: 'services', services: ['svc:ledger-writer'] },
       });
-      const m = await apiSession(server.url, mia.email);
+      const m = await session(server.url, mia.email);
       const made = await call(server.url, m, 'POST', '/api/changes', {
         title: 'Tune the ledger-writer pool', kind: 'config', components: [{ query: 'ledger-writer' }], windowStart: iso(now + 5 * 60_000), windowEnd: iso(now + 65 * 60_000),
       });
@@ -245,7 +224,7 @@ describe('governance web UI', () => {
     'an emergency registered during a freeze passes it once two approvers approved; a normal change is refused with the next opening',
     async () => {
       const { server } = suite();
-      const o = await apiSession(server.url, owner.email);
+      const o = await session(server.url, owner.email);
       const now = Date.now();
       const freezeEnd = now + 150 * 60_000;
       await call(server.url, o, 'POST', '/api/change-windows', {
@@ -301,7 +280,7 @@ describe('governance web UI', () => {
       await shoot(page, 'governance-emergency-bypassed.png');
 
       // A normal change in the same freeze: an approver's reclassification without a reason is refused under the note.
-      const m = await apiSession(server.url, mia.email);
+      const m = await session(server.url, mia.email);
       const normal = await call(server.url, m, 'POST', '/api/changes', {
         title: 'Storefront 5.2 rollout', kind: 'deploy', components: [{ query: 'storefront' }], windowStart: iso(now + 10 * 60_000), windowEnd: iso(now + 70 * 60_000),
       });
@@ -316,7 +295,7 @@ describe('governance web UI', () => {
       await noteError.waitFor();
       expect(await noteError.textContent()).toBe('say why in the note (at least 5 characters)');
       await ap.context().close();
-      for (const who of [alice, carol]) await call(server.url, await apiSession(server.url, who.email), 'POST', `/api/changes/${normalId}/approve`, {});
+      for (const who of [alice, carol]) await call(server.url, await session(server.url, who.email), 'POST', `/api/changes/${normalId}/approve`, {});
 
       // Its start is refused: the server's message, and when it may start in words.
       await page.goto(new URL(`/changes/${normalId}`, server.url).toString());

@@ -12,7 +12,7 @@ import { appendAuditEvent, type AuditContext } from '../ledger/index.js';
 import { approvalDigest, approvedContent } from './approval-digest.js';
 import { reopenPatch } from './approval-reopen.js';
 import { beforeStateProblem, captureDigest, capturesOf, type BeforeStateInput, type BeforeStateNeed } from './before-state.js';
-import { findCapture, insertCaptures, listCaptures, type Capture } from './capture-store.js';
+import { capturedBy, findCapture, insertCaptures, listCaptures, type Capture } from './capture-store.js';
 import { ChangeService } from './change-service.js';
 import { readSettings } from './change-settings.js';
 import * as store from './change-store.js';
@@ -64,8 +64,7 @@ export class BeforeStateService {
       if (!c) throw notFound(`no change ${id}`);
       if (!ChangeService.canWrite(p, c)) throw forbidden('only the change’s owner, an owner or an admin adds its before-state');
       if (!NOT_STARTED.includes(c.status)) throw conflict(`the change is ${c.status}: a before-state is what was there before it started, so it is added before the start`, { status: c.status });
-      const by = { kind: p.kind === 'token' ? 'token' : 'person', id: p.kind === 'token' ? p.tokenId : p.user.id, name: p.kind === 'token' ? `${p.tokenName} (${p.user.email})` : p.user.email };
-      await insertCaptures(tx, c.orgId, c.id, drafts, p.kind === 'token' ? 'pipeline' : 'person', by, at);
+      await insertCaptures(tx, c.orgId, c.id, drafts, p.kind === 'token' ? 'pipeline' : 'person', capturedBy(p), at);
       const all = await listCaptures(tx, c.id);
       const digest = captureDigest(all);
       const content = approvalDigest(approvedContent({ ...c, captureDigest: digest }));

@@ -1,6 +1,7 @@
 /** SQL of before-state captures: append and read only (the table refuses UPDATE and DELETE). */
 import type { Queryable, Row, Tx } from '../../platform/db/database.js';
 import { newId } from '../../platform/ids.js';
+import type { Principal } from '../auth/index.js';
 import type { CaptureDraft, CaptureMethod, Completeness, PrestateStatus } from './before-state.js';
 
 export type Capture = {
@@ -21,6 +22,11 @@ const toCapture = (r: CaptureRow): Capture => ({
   artifact: r.artifact, artifactType: r.artifact_type, artifactName: r.artifact_name, sizeBytes: r.size_bytes, sha256: r.sha256,
   completeness: r.completeness, prestateStatus: r.prestate_status, restorable: r.restorable, capturedAt: new Date(r.captured_at).toISOString(), capturedBy: r.captured_by,
 });
+
+/** Who sent a capture: a person, or a token named with its owner. */
+export function capturedBy(p: Principal): Capture['capturedBy'] {
+  return p.kind === 'token' ? { kind: 'token', id: p.tokenId, name: `${p.tokenName} (${p.user.email})` } : { kind: 'person', id: p.user.id, name: p.user.email };
+}
 
 export async function insertCaptures(tx: Tx, orgId: string, changeId: string, drafts: CaptureDraft[], source: string, by: Capture['capturedBy'], at: string): Promise<void> {
   for (const d of drafts) {

@@ -34,9 +34,10 @@ import { environmentOf, govern, NO_GOVERNANCE, windowFacts, type ChangeFactsInpu
 import { approvalDigest, approvedContent } from './approval-digest.js';
 import { reopenPatch } from './approval-reopen.js';
 import { baseCommitCapture, beforeStateNeed, beforeStateProblem, captureDigest, capturesOf, type BeforeStateInput, type BeforeStateNeed, type CaptureDraft } from './before-state.js';
-import { insertCaptures } from './capture-store.js';
+import { capturedBy, insertCaptures } from './capture-store.js';
 import { checkPlan, type ValidationItem } from './validation-plan.js';
 import { ROLLBACK_KINDS, type RollbackKind } from './rollback-sweep.js';
+import { MAX_ROLLBACK_PLAN_CHARS } from './rollback-plan.js';
 
 export type RegisterInput = {
   title: string; kind?: ChangeKind; description?: string; ticketUrl?: string; components: ComponentInput[]; hops?: 1 | 2;
@@ -243,8 +244,8 @@ export class ChangeService {
     };
   }
 
-  /** Validates everything that does not need the catalogue; every refusal names its field. */
-  private validate(input: RegisterInput): void {
+  /** Validates everything that does not need the catalogue; every refusal names its field. Answers the checked validation plan. */
+  private validate(input: RegisterInput): { validationPlan: ValidationItem[] | null } {
     if (!input.title.trim()) throw invalid('title', 'is required');
     if (input.components.length === 0) throw badRequest('name at least one component', 'components');
     for (const [i, c] of input.components.entries()) if (!c.key && !c.query) throw invalid(`components.${i}`, 'needs a key or a query');
@@ -267,16 +268,19 @@ export class ChangeService {
     }
     if (input.rollback) {
       if (!(ROLLBACK_KINDS as readonly string[]).includes(input.rollback.kind)) throw invalid('rollback.kind', `must be one of ${ROLLBACK_KINDS.join(', ')}`);
-      if ((input.rollback.plan?.length ?? 0) > 4000) throw invalid('rollback.plan', 'must be at most 4,000 characters');
+      if ((input.rollback.plan?.length ?? 0) > MAX_ROLLBACK_PLAN_CHARS) throw invalid('rollback.plan', `must be at most ${MAX_ROLLBACK_PLAN_CHARS.toLocaleString('en')} characters`);
     }
+    let validationPlan: ValidationItem[] | null = null;
     if (input.validationPlan !== undefined) {
       const checked = checkPlan(input.validationPlan);
       if (!checked.ok) throw badRequest(checked.problem.message, checked.problem.field);
+      validationPlan = checked.plan;
     }
     if (input.emergency) {
       if ((input.emergencyReason?.trim().length ?? 0) < 5) throw invalid('emergencyReason', 'an emergency change needs its reason (at least 5 characters)');
       if (!input.incident?.trim() && !input.ticketUrl) throw badRequest('an emergency change must link the incident or ticket it answers: give incident or ticketUrl', 'incident');
     }
+    return { validationPlan };
   }
 
   /** The before-state a registration carries, or null when it carries none. */
@@ -339,7 +343,7 @@ export class ChangeService {
    */
   async register(ctx: AuditContext, p: Principal, raw: RegisterInput): Promise<Registered> {
     const input = ChangeService.clean(raw);
-    this.validate(input);
+    const { validationPlan } = this.validate(input);
     const now = this.deps.clock.now();
     const settings = await readSettings(this.deps.db, p.org.id);
     const warnings = this.judgeCallbackUrl(input.callbackUrl, settings.allowPrivateCallbacks);
@@ -370,7 +374,6 @@ export class ChangeService {
     if (startsNow && verdict && !verdict.allowed) throw windowClosed(verdict);
     const captures = ChangeService.registrationCaptures(input);
     const digestOfCaptures = captureDigest(captures);
-    const validationPlan = input.validationPlan !== undefined ? (checkPlan(input.validationPlan) as { ok: true; plan: ValidationItem[] }).plan : null;
     if (startsNow) {
       const need = beforeStateNeed({ rule: settings.requireBeforeState, environment: environmentOf(input.pipeline ?? null), captures: captures.length, baseCommit: input.pipeline?.baseCommit?.trim() || null });
       if (need.required && !need.satisfied) throw conflict(`the change cannot start now: ${need.reason}`, { blockedOn: 'before_state' });
@@ -414,7 +417,7 @@ export class ChangeService {
         ],
       );
       if (captures.length) {
-        await insertCaptures(tx, p.org.id, id, captures, viaToken ? 'pipeline' : 'person', { kind: p.kind === 'token' ? 'token' : 'person', id: p.kind === 'token' ? p.tokenId : p.user.id, name: p.kind === 'token' ? `${p.tokenName} (${p.user.email})` : p.user.email }, at);
+        await insertCaptures(tx, p.org.id, id, captures, viaToken ? 'pipeline' : 'person', capturedBy(p), at);
       }
       if (computed) {
         const s = this.deps.blast.store(computed.blast);
