@@ -166,7 +166,7 @@ export function compose(o: ComposeOptions): Services {
   const changes: ChangeService = new ChangeService({ db: o.db, clock: o.clock, sealer: o.sealer, blast, mappings, notifier, baseUrl, outbound: o.outbound.client, deliveries: readDeliveriesView, suppression: holds.suppression });
   const approvals = new ApprovalService({ db: o.db, clock: o.clock, changes, blast, mappings, catalogue, notifier });
   const classes = new ClassService({ db: o.db, clock: o.clock, changes });
-  const reviews = new ReviewService({ db: o.db, clock: o.clock, notifier });
+  const reviews = new ReviewService({ db: o.db, clock: o.clock, notifier, changes });
   const templates = new TemplateService({ db: o.db, clock: o.clock, classes });
   const beforeStates = new BeforeStateService({ db: o.db, clock: o.clock, changes });
   const rollbacks = new RollbackService({ db: o.db, clock: o.clock, changes, notifier });

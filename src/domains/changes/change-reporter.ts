@@ -22,6 +22,14 @@ export type ChangeReporter = {
    * here and records the report later with ChangeService.recordReport.
    */
   horizonReached(tx: Tx, ctx: AuditContext, change: Change): Promise<void>;
+  /**
+   * The change's latest report again, rendered with what was written about the change since (its
+   * post-implementation review), inside the caller's transaction, which holds the change's row lock.
+   * Nothing is collected again: the evidence, verdict and AI assessment stay as stored. null: the
+   * latest version has no evidence to render from (a report whose collection failed), or it already
+   * shows the latest review.
+   */
+  revise?(tx: Tx, change: Change): Promise<ReportRecord | null>;
 };
 
 /** What is missing when no evidence source is connected: the reason per part. */

@@ -866,6 +866,31 @@ export class ChangeService {
     return this.transition(tx, ctx, c, 'report', { impact: record.impact, ai_impact: record.aiImpact, reported_at: now, report_version: version },
       { reportVersion: version, impact: record.impact, aiImpact: record.aiImpact, ...(record.rule ? { rule: record.rule } : {}) });
   }
+
+  /**
+   * A reported change's report, written again as the next version with its post-implementation
+   * review (the reporter renders it from the stored evidence; nothing is collected again), in the
+   * caller's transaction, which holds the change's row lock. Audited change.report_revised. The
+   * verdict, impact and status stay; no news is sent. Answers the new version, or null when there
+   * is nothing to revise (not reported, no reporter, a report without evidence, or nothing new).
+   */
+  async reviseReport(tx: Tx, ctx: AuditContext, changeId: string, reason: 'review'): Promise<number | null> {
+    const reporter = this.reporter ?? this.deps.reporter;
+    const c = await store.findChangeForTimer(tx, changeId);
+    if (!c || c.status !== 'reported' || c.reportVersion < 1 || !reporter?.revise) return null;
+    const record = await reporter.revise(tx, c);
+    const version = c.reportVersion + 1;
+    if (!record || (record.version !== undefined && record.version !== version)) return null;
+    const now = record.createdAt ?? this.deps.clock.now().toISOString();
+    const { version: _v, createdAt: _at, ...row } = record;
+    await store.insertReport(tx, c.id, version, c.outcome, row, now);
+    await tx.query('UPDATE changes SET report_version = $2, updated_at = $3 WHERE id = $1', [c.id, version, now]);
+    await appendAuditEvent(tx, this.deps.clock, ctx, {
+      orgId: c.orgId, action: 'change.report_revised', target: { type: 'change', id: c.id },
+      data: { version, from: c.reportVersion, reason, impact: c.impact },
+    });
+    return version;
+  }
 }
 
 export function unknownTier(c: Change): Array<{ key: string; name: string; kind: string }> {

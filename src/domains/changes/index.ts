@@ -17,3 +17,4 @@ export { NO_GOVERNANCE, type GovernanceReader, type GovernanceView, type WindowF
 export { WindowVerdictBody, WindowConflictBody, WindowRefBody } from './change-answers.js';
 export { readValidation, type ValidationView, type StoredRow } from './validation-store.js';
 export { listCaptures, type Capture } from './capture-store.js';
+export { readReview, type ReviewView } from './review-service.js';

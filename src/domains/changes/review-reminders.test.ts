@@ -4,7 +4,7 @@ import { startSmtpCapture, type SmtpCapture } from '../../../test/support/smtp-c
 import { createToken, PASSWORD, signIn, testApp, testCtx, type SignedIn, type TestApp } from '../../../test/support/test-app.js';
 import { SettableClock } from '../../platform/clock.js';
 import { listAuditEvents } from '../ledger/index.js';
-import { REVIEW_REMINDER_JOB } from './review-service.js';
+import { REMINDER_MAX_AGE_MS, REVIEW_REMINDER_JOB } from './review-service.js';
 import { claimReminders } from './review-store.js';
 
 // The one reminder of a post-implementation review still missing 3 days after the change
@@ -122,6 +122,17 @@ describeEachEngine('post-implementation review reminders', (engine) => {
     expect(await list()).toEqual([[rolledBack.title, true]]);
   });
 
+  it('a change that finished more than 30 days before the job first sees it is never reminded (an upgrade mails no backlog), and stays due', async () => {
+    const old = await ran('Deploy web 1.9', 'rolled_back');
+    // No run of the job for 31 days (a server stopped, or reviews new in this release).
+    clock.advance(31 * DAY);
+    await drain();
+    expect(due(old.title)).toEqual([]);
+    expect((await reminders()).map((e) => e.target.id)).not.toContain(old.id);
+    const list = await t.pipeline.inject({ method: 'GET', url: '/api/reviews/due', headers: { authorization: `Bearer ${token}` } });
+    expect(list.json().items.map((i: Json) => i.title)).toContain(old.title);
+  });
+
   // Row locks only show on a real server (PGlite runs one transaction at a time).
   it.runIf(engine.name === 'postgres')('a second worker skips the changes a first one holds: no reminder is sent twice', async () => {
     const c = await ran('Deploy web 3.0', 'rolled_back');
@@ -133,7 +144,7 @@ describeEachEngine('post-implementation review reminders', (engine) => {
     let signal!: () => void;
     const claimed = new Promise<void>((resolve) => (signal = resolve));
     const first = engine.db().transaction(async (tx) => {
-      claimedFirst = (await claimReminders(tx, finishedBefore, 10)).map((x) => x.changeId);
+      claimedFirst = (await claimReminders(tx, { finishedBefore, finishedAfter: new Date(clock.now().getTime() - REMINDER_MAX_AGE_MS).toISOString() }, 10)).map((x) => x.changeId);
       signal();
       await held;
     });

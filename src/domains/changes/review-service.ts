@@ -2,16 +2,17 @@
  * Post-implementation reviews (PIR): what a person writes about a change after it ran — what
  * happened, the cause, what went well, the follow-ups. review-rule.ts says which changes need one;
  * any change that ran may have one. Each submission is a new version, audited with it; the owner
- * of a change whose review is still missing 3 days after its finish is reminded once, by e-mail.
+ * of a change whose review is still missing 3 days after its finish is reminded once, by e-mail
+ * (changes that finished more than 30 days ago are not). A reported change's report shows the review.
  */
 import type { Clock } from '../../platform/clock.js';
-import type { Database, Tx } from '../../platform/db/database.js';
+import type { Database, Queryable, Tx } from '../../platform/db/database.js';
 import { badRequest, conflict, forbidden, notFound } from '../../platform/errors.js';
 import { scheduleJob } from '../../platform/jobs/job-queue.js';
 import type { JobHandler } from '../../platform/jobs/job.js';
 import type { Principal } from '../auth/index.js';
 import { appendAuditEvent, type AuditContext } from '../ledger/index.js';
-import type { ChangeNotifier } from './change-service.js';
+import type { ChangeNotifier, ChangeService } from './change-service.js';
 import { readApprovers } from './change-settings.js';
 import * as changeStore from './change-store.js';
 import { hasRun, isOverdue, REVIEW_GRACE_MS, reviewRequirement } from './review-rule.js';
@@ -26,6 +27,12 @@ export const REVIEW_LIMITS = {
 export const REMINDERS_PER_RUN = 200;
 /** The due list is cut here (oldest finish first). */
 export const MAX_DUE = 500;
+/**
+ * A change that finished longer ago than this is never reminded: the reminder is a nudge while the
+ * change is fresh, and the first run after an upgrade must not mail every old change at once. It
+ * stays on Reviews due.
+ */
+export const REMINDER_MAX_AGE_MS = 30 * 24 * 3_600_000;
 const HOUR_MS = 3_600_000;
 const CATCH_UP_MS = 1_000;
 const SCHEDULER: AuditContext = { actor: { kind: 'system', id: null, name: 'changeledger scheduler' }, source: 'scheduler' };
@@ -66,21 +73,31 @@ export function checkReview(input: ReviewInput): Required<ReviewInput> {
   return { summary, cause, whatWentWell, followUps };
 }
 
+/**
+ * Whether the change needs a review and why, and its latest version: what the page and the report
+ * show. `impact`: the verdict a report is about to record (the row has the earlier one, or none).
+ */
+export async function readReview(db: Queryable, changeId: string, impact?: string): Promise<ReviewView | null> {
+  const facts = await store.readReviewFacts(db, changeId);
+  if (!facts) return null;
+  return { ...reviewRequirement(impact === undefined ? facts : { ...facts, impact }), ...(await store.latestReview(db, changeId)) };
+}
+
 export class ReviewService {
-  constructor(private readonly deps: { db: Database; clock: Clock; notifier: ChangeNotifier }) {}
+  constructor(private readonly deps: { db: Database; clock: Clock; notifier: ChangeNotifier; changes: Pick<ChangeService, 'reviseReport'> }) {}
 
   /** GET /api/changes/{id}/review: whether it needs one and why, the latest version (or null) and how many there are. */
   async view(p: Principal, id: string): Promise<ReviewView> {
     const c = await changeStore.findChange(this.deps.db, p.org.id, id);
     if (!c) throw notFound(`no change ${id}`);
-    const facts = (await store.readReviewFacts(this.deps.db, c.id))!;
-    return { ...reviewRequirement(facts), ...(await store.latestReview(this.deps.db, c.id)) };
+    return (await readReview(this.deps.db, c.id))!;
   }
 
   /**
    * POST /api/changes/{id}/review: a new version, by a person signed in who answers for the change
    * (its owner, an owner or admin, a designated approver), once it has run. Audited in the same
-   * transaction; a refusal writes nothing.
+   * transaction; a refusal writes nothing. A reported change's report is written again with the
+   * review as its next version (change.report_revised); one still evaluating gets it at collection.
    */
   async submit(ctx: AuditContext, p: Principal, id: string, input: ReviewInput): Promise<ReviewView> {
     if (p.kind !== 'session') throw forbidden('a post-implementation review is written by a person, signed in — never with an API token');
@@ -99,6 +116,7 @@ export class ReviewService {
         orgId: c.orgId, action: 'change.reviewed', target: { type: 'change', id: c.id },
         data: { version, summary: review.summary, followUps: review.followUps.length, required: need.required, reasons: need.reasons },
       });
+      await this.deps.changes.reviseReport(tx, ctx, c.id, 'review');
       return { ...need, ...(await store.latestReview(tx, c.id)) };
     });
   }
@@ -122,7 +140,10 @@ export class ReviewService {
    */
   async sendReminders(tx: Tx): Promise<{ sent: number; more: boolean }> {
     const now = this.deps.clock.now();
-    const claimed = await store.claimReminders(tx, new Date(now.getTime() - REVIEW_GRACE_MS).toISOString(), REMINDERS_PER_RUN);
+    const claimed = await store.claimReminders(tx, {
+      finishedBefore: new Date(now.getTime() - REVIEW_GRACE_MS).toISOString(),
+      finishedAfter: new Date(now.getTime() - REMINDER_MAX_AGE_MS).toISOString(),
+    }, REMINDERS_PER_RUN);
     let sent = 0;
     for (const { changeId, orgId, facts } of claimed) {
       const need = reviewRequirement(facts);

@@ -81,15 +81,16 @@ export async function dueCandidates(db: Queryable, orgId: string, limit: number)
 }
 
 /**
- * Changes of every organisation whose review is overdue (finished before `finishedBefore`, none
- * written) and whose owner was never reminded, locked for this run: a second worker skips them.
+ * Changes of every organisation whose review is overdue (finished between `finishedAfter` and
+ * `finishedBefore`, none written) and whose owner was never reminded, locked for this run: a second
+ * worker skips them.
  */
-export async function claimReminders(tx: Tx, finishedBefore: string, limit: number): Promise<Array<{ changeId: string; orgId: string; facts: ReviewFacts }>> {
+export async function claimReminders(tx: Tx, span: { finishedBefore: string; finishedAfter: string }, limit: number): Promise<Array<{ changeId: string; orgId: string; facts: ReviewFacts }>> {
   const r = await tx.query<FactsRow & { id: string; org_id: string }>(
     `SELECT c.id, c.org_id, ${FACT_COLUMNS} FROM changes c
-     WHERE c.review_reminded_at IS NULL AND c.finished_at < $1 AND ${NEEDS_REVIEW}
-     ORDER BY c.finished_at, c.id LIMIT $2 FOR UPDATE OF c SKIP LOCKED`,
-    [finishedBefore, limit],
+     WHERE c.review_reminded_at IS NULL AND c.finished_at < $1 AND c.finished_at >= $2 AND ${NEEDS_REVIEW}
+     ORDER BY c.finished_at, c.id LIMIT $3 FOR UPDATE OF c SKIP LOCKED`,
+    [span.finishedBefore, span.finishedAfter, limit],
   );
   return r.rows.map((x) => ({ changeId: x.id, orgId: x.org_id, facts: toFacts(x) }));
 }

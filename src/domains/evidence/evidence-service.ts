@@ -14,13 +14,13 @@ import { scheduleJob } from '../../platform/jobs/job-queue.js';
 import type { OutboundClient } from '../../platform/net/outbound.js';
 import { alertEvidence, hasAlertSource } from '../alerts/index.js';
 import { findTokenName } from '../auth/index.js';
-import { collectionFailedReport, listCaptures, readChangeScope, readValidation, type Change, type Impact, type ChangeReporter, type ChangeService, type ReportRecord } from '../changes/index.js';
+import { collectionFailedReport, findReport, listCaptures, readChangeScope, readReview, readValidation, type Change, type Impact, type ChangeReporter, type ChangeService, type ReportRecord } from '../changes/index.js';
 import type { AuditContext } from '../ledger/index.js';
 import { assess, AI_BUDGET_MS } from './ai-assessment.js';
 import { asPrometheus, listEvidenceSources, readEvidenceSettings, withServiceOverrides, type EvidenceSettings, type ReadySource } from './evidence-settings-store.js';
-import type { Impact as EvidenceImpact, AiAssessment, AlertsPart, Evidence, EvidenceWindow, LogsPart, MetricsPart, RegisteredBy, ServiceRef, SourceRef } from './evidence-types.js';
+import type { Impact as EvidenceImpact, AiAssessment, AlertsPart, Evidence, EvidenceWindow, LogsPart, MetricsPart, RegisteredBy, ServiceRef, SourceRef, Verdict } from './evidence-types.js';
 import { evidenceWindow } from './evidence-window.js';
-import { governancePart, validationPart } from './governance-evidence.js';
+import { governancePart, reviewIsBehind, reviewPart, validationPart } from './governance-evidence.js';
 import { collectLogs } from './log-evidence.js';
 import { asLogSource } from './log-source-config.js';
 import { collectMetrics } from './prometheus-evidence.js';
@@ -90,7 +90,12 @@ export class EvidenceService implements ChangeReporter {
       commit: async (tx: Tx, job: Job, record: ReportRecord | null | undefined) => {
         if (!record) return;
         const p = job.payload as Payload;
-        await this.deps.changes.recordReport(tx, SYSTEM, p.changeId, p.evaluateAt, record);
+        const reported = await this.deps.changes.recordReport(tx, SYSTEM, p.changeId, p.evaluateAt, record);
+        // A review written while the evidence was being collected is not in it: the next version
+        // shows it. (From here the change's row is locked, so a later review revises it itself.)
+        const shown = (record.body as Partial<Evidence>).review;
+        const now = reported && shown ? await readReview(tx, reported.id) : null;
+        if (now && reviewIsBehind(shown, now)) await this.deps.changes.reviseReport(tx, SYSTEM, reported!.id, 'review');
       },
     };
     return { [COLLECT_JOB]: handler as JobHandler<unknown> };
@@ -103,6 +108,8 @@ export class EvidenceService implements ChangeReporter {
     const settings = await readEvidenceSettings(this.deps.db, orgId);
     const evidence = await this.gather(c, settings);
     const verdict = judge(evidence);
+    // Whether a review is needed depends on this very verdict (outage and significant need one).
+    evidence.review = reviewPart((await readReview(this.deps.db, c.id, verdict.impact))!);
     const ai: AiAssessment = settings.aiEnabled
       ? await assess(this.deps, orgId, { id: c.id, version: p.version }, evidence, verdict, this.deps.aiBudgetMs ?? AI_BUDGET_MS)
       : { status: 'off' };
@@ -112,6 +119,29 @@ export class EvidenceService implements ChangeReporter {
       version: p.version, createdAt, impact: verdict.impact, aiImpact: ai.status === 'done' ? ai.tier : null, rule: verdict.rule,
       summary: summaryLine(verdict, ai), body: evidence as unknown as Record<string, unknown>,
       verdict: verdict as unknown as Record<string, unknown>, ai: ai as unknown as Record<string, unknown>,
+      html: renderHtml(input), textBody: renderText(input), csv: renderCsv(input),
+    };
+  }
+
+  /**
+   * ChangeReporter.revise: the latest stored version again with the review as it is now, in the
+   * caller's transaction. The evidence, verdict and AI assessment are the stored ones, so the
+   * figures and the impact cannot move; only the review section (and the version) differ.
+   */
+  async revise(tx: Tx, c: Change): Promise<ReportRecord | null> {
+    const latest = await findReport(tx, c.id);
+    if (!latest || !isStoredEvidence(latest.body) || latest.verdict === null) return null;
+    const now = await readReview(tx, c.id);
+    if (!now || !reviewIsBehind(latest.body.review, now)) return null;
+    const evidence: Evidence = { ...latest.body, review: reviewPart(now) };
+    const verdict = latest.verdict as unknown as Verdict;
+    const ai = (latest.ai ?? { status: 'off' }) as unknown as AiAssessment;
+    const version = c.reportVersion + 1;
+    const createdAt = this.deps.clock.now().toISOString();
+    const input = { version, createdAt, evidence, verdict, ai };
+    return {
+      version, createdAt, impact: latest.impact, aiImpact: latest.aiImpact, rule: latest.rule, summary: latest.summary,
+      body: evidence as unknown as Record<string, unknown>, verdict: latest.verdict, ai: latest.ai,
       html: renderHtml(input), textBody: renderText(input), csv: renderCsv(input),
     };
   }
@@ -189,4 +219,7 @@ export class EvidenceService implements ChangeReporter {
   }
 }
 
-/** A stored log source as collectLogs takes it; its config was checked when saved, and is read through the same check. */
+/** A stored body the renderers can take again: evidence (schema 1), not the summary of a report that measured nothing. */
+function isStoredEvidence(body: Record<string, unknown>): body is Record<string, unknown> & Evidence {
+  return body.schema === 1 && typeof body.change === 'object' && body.change !== null && typeof body.window === 'object';
+}

@@ -226,6 +226,24 @@ export type GovernancePart = {
   };
 };
 
+/** The post-implementation review as the report shows it: whether one is needed, and its latest version. */
+export type ReviewPart = {
+  required: boolean;
+  /** Why it is needed (emergency, rolled back, verdict outage or significant); empty when it is not. */
+  reasons: string[];
+  /** The latest version; null: none written yet. */
+  review: {
+    version: number;
+    summary: string;
+    cause: string;
+    whatWentWell: string;
+    followUps: Array<{ text: string; owner: string; due: string }>;
+    /** Who wrote it, by name (or e-mail address when the account has no name). */
+    author: string;
+    createdAt: string;
+  } | null;
+};
+
 /**
  * schema stays 1: the parts added later are optional, so every reader (the web's isEvidence, the
  * renderers) takes an old stored body as it is. Absent (an older report) is not null (nothing to show).
@@ -246,6 +264,11 @@ export type Evidence = {
   validation?: ValidationPart | null;
   /** Before-state and rollback; absent: a report older than them. */
   governance?: GovernancePart;
+  /**
+   * The post-implementation review; absent: a report older than reviews. A review written after
+   * the report is added as the report's next version, the evidence otherwise unchanged.
+   */
+  review?: ReviewPart;
 };
 
 export type VerdictRule =

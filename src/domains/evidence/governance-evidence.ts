@@ -1,10 +1,10 @@
 /**
- * The validation plan's result and the before-state and rollback of a change, as the report
- * freezes them at collection. Pure: the reads are changes' own (readValidation, listCaptures);
+ * The validation plan's result, the before-state and rollback of a change, and its
+ * post-implementation review, as the report freezes them. Pure: the reads are changes' own (readValidation, listCaptures);
  * this only keeps what a reader of the report needs (no artifact bytes, names rather than ids).
  */
-import type { Capture, Change, ValidationView } from '../changes/index.js';
-import type { CapturePart, GovernancePart, ValidationPart } from './evidence-types.js';
+import type { Capture, Change, ReviewView, ValidationView } from '../changes/index.js';
+import type { CapturePart, GovernancePart, ReviewPart, ValidationPart } from './evidence-types.js';
 
 /** null when the change has no plan: nothing to validate. */
 export function validationPart(v: ValidationView): ValidationPart | null {
@@ -45,4 +45,20 @@ export function governancePart(c: Change, captures: Capture[]): GovernancePart {
       decision: c.rollbackDecision ? { decision: c.rollbackDecision.decision, reason: c.rollbackDecision.reason, at: c.rollbackDecision.at } : null,
     },
   };
+}
+
+export function reviewPart(v: ReviewView): ReviewPart {
+  const r = v.review;
+  return {
+    required: v.required, reasons: v.reasons,
+    review: r ? {
+      version: r.version, summary: r.summary, cause: r.cause, whatWentWell: r.whatWentWell,
+      followUps: r.followUps.map((f) => ({ text: f.text, owner: f.owner, due: f.due })), author: r.author.name || r.author.email, createdAt: r.createdAt,
+    } : null,
+  };
+}
+
+/** Whether a report's review part is behind the review as it is now (a version written since). */
+export function reviewIsBehind(shown: ReviewPart | undefined, now: ReviewView): boolean {
+  return (shown?.review?.version ?? 0) !== (now.review?.version ?? 0);
 }

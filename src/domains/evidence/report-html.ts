@@ -8,14 +8,14 @@
  */
 import { escapeHtml as esc } from '../../platform/mail/render.js';
 import type {
-  AiAssessment, AlertsPart, Evidence, GovernancePart, LogsPart, MetricsPart, NotCountedKind, SubjectHealth, Thresholds, ValidationPart, Verdict,
+  AiAssessment, AlertsPart, Evidence, GovernancePart, LogsPart, MetricsPart, NotCountedKind, ReviewPart, SubjectHealth, Thresholds, ValidationPart, Verdict,
 } from './evidence-types.js';
 import { moved } from './movement.js';
 import type { ReportInput } from './report-input.js';
 import { sparkline, SPARK_LINES } from './report-sparkline.js';
 import {
   aiLine, at, atSecond, beforeStateLine, captureLine, count, disagreement, expectedWords, figure, NOT_MEASURED, registeredByLine, rollbackLines,
-  SIGNAL_NAMES, SIGNALS, span, stateWords, validationLine,
+  SIGNAL_NAMES, SIGNALS, span, stateWords, validationLine, reviewLine, followUpLine,
 } from './report-words.js';
 
 export type { ReportInput };
@@ -157,6 +157,17 @@ function governanceBlock(g: GovernancePart): string {
   return `<p>${esc(beforeStateLine(g.beforeState))}</p>${captures}${rollbackLines(g.rollback).map((l) => `<p>${esc(l)}</p>`).join('')}`;
 }
 
+function reviewBlock(r: ReviewPart): string {
+  const line = `<p${r.review ? '' : ' class="muted"'}>${esc(reviewLine(r))}</p>`;
+  if (!r.review) return line;
+  const v = r.review;
+  const para = (title: string, text: string) => (text ? `<p><strong>${esc(title)}:</strong> ${esc(text)}</p>` : '');
+  const followUps = v.followUps.length
+    ? `<p><strong>Follow-ups:</strong></p><ul>${v.followUps.map((f) => `<li>${esc(followUpLine(f))}</li>`).join('')}</ul>`
+    : '<p class="muted">No follow-ups.</p>';
+  return `${line}${para('What happened', v.summary)}${para('Cause', v.cause)}${para('What went well', v.whatWentWell)}${followUps}`;
+}
+
 /** One report version as HTML: the same input, the same bytes. */
 export function renderHtml({ version, createdAt, evidence: e, verdict, ai }: ReportInput): string {
   const c = e.change;
@@ -173,6 +184,7 @@ export function renderHtml({ version, createdAt, evidence: e, verdict, ai }: Rep
     // Reports collected before validation and rollbacks existed have neither part: no section.
     ...(e.validation === undefined ? [] : ['<h2>Validation</h2>', validationBlock(e.validation)]),
     ...(e.governance === undefined ? [] : ['<h2>Before-state and rollback</h2>', governanceBlock(e.governance)]),
+    ...(e.review === undefined ? [] : ['<h2>Post-implementation review</h2>', reviewBlock(e.review)]),
     '<h2>Window and baselines</h2>', windowBlock(e),
     '<h2>RED metrics</h2>', metricsBlock(e.metrics, e.thresholds),
     '<h2>Alerts and transitions</h2>', alertsBlock(e.alerts),

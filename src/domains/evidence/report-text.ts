@@ -2,12 +2,12 @@
  * The report as plain text: the same sections as report.html, for report.txt and the e-mail's
  * text alternative. Pure and deterministic; every null prints "—".
  */
-import type { AiAssessment, AlertsPart, Evidence, GovernancePart, LogsPart, MetricsPart, SubjectHealth, ValidationPart, Verdict } from './evidence-types.js';
+import type { AiAssessment, AlertsPart, Evidence, GovernancePart, LogsPart, MetricsPart, ReviewPart, SubjectHealth, ValidationPart, Verdict } from './evidence-types.js';
 import { NO_VALIDATION_PLAN, NOT_COUNTED_TITLES, ruleWords } from './report-html.js';
 import type { ReportInput } from './report-input.js';
 import {
   aiLine, at, atSecond, beforeStateLine, captureLine, count, disagreement, expectedWords, figure, NOT_MEASURED, registeredByLine, rollbackLines,
-  SIGNAL_NAMES, SIGNALS, span, stateWords, validationLine,
+  SIGNAL_NAMES, SIGNALS, span, stateWords, validationLine, reviewLine, followUpLine,
 } from './report-words.js';
 
 /** Text that came from outside stays on its line: a newline in a title must not forge a section. */
@@ -78,6 +78,16 @@ function governanceLines(g: GovernancePart): string[] {
   ];
 }
 
+function reviewLines(r: ReviewPart): string[] {
+  const v = r.review;
+  if (!v) return [one(reviewLine(r))];
+  return [
+    one(reviewLine(r)), `What happened: ${one(v.summary)}`,
+    ...(v.cause ? [`Cause: ${one(v.cause)}`] : []), ...(v.whatWentWell ? [`What went well: ${one(v.whatWentWell)}`] : []),
+    ...(v.followUps.length ? ['Follow-ups:', ...v.followUps.map((f) => `  - ${one(followUpLine(f))}`)] : ['No follow-ups.']),
+  ];
+}
+
 function windowLines(e: Evidence): string[] {
   const w = e.window;
   return [`The window: ${at(w.start)} – ${at(w.end)} (finished ${at(w.finish)}, horizon ${w.evidenceMinutes} min)`, `The hour before: ${span(w.hourBefore)}`, `A week earlier: ${span(w.weekEarlier)}`];
@@ -96,6 +106,7 @@ export function renderText({ version, createdAt, evidence: e, verdict, ai }: Rep
     ...heading('AI assessment'), ...aiLines(ai),
     ...(e.validation === undefined ? [] : [...heading('Validation'), ...validationLines(e.validation)]),
     ...(e.governance === undefined ? [] : [...heading('Before-state and rollback'), ...governanceLines(e.governance)]),
+    ...(e.review === undefined ? [] : [...heading('Post-implementation review'), ...reviewLines(e.review)]),
     ...heading('Window and baselines'), ...windowLines(e),
     ...heading('RED metrics'), ...metricsLines(e.metrics),
     ...heading('Alerts and transitions'), ...alertsLines(e.alerts),

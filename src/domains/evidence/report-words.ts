@@ -2,7 +2,7 @@
  * The words every form of the report shares (HTML, text, CSV, the e-mail, the verdict's reasons):
  * one place for how a figure, a signal and a time are written, so the forms never disagree.
  */
-import type { AiAssessment, CapturePart, Figure, GovernancePart, RedSignal, Span, ValidationItemPart, ValidationPart, ValidationState, Verdict } from './evidence-types.js';
+import type { AiAssessment, CapturePart, Figure, GovernancePart, RedSignal, ReviewPart, Span, ValidationItemPart, ValidationPart, ValidationState, Verdict } from './evidence-types.js';
 
 /** What the report prints where nobody measured: never 0. */
 export const NOT_MEASURED = '—';
@@ -114,3 +114,13 @@ export function rollbackLines(r: GovernancePart['rollback']): string[] {
   const { decision, reason } = r.decision;
   return [state, `Rollback sweep: ${reason.startsWith(`${decision}:`) ? reason : `${decision}: ${reason}`} (${at(r.decision.at)}).`];
 }
+
+/** Whether a review is needed and whether one is written, in one line. */
+export function reviewLine(r: ReviewPart): string {
+  const why = r.required ? `A review is required (${r.reasons.join('; ')})` : 'No review is required';
+  if (!r.review) return r.required ? `${why}, and none has been written yet.` : `${why}, and none was written.`;
+  return `${why}. Version ${r.review.version}, written by ${r.review.author} ${at(r.review.createdAt)}.`;
+}
+
+/** One follow-up: what, who, by when. */
+export const followUpLine = (f: { text: string; owner: string; due: string }): string => `${f.text} (owner ${f.owner}, due ${f.due})`;

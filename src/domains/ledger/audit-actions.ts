@@ -40,7 +40,7 @@ export const AUDIT_ACTIONS = {
       'change.registered', 'change.edited', 'change.submitted', 'change.components_mapped', 'change.mapped',
       'change.classified', 'change.approval_given', 'change.approved', 'change.rejected', 'change.expired',
       'change.started', 'change.completed', 'change.aborted', 'change.window_ended', 'change.outcome_recorded',
-      'change.evaluation_requested', 'change.reported', 'change.cancelled', 'change.window_extended',
+      'change.evaluation_requested', 'change.reported', 'change.report_revised', 'change.cancelled', 'change.window_extended',
       'change.reopened', 'change.approvals_voided', 'change.reclassified', 'change.class_dropped',
       'change.window_bypassed', 'change.start_deferred',
       'change.reviewed', 'change.review_reminder_sent',
