@@ -209,12 +209,16 @@ export class ChangeSettingsService {
    * invitation back does not quietly make them one again.
    */
   async forgetApproverTx(tx: Tx, ctx: AuditContext, orgId: string, userId: string): Promise<void> {
+    const before = await readApprovers(tx, orgId);
     const gone = await tx.query<{ critical: boolean }>('DELETE FROM change_approvers WHERE org_id = $1 AND user_id = $2 RETURNING critical', [orgId, userId]);
     const row = gone.rows[0];
     if (!row) return;
     await appendAuditEvent(tx, this.deps.clock, ctx, {
       orgId, action: 'settings.change_approvers_updated', target: { type: 'settings', id: 'change-approvers' },
-      data: { added: [], removed: [userId], criticalAdded: [], criticalRemoved: row.critical ? [userId] : [], reason: 'member removed from the organisation' },
+      data: {
+        added: [], removed: [userId], criticalAdded: [], criticalRemoved: row.critical ? [userId] : [], reason: 'member removed from the organisation',
+        ...approverStates(before, before.filter((a) => a.userId !== userId)),
+      },
     });
   }
 
@@ -259,6 +263,7 @@ export class ChangeSettingsService {
         data: {
           added: ids.filter((id) => !beforeIds.has(id)), removed: [...beforeIds].filter((id) => !ids.includes(id)),
           criticalAdded: [...nowCritical].filter((id) => !wasCritical.has(id)), criticalRemoved: [...wasCritical].filter((id) => !nowCritical.has(id)),
+          ...approverStates(before, ids.map((userId) => ({ userId, critical: nowCritical.has(userId) }))),
         },
       });
       return view(await this.withTicketing(tx, m.org.id, settings), await readApprovers(tx, m.org.id));
@@ -268,4 +273,10 @@ export class ChangeSettingsService {
 
 function manage(m: Manager): void {
   if (m.role === 'member') throw forbidden('only owners and admins read and change the change settings');
+}
+
+/** The approver list before and after a write, as its audit event keeps them (the settings write's before-state). */
+function approverStates(before: Array<{ userId: string; critical: boolean }>, after: Array<{ userId: string; critical: boolean }>) {
+  const list = (xs: Array<{ userId: string; critical: boolean }>) => ({ approvers: xs.map((a) => ({ userId: a.userId, critical: a.critical })) });
+  return { before: list(before), after: list(after) };
 }

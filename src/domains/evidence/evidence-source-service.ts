@@ -250,7 +250,12 @@ export class EvidenceSourceService {
       await writeEvidenceSettings(tx, p.org.id, next, this.deps.clock.now().toISOString());
       await appendAuditEvent(tx, this.deps.clock, ctx, {
         orgId: p.org.id, action: 'settings.evidence_updated', target: { type: 'organization', id: p.org.id },
-        data: { changed, thresholds: next.thresholds, redTemplates: next.redTemplates, aiEnabled: next.aiEnabled },
+        data: {
+          changed, thresholds: next.thresholds, redTemplates: next.redTemplates, aiEnabled: next.aiEnabled,
+          // What the write replaced and wrote, field by field: the settings write's before-state capture.
+          before: Object.fromEntries(changed.map((k) => [k, k === 'aiEnabled' ? before.aiEnabled : before.stored[k as 'thresholds' | 'redTemplates']])),
+          after: Object.fromEntries(changed.map((k) => [k, next[k as 'thresholds' | 'redTemplates' | 'aiEnabled']])),
+        },
       });
       return this.settingsView(await readStoredEvidenceSettings(tx, p.org.id));
     });

@@ -8,6 +8,7 @@ import { errors } from '../../platform/http/schemas.js';
 import type { AuditEvent } from './audit-event.js';
 import { iterateAuditEvents, listAuditEvents, verifyLedger, type AuditFilter } from './ledger-queries.js';
 import * as S from './ledger-schemas.js';
+import { SETTINGS_ACTIONS, settingsCapture, type SettingsCapture } from './settings-capture.js';
 
 export type LedgerRouteDeps = { db: Database; clock: Clock };
 
@@ -55,6 +56,18 @@ export const ledgerRoutes: FastifyPluginAsyncTypebox<LedgerRouteDeps> = async (a
       for await (const e of iterateAuditEvents(db, orgId, filter)) yield `${JSON.stringify(publicEvent(e))}\n`;
     }
     return reply.send(Readable.from(lines()));
+  });
+
+  app.get('/api/audit/settings-captures', {
+    config: { access: { scope: 'audit:read' } },
+    schema: {
+      tags, summary: 'Settings writes as before-state captures, newest first: what each write replaced, its SHA-256, and whether writing it back restores it',
+      querystring: S.SettingsCaptureQuery, response: { 200: S.SettingsCapturePageBody, ...errors(400, 401, 403, 429) },
+    },
+  }, async (req) => {
+    const { settings, cursor, limit = 50 } = req.query;
+    const page = await listAuditEvents(db, orgOf(req.principal), { actions: settings ? [SETTINGS_ACTIONS.get(settings)!] : [...SETTINGS_ACTIONS.values()] }, limit, cursor || undefined);
+    return { items: page.items.map((e) => settingsCapture(e)).filter((c): c is SettingsCapture => c !== null), nextCursor: page.nextCursor };
   });
 
   app.get('/api/audit/verify', {

@@ -2,6 +2,7 @@ import { Type } from 'typebox';
 import { IsoTime } from '../../platform/http/schemas.js';
 import { ACTOR_KINDS, AUDIT_SOURCES } from './audit-event.js';
 import { AUDIT_PAGE_MAX } from './ledger-queries.js';
+import { SETTINGS_NAMES } from './settings-capture.js';
 
 const Hash = Type.String({ pattern: '^[0-9a-f]{64}$' });
 
@@ -53,3 +54,29 @@ export const VerifyBody = Type.Object({
   firstBrokenSeq: Type.Union([Type.Integer(), Type.Null()]),
   reason: Type.Union([Type.String(), Type.Null()]),
 });
+
+const Completeness = ['complete', 'partial', 'unknown'] as const;
+const Prestate = ['present', 'absent', 'unknown'] as const;
+export const SettingsCaptureQuery = Type.Object({
+  settings: Type.Optional(Type.Enum(SETTINGS_NAMES, { description: 'Only the writes of these settings' })),
+  cursor: Type.Optional(Type.String({ maxLength: 200 })),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: AUDIT_PAGE_MAX, default: 50 })),
+}, { additionalProperties: false });
+export const SettingsCaptureBody = Type.Object({
+  seq: Type.Integer({ description: 'The audit event of the write' }),
+  action: Type.String(),
+  settings: Type.String(),
+  method: Type.Literal('settings_write'),
+  source: Type.Literal('changeledger'),
+  capturedAt: IsoTime,
+  capturedBy: Type.String(),
+  before: Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()], { description: 'The values the write replaced, field by field; null when the ledger does not hold them' }),
+  after: Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()]),
+  sha256: Type.Union([Type.String({ pattern: '^[0-9a-f]{64}$' }), Type.Null()], { description: 'SHA-256 of the canonical JSON of before' }),
+  sizeBytes: Type.Integer(),
+  completeness: Type.Enum(Completeness),
+  prestateStatus: Type.Enum(Prestate),
+  restorable: Type.Boolean(),
+  note: Type.Union([Type.String(), Type.Null()]),
+}, { description: 'A settings write as a before-state capture' });
+export const SettingsCapturePageBody = Type.Object({ items: Type.Array(SettingsCaptureBody), nextCursor: Type.Union([Type.String(), Type.Null()]) });

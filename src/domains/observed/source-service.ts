@@ -258,7 +258,12 @@ export class SourceService {
       if (changed.length === 0) return { ...before, updatedAt, relinked: null };
       const now = this.deps.clock.now();
       await writeObservedSettings(tx, p.org.id, next, now.toISOString());
-      await appendAuditEvent(tx, this.deps.clock, ctx, { orgId: p.org.id, action: 'observed_settings.updated', target: { type: 'organization', id: p.org.id }, data: { changed, ...next } });
+      await appendAuditEvent(tx, this.deps.clock, ctx, { orgId: p.org.id, action: 'observed_settings.updated', target: { type: 'organization', id: p.org.id }, data: {
+        changed, ...next,
+        // What the write replaced and wrote, field by field: the settings write's before-state capture.
+        before: Object.fromEntries(changed.map((k) => [k, (before as Record<string, unknown>)[k] ?? null])),
+        after: Object.fromEntries(changed.map((k) => [k, (next as Record<string, unknown>)[k] ?? null])),
+      } });
       let relinked: number | null = null;
       if (changed.includes('serviceMap') || changed.includes('resourceMap')) {
         const since = new Date(now.getTime() - LIMITS.relinkHours * 3_600_000);

@@ -130,7 +130,11 @@ describeEachEngine('Unmanaged changes: settings, the ITSM webhook token and the 
       expect(events).toHaveLength(1);
       expect(events[0]!.actor).toMatchObject({ kind: 'user', id: owner.user.id });
       expect(events[0]!.target).toEqual({ type: 'organization', id: owner.org.id });
-      expect(events[0]!.data).toEqual({ changed: ['referenceRule', 'authorizedPrincipals'], referenceRule: true, authorizedPrincipals: expected.authorizedPrincipals });
+      expect(events[0]!.data).toEqual({
+        changed: ['referenceRule', 'authorizedPrincipals'], referenceRule: true, authorizedPrincipals: expected.authorizedPrincipals,
+        // What the write replaced: the settings write's before-state (GET /api/audit/settings-captures).
+        before: { referenceRule: false, authorizedPrincipals: [] }, after: { referenceRule: true, authorizedPrincipals: expected.authorizedPrincipals },
+      });
 
       // The same values again (and an empty PUT) change nothing: no audit event, no write.
       const before = await written();
@@ -152,7 +156,8 @@ describeEachEngine('Unmanaged changes: settings, the ITSM webhook token and the 
       expect(res.json()).toMatchObject({ referenceRule: false, itsmChangeMatch: stored, deniedAccessToSecops: false });
       expect((await api('GET', '/api/unmanaged-settings', owner)).json()).toMatchObject({ itsmChangeMatch: stored, deniedAccessToSecops: false });
       const [ev] = await audit(owner.org.id, 'unmanaged_settings.updated');
-      expect(ev!.data).toEqual({ changed: ['itsmChangeMatch', 'deniedAccessToSecops'], itsmChangeMatch: stored, deniedAccessToSecops: false });
+      expect(ev!.data).toMatchObject({ changed: ['itsmChangeMatch', 'deniedAccessToSecops'], itsmChangeMatch: stored, deniedAccessToSecops: false, after: { itsmChangeMatch: stored, deniedAccessToSecops: false } });
+      expect(Object.keys(ev!.data.before as object)).toEqual(['itsmChangeMatch', 'deniedAccessToSecops']);
     });
 
     it('an admin may change authorized principals but not switch the rule (403 naming referenceRule, nothing written); a member may change nothing', async () => {

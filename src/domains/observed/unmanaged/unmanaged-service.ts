@@ -74,7 +74,11 @@ export class UnmanagedService {
       await writeUnmanagedSettings(tx, p.org.id, next, now);
       await appendAuditEvent(tx, this.deps.clock, ctx, {
         orgId: p.org.id, action: 'unmanaged_settings.updated', target: { type: 'organization', id: p.org.id },
-        data: { changed, ...pick(next, changed) },
+        data: {
+          changed, ...pick(next, changed),
+          // What the write replaced and wrote: the settings write's before-state capture.
+          before: pick(before, changed), after: pick(next, changed),
+        },
       });
       return { ...next, itsmTokenMintedAt, updatedAt: now, itsmTokenSet: itsmTokenMintedAt !== null };
     });
