@@ -49,6 +49,7 @@ export const ROUTE_RULES: readonly RouteRule[] = [
   scoped('GET', '/api/audit/export', 'audit:read'),
   scoped('GET', '/api/audit/verify', 'audit:read'),
   scoped('GET', '/api/audit/settings-captures', 'audit:read'),
+  scoped('GET', '/api/audit/settings-captures/:seq', 'audit:read'),
 
   scoped('GET', '/api/environments', 'flags:read'),
   scoped('POST', '/api/environments', 'flags:write'),

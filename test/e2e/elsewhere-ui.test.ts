@@ -48,6 +48,38 @@ const shot = (page: Page, name: string) => page.screenshot({ path: join(artifact
 describe('first-hour fixes elsewhere, in the web UI', () => {
   const suite = uiSuite({ name: 'elsewhere-ui', owner: { email: ownerEmail, password: ownerPassword }, timeoutMs: 180_000 });
 
+  it.skipIf(!hasChromium)('a settings write on the audit page: each field from → to, and its before-state capture, complete and restorable', async () => {
+    const { server, browser } = suite();
+    const { context, page } = await openPage(browser);
+    try {
+      await signIn(page, server.url);
+      const orgId = await page.evaluate(async () => ((await (await fetch('/api/session')).json()) as { organization: { id: string } }).organization.id);
+      expect(await call(page, 'PUT', `/api/organizations/${orgId}/change-settings`, JSON.stringify({ surveillanceMinutes: 45, completionRecipients: ['ops@example.test'] }))).toBe(200);
+      await page.goto(new URL('/audit?action=settings.', server.url).toString());
+      await page.locator('[data-testid="audit-row"][data-action="settings.changes_updated"]').first().click();
+      const rows = page.getByTestId('event-diff').locator('[data-testid="event-diff-row"]');
+      await rows.first().waitFor();
+      const minutes = page.locator('[data-testid="event-diff-row"][data-key="surveillanceMinutes"]');
+      expect([await minutes.getAttribute('data-kind'), await minutes.locator('.diff-before').textContent(), await minutes.locator('.diff-after').textContent()]).toEqual(['changed', '60', '45']);
+      const recipients = page.locator('[data-testid="event-diff-row"][data-key="completionRecipients"]');
+      expect([await recipients.locator('.diff-before').textContent(), await recipients.locator('.diff-after').textContent()]).toEqual(['[]', '["ops@example.test"]']);
+      const capture = page.getByTestId('event-capture');
+      await capture.getByTestId('capture-sha').waitFor();
+      expect(await capture.getByTestId('capture-completeness').getAttribute('data-state')).toBe('complete');
+      expect(await capture.getByTestId('capture-restorable').getAttribute('data-state')).toBe('true');
+      expect(await capture.textContent()).toContain('Writing these values back with the same settings page restores them.');
+      const sha = await page.evaluate(async () => {
+        const list = (await (await fetch('/api/audit/settings-captures?settings=changes&limit=1')).json()) as { items: Array<{ sha256: string; before: unknown }> };
+        return { sha: list.items[0]!.sha256, before: list.items[0]!.before };
+      });
+      expect(await capture.getByTestId('capture-sha').getAttribute('title')).toBe(sha.sha);
+      expect(sha.before).toEqual({ surveillanceMinutes: 60, completionRecipients: [] });
+      await shot(page, 'settings-capture');
+    } finally {
+      await context.close();
+    }
+  }, 90_000);
+
   it.skipIf(!hasChromium)('the tokens page names the pipeline listener at the address it really listens on', async () => {
     const { server, browser } = suite();
     const { context, page } = await openPage(browser);

@@ -107,6 +107,12 @@ export async function listAuditEvents(db: Queryable, orgId: string, f: AuditFilt
   return { items, nextCursor: r.rows.length > limit && last ? encodeCursor(last) : null };
 }
 
+/** One event of the organisation by its sequence number, or null. */
+export async function findAuditEvent(db: Queryable, orgId: string, seq: number): Promise<AuditEvent | null> {
+  const r = await db.query<AuditRow>(`SELECT ${AUDIT_COLUMNS} FROM audit_events WHERE org_id = $1 AND seq = $2`, [orgId, seq]);
+  return r.rows[0] ? toAuditEvent(r.rows[0]) : null;
+}
+
 /** Every matching event, newest first, a page at a time, for NDJSON export. */
 export async function* iterateAuditEvents(db: Queryable, orgId: string, f: AuditFilter, pageSize = 1000): AsyncGenerator<AuditEvent> {
   let cursor: string | undefined;

@@ -3,10 +3,10 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Clock } from '../../platform/clock.js';
 import { timeBound } from '../../platform/clock.js';
 import type { Database } from '../../platform/db/database.js';
-import { unauthorized } from '../../platform/errors.js';
+import { notFound, unauthorized } from '../../platform/errors.js';
 import { errors } from '../../platform/http/schemas.js';
 import type { AuditEvent } from './audit-event.js';
-import { iterateAuditEvents, listAuditEvents, verifyLedger, type AuditFilter } from './ledger-queries.js';
+import { findAuditEvent, iterateAuditEvents, listAuditEvents, verifyLedger, type AuditFilter } from './ledger-queries.js';
 import * as S from './ledger-schemas.js';
 import { SETTINGS_ACTIONS, settingsCapture, type SettingsCapture } from './settings-capture.js';
 
@@ -68,6 +68,19 @@ export const ledgerRoutes: FastifyPluginAsyncTypebox<LedgerRouteDeps> = async (a
     const { settings, cursor, limit = 50 } = req.query;
     const page = await listAuditEvents(db, orgOf(req.principal), { actions: settings ? [SETTINGS_ACTIONS.get(settings)!] : [...SETTINGS_ACTIONS.values()] }, limit, cursor || undefined);
     return { items: page.items.map((e) => settingsCapture(e)).filter((c): c is SettingsCapture => c !== null), nextCursor: page.nextCursor };
+  });
+
+  app.get('/api/audit/settings-captures/:seq', {
+    config: { access: { scope: 'audit:read' } },
+    schema: {
+      tags, summary: 'One settings write, by the sequence number of its audit event, as a before-state capture',
+      params: S.SeqParams, response: { 200: S.SettingsCaptureBody, ...errors(400, 401, 403, 404, 429) },
+    },
+  }, async (req) => {
+    const e = await findAuditEvent(db, orgOf(req.principal), req.params.seq);
+    const capture = e ? settingsCapture(e) : null;
+    if (!capture) throw notFound(e ? `audit event ${req.params.seq} is ${e.action}, not a settings write` : `no audit event ${req.params.seq}`);
+    return capture;
   });
 
   app.get('/api/audit/verify', {

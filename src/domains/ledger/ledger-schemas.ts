@@ -79,4 +79,5 @@ export const SettingsCaptureBody = Type.Object({
   restorable: Type.Boolean(),
   note: Type.Union([Type.String(), Type.Null()]),
 }, { description: 'A settings write as a before-state capture' });
+export const SeqParams = Type.Object({ seq: Type.Integer({ minimum: 1, maximum: 2 ** 53 - 1, description: 'The sequence number of the audit event' }) });
 export const SettingsCapturePageBody = Type.Object({ items: Type.Array(SettingsCaptureBody), nextCursor: Type.Union([Type.String(), Type.Null()]) });

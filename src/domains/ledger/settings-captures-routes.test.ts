@@ -74,5 +74,18 @@ describeEachEngine('settings writes as before-state captures', (engine) => {
     expect(bad.statusCode).toBe(400);
     expect(bad.json()).toEqual({ field: 'settings', error: 'Settings must be one of: alerts, catalogue, change_approvers, changes, evidence, flags, incidents, observed, unmanaged' });
     expect((await captures('', flagsToken)).statusCode).toBe(403);
+    expect((await captures('/abc')).json()).toMatchObject({ field: 'seq' });
+  });
+
+  it('answers one write by its audit event; 404 for an event that is not a settings write, or none', async () => {
+    const [latest] = (await captures('?limit=1')).json().items as Json[];
+    const one = await captures(`/${latest!.seq}`);
+    expect(one.statusCode, one.body).toBe(200);
+    expect(one.json()).toEqual(latest);
+    const token = await engine.db().query<{ seq: number }>(`SELECT seq FROM audit_events WHERE org_id = $1 AND action = 'token.created' LIMIT 1`, [owner.org.id]);
+    const notSettings = await captures(`/${token.rows[0]!.seq}`);
+    expect(notSettings.statusCode).toBe(404);
+    expect(notSettings.json().error).toBe(`audit event ${token.rows[0]!.seq} is token.created, not a settings write`);
+    expect((await captures('/999999')).statusCode).toBe(404);
   });
 });

@@ -25,6 +25,7 @@ import type {
   CatalogueImportFormat,
   CatalogueImportSummary,
   ChainVerification,
+  SettingsCapture,
   Change,
   ChangeDecision,
   ChangeDetail,
@@ -323,6 +324,8 @@ export const api = {
     return request<AuditPage>('GET', `/api/audit${auditQuery(filters, extra)}`, signal === undefined ? {} : { signal });
   },
   verifyAudit: (): Promise<ChainVerification> => request<ChainVerification>('GET', '/api/audit/verify'),
+  settingsCapture: (seq: number, signal?: AbortSignal): Promise<SettingsCapture> =>
+    request<SettingsCapture>('GET', `/api/audit/settings-captures/${String(seq)}`, withSignal(signal)),
   auditExportUrl: (filters: AuditFilters): string => `/api/audit/export${auditQuery(filters)}`,
 
   pipelineListener: (signal?: AbortSignal): Promise<PipelineListener> =>

@@ -22,6 +22,7 @@ export type AuditEvent = Item<AuditPage['items']>;
 export type ActorKind = AuditEvent['actor']['kind'];
 export type EventSource = AuditEvent['source'];
 export type ChainVerification = Answer<'/api/audit/verify', 'get'>;
+export type SettingsCapture = Answer<'/api/audit/settings-captures/{seq}', 'get'>;
 export type PipelineListener = Answer<'/api/pipeline-listener', 'get'>;
 
 export type Token = Item<Answer<'/api/tokens', 'get'>['items']>;

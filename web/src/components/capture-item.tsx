@@ -5,6 +5,7 @@ import { errorMessage, isAbort } from '../lib/errors';
 import { formatUtc, shortHash } from '../lib/format';
 import { completenessLabels, methodLabels, prestateLabels, restorableHint, sizeWords } from '../lib/rollback-format';
 import { Mark } from './rollback-badges';
+import './capture-marks.css';
 
 type Artifact = { status: 'closed' } | { status: 'loading' } | { status: 'open'; text: string } | { status: 'error'; message: string };
 

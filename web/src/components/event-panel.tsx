@@ -4,6 +4,7 @@ import type { AuditEvent } from '../api/types';
 import { auditDiff } from '../lib/audit-diff';
 import { formatUtc } from '../lib/format';
 import { CopyButton } from './copy-button';
+import { isSettingsWrite, SettingsCaptureBlock } from './settings-capture-block';
 import './event-panel.css';
 
 type Props = {
@@ -134,6 +135,8 @@ export function EventPanel({ event, onClose, onFilter }: Props) {
           </dl>
         )}
       </section>
+
+      {isSettingsWrite(event.action) && <SettingsCaptureBlock seq={event.seq} />}
 
       <details className="raw-json" data-testid="event-raw">
         <summary>Raw JSON</summary>

@@ -1,5 +1,6 @@
 // An audit event's data as a person reads it: what changed (old → new), what was added or
-// removed, and the rest of the facts. Events name their two sides before/after or from/to.
+// removed, and the rest of the facts. Events name their two sides before/after or from/to, or
+// keep one {from, to} per field under `changed` (the change and alert settings).
 
 export type DiffRow =
   | { kind: 'changed'; key: string; before: string; after: string }
@@ -39,8 +40,20 @@ function sideDiff(before: unknown, after: unknown, label: string): DiffRow[] {
   return [{ kind: 'changed', key: label, before: before === null ? '(none)' : shown(before), after: after === null ? '(none)' : shown(after) }];
 }
 
+/** `changed: {field: {from, to}}`, as the change and alert settings keep their writes; null for any other shape. */
+function fieldChanges(changed: unknown): DiffRow[] | null {
+  if (!isPlain(changed)) return null;
+  const entries = Object.entries(changed);
+  if (entries.length === 0 || !entries.every(([, v]) => isPlain(v) && 'from' in v && 'to' in v)) return null;
+  return entries.flatMap(([key, v]) => sideDiff((v as Plain)['from'], (v as Plain)['to'], key).map((row) => (row.key === key ? row : { ...row, key: `${key}.${row.key}` })));
+}
+
 export function auditDiff(data: Record<string, unknown>): AuditDiff {
   const pair = SIDES.find(([b, a]) => b in data && a in data);
+  const perField = pair ? null : fieldChanges(data['changed']);
+  if (perField) {
+    return { changes: perField, facts: Object.entries(data).filter(([key]) => key !== 'changed').map(([key, value]) => ({ key, value: shown(value) })) };
+  }
   // One value moved: named by the one field the event says changed (a flag's enabled), if it says.
   const fields = data['fields'];
   const label = Array.isArray(fields) && fields.length === 1 && typeof fields[0] === 'string' ? fields[0] : 'value';
