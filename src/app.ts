@@ -118,7 +118,7 @@ export async function buildApp(deps: AppDeps, listener: Listener): Promise<Fasti
     installMainGuard(app, deps.auth);
   } else {
     await app.register(fastifyCookie);
-    installPipelineGuard(app, deps.auth, deps.clock, PIPELINE_BODY_LIMIT);
+    installPipelineGuard(app, deps.auth, deps.clock, PIPELINE_BODY_LIMIT, deps.db);
   }
 
   app.get('/healthz', { config: { access: 'public' }, schema: { hide: true } }, async () => ({ status: 'ok' }));

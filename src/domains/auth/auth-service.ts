@@ -3,6 +3,7 @@ import type { Database, Tx } from '../../platform/db/database.js';
 import { AppError, badRequest, conflict, forbidden, invalid, notFound, taken, unauthorized } from '../../platform/errors.js';
 import { newId, randomSecret } from '../../platform/ids.js';
 import { generateApiToken, parseApiToken, safeEqual, sha256Hex } from '../../platform/crypto/tokens.js';
+import { secondsOver, TOKENS_PER_MINUTE } from '../../platform/http/rate-limit.js';
 import { appendAuditEvent, createLedgerHead, type AuditContext, type NewAuditEvent } from '../ledger/index.js';
 import * as store from './auth-store.js';
 import type { ApiToken, Organization, Principal, SessionPrincipal, TokenPrincipal, User } from './auth-types.js';
@@ -366,13 +367,20 @@ export class AuthService {
   }
 
   /** A presented token → its principal, or null (unknown, wrong secret, revoked, expired, owner gone). */
-  async authenticateToken(value: string): Promise<TokenPrincipal | null> {
+  /**
+   * The token's principal, or null for no such token (unknown, wrong secret, revoked, expired, its
+   * owner gone). The request is counted on the token's shared one-minute window for `perMinute` in
+   * the same statement as the lookup; over it, 429 with the seconds to wait (before any other work).
+   */
+  async authenticateToken(value: string, perMinute = TOKENS_PER_MINUTE): Promise<TokenPrincipal | null> {
     const parsed = parseApiToken(value);
     if (!parsed) return null;
-    const row = await store.findTokenForAuth(this.deps.db, parsed.id);
-    if (!row || !safeEqual(row.secretHash, parsed.hash) || row.revokedAt || !row.role) return null;
     const now = this.deps.clock.now();
+    const row = await store.findTokenForAuth(this.deps.db, parsed.id, { hash: parsed.hash, rateKey: `token:${parsed.id}:${perMinute}`, now: now.toISOString() });
+    if (!row || !safeEqual(row.secretHash, parsed.hash) || row.revokedAt || !row.role) return null;
     if (row.expiresAt && Date.parse(row.expiresAt) <= now.getTime()) return null;
+    const wait = row.rate ? secondsOver(row.rate, perMinute, now.getTime()) : 0;
+    if (wait > 0) throw new AppError(429, `more than ${perMinute} requests a minute for this token; retry in ${wait} s`, undefined, { retryAfter: wait });
     if (!row.lastUsedAt || now.getTime() - Date.parse(row.lastUsedAt) >= 60_000) await this.deps.db.transaction((tx) => store.touchToken(tx, row.id, now.toISOString()));
     const p = await this.principalFor(this.deps.db, row.userId, row.orgId);
     return p ? { kind: 'token', ...p, tokenId: row.id, tokenName: row.name, scopes: row.scopes } : null;

@@ -1,4 +1,5 @@
 import type { Queryable, Row, Tx } from '../../platform/db/database.js';
+import { rateHitSql, type RateHit } from '../../platform/http/rate-limit.js';
 import type { ApiToken, Member, Organization, User } from './auth-types.js';
 import type { Role, Scope } from './scopes.js';
 
@@ -176,22 +177,35 @@ export async function revokeTokenRow(tx: Tx, orgId: string, id: string, at: stri
 export type TokenAuthRow = {
   id: string; orgId: string; userId: string; name: string; scopes: Scope[]; secretHash: string;
   expiresAt: string | null; revokedAt: string | null; lastUsedAt: string | null; role: Role | null;
+  /** The request's hit on the token's shared rate window; null when the secret did not match or the token is revoked (nothing counted). */
+  rate: RateHit | null;
 };
 
-/** The token with its owner's current role in the token's organisation (null once they left). */
-export async function findTokenForAuth(db: Queryable, id: string): Promise<TokenAuthRow | null> {
-  const r = await db.query<TokenRow & { role: Role | null }>(
-    `SELECT t.*, u.email AS owner_email, m.role FROM api_tokens t
-     JOIN users u ON u.id = t.user_id
-     LEFT JOIN memberships m ON m.org_id = t.org_id AND m.user_id = t.user_id
-     WHERE t.id = $1`,
-    [id],
+/**
+ * The token with its owner's current role in the token's organisation (null once they left), and,
+ * in the same statement, the request counted on the token's rate window for `rateKey` (the token
+ * and the route's rate) when the secret's hash matches and the token is not revoked: one round
+ * trip authenticates and rate-limits, on every replica alike.
+ */
+export async function findTokenForAuth(db: Queryable, id: string, count: { hash: string; rateKey: string; now: string }): Promise<TokenAuthRow | null> {
+  const r = await db.query<TokenRow & { role: Role | null; hits: number | null; window_start: Date | null }>(
+    `WITH tok AS (
+       SELECT t.*, u.email AS owner_email, m.role FROM api_tokens t
+       JOIN users u ON u.id = t.user_id
+       LEFT JOIN memberships m ON m.org_id = t.org_id AND m.user_id = t.user_id
+       WHERE t.id = $1
+     ), hit AS (
+       ${rateHitSql('$3', '$4').replace('VALUES ($3, $4::timestamptz, 1)', 'SELECT $3, $4::timestamptz, 1 FROM tok WHERE tok.secret_hash = $2 AND tok.revoked_at IS NULL')}
+     )
+     SELECT tok.*, hit.hits, hit.window_start FROM tok LEFT JOIN hit ON true`,
+    [id, count.hash, count.rateKey, count.now],
   );
   const row = r.rows[0];
   if (!row) return null;
   return {
     id: row.id, orgId: row.org_id, userId: row.user_id, name: row.name, scopes: row.scopes, secretHash: row.secret_hash,
     expiresAt: isoOrNull(row.expires_at), revokedAt: isoOrNull(row.revoked_at), lastUsedAt: isoOrNull(row.last_used_at), role: row.role,
+    rate: row.hits === null || row.window_start === null ? null : { hits: Number(row.hits), windowStart: new Date(row.window_start) },
   };
 }
 

@@ -2,9 +2,12 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AuthService } from '../../domains/auth/index.js';
 import { hasRole, ruleOf, type RouteRule } from '../../route-rules.js';
 import type { Clock } from '../clock.js';
+import type { Queryable } from '../db/database.js';
 import { AppError, forbidden, notFound, unauthorized } from '../errors.js';
 import type { Access, Listener } from './access.js';
-import { RateLimiter } from './rate-limit.js';
+import { SharedRateWindows, TOKENS_PER_MINUTE } from './rate-limit.js';
+
+export { TOKENS_PER_MINUTE };
 
 export const SESSION_COOKIE = 'cl_session';
 
@@ -12,7 +15,6 @@ export const SESSION_COOKIE = 'cl_session';
 export function sizeWords(bytes: number): string {
   return bytes >= 1024 * 1024 && bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MiB` : `${Math.round(bytes / 1024)} KiB`;
 }
-export const TOKENS_PER_MINUTE = 60;
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /** A route as Fastify registered it, with the access its file declares (if any). */
@@ -66,10 +68,10 @@ function checkAccess(req: FastifyRequest, rule: RouteRule): void {
  * the rate per connection (the path's source id; PagerDuty's shared path by client address) and
  * the declared body size are refused here, before any body is read, as for tokens.
  */
-function checkSourceLimits(req: FastifyRequest, limiterFor: (perMinute: number) => RateLimiter, clock: Clock, bodyLimit: number): void {
+async function checkSourceLimits(req: FastifyRequest, windows: SharedRateWindows, clock: Clock, bodyLimit: number): Promise<void> {
   const perMinute = req.routeOptions.config.tokensPerMinute ?? TOKENS_PER_MINUTE;
   const id = (req.params as Record<string, string | undefined> | undefined)?.sourceId;
-  const wait = limiterFor(perMinute).hit(id ? `source:${id}` : `source-ip:${req.ip}`, clock.now().getTime());
+  const wait = await windows.hit(id ? `source:${id}:${perMinute}` : `source-ip:${req.ip}:${perMinute}`, perMinute, clock.now());
   if (wait > 0) throw new AppError(429, `more than ${perMinute} requests a minute for this change source; retry in ${wait} s`, undefined, { retryAfter: wait });
   const length = Number(req.headers['content-length'] ?? 0);
   const limit = req.routeOptions.config.pipelineBodyLimit ?? bodyLimit;
@@ -110,14 +112,10 @@ export function installMainGuard(app: FastifyInstance, auth: AuthService): void 
  * serve 404 (session-only routes included), no or unknown token 401, over the rate 429, body over
  * 64 KiB 413; then the change decisions people make (403), a missing scope 403, too low a role 403.
  */
-export function installPipelineGuard(app: FastifyInstance, auth: AuthService, clock: Clock, bodyLimit: number): void {
-  // One limiter per rate, so a token's alert intake does not eat its change-API minute, nor the reverse.
-  const limiters = new Map<number, RateLimiter>();
-  const limiterFor = (perMinute: number) => {
-    let l = limiters.get(perMinute);
-    if (!l) limiters.set(perMinute, (l = new RateLimiter(perMinute)));
-    return l;
-  };
+export function installPipelineGuard(app: FastifyInstance, auth: AuthService, clock: Clock, bodyLimit: number, db: Queryable): void {
+  // Rates are counted in PostgreSQL, so they hold across replicas; one window per rate, so a
+  // token's alert intake does not eat its change-API minute, nor the reverse.
+  const windows = new SharedRateWindows(db);
   app.decorateRequest('principal', null);
   app.decorateRequest('listener', 'pipeline');
   recordRoutes(app);
@@ -128,17 +126,15 @@ export function installPipelineGuard(app: FastifyInstance, auth: AuthService, cl
     if (!rule.listeners.includes('pipeline')) throw notServedHere(req, 'pipeline');
     if (rule.access === 'public' || rule.access === 'sdk') return;
     if (rule.access === 'source') {
-      checkSourceLimits(req, limiterFor, clock, bodyLimit);
+      await checkSourceLimits(req, windows, clock, bodyLimit);
       return;
     }
     const authz = req.headers.authorization;
     const m = typeof authz === 'string' ? /^bearer\s+(\S+)$/i.exec(authz) : null;
     if (!m) throw unauthorized('send an API token: Authorization: Bearer clt_…');
-    req.principal = await auth.authenticateToken(m[1]!);
+    // One statement finds the token and counts the request; over the rate it answers 429 itself.
+    req.principal = await auth.authenticateToken(m[1]!, req.routeOptions.config.tokensPerMinute ?? TOKENS_PER_MINUTE);
     if (!req.principal) throw unauthorized('unknown, revoked or expired API token');
-    const perMinute = req.routeOptions.config.tokensPerMinute ?? TOKENS_PER_MINUTE;
-    const wait = limiterFor(perMinute).hit((req.principal as { tokenId: string }).tokenId, clock.now().getTime());
-    if (wait > 0) throw new AppError(429, `more than ${perMinute} requests a minute for this token; retry in ${wait} s`, undefined, { retryAfter: wait });
     // A declared length over the cap is refused here, ahead of the scope check; a chunked body
     // is cut off by Fastify's bodyLimit while it is read.
     const length = Number(req.headers['content-length'] ?? 0);

@@ -1,6 +1,9 @@
+import type { Queryable } from '../db/database.js';
+
 /**
- * A sliding one-minute window per key. In memory, per process: with N servers behind one
- * balancer a token may reach N × the limit, which is the documented trade for no shared state.
+ * A sliding one-minute window per key, in memory, per process: with N servers behind one balancer
+ * a key may reach N × the limit. Used where that trade is documented (SDK keys' evaluations); API
+ * tokens and change sources count in PostgreSQL instead (sharedHit below).
  */
 export class RateLimiter {
   readonly #hits = new Map<string, number[]>();
@@ -25,5 +28,52 @@ export class RateLimiter {
 
   #sweep(from: number): void {
     for (const [k, v] of this.#hits) if (!v.some((t) => t > from)) this.#hits.delete(k);
+  }
+}
+
+export const RATE_WINDOW_MS = 60_000;
+/** An API token's requests a minute, unless a route sets its own (config.tokensPerMinute). */
+export const TOKENS_PER_MINUTE = 60;
+
+/**
+ * One hit on the shared window of `$key` at `$now`, as a statement to embed (a CTE) or run alone:
+ * the window opens at the first hit and counts for a minute; a hit after that opens a new one.
+ * Returns (hits, window_start). Every server process on the database counts in the same row, so a
+ * limit holds across replicas; concurrent hits serialise on that row for one statement only.
+ */
+export function rateHitSql(key: string, now: string): string {
+  return `INSERT INTO rate_windows AS w (key, window_start, hits) VALUES (${key}, ${now}::timestamptz, 1)
+    ON CONFLICT (key) DO UPDATE SET
+      window_start = CASE WHEN w.window_start <= ${now}::timestamptz - interval '1 minute' THEN excluded.window_start ELSE w.window_start END,
+      hits = CASE WHEN w.window_start <= ${now}::timestamptz - interval '1 minute' THEN 1 ELSE w.hits + 1 END
+    RETURNING w.hits, w.window_start`;
+}
+
+export type RateHit = { hits: number; windowStart: Date };
+
+/** Seconds to wait when this hit went over the limit (at least 1), else 0. */
+export function secondsOver(hit: RateHit, perMinute: number, nowMs: number): number {
+  if (hit.hits <= perMinute) return 0;
+  return Math.max(1, Math.ceil((hit.windowStart.getTime() + RATE_WINDOW_MS - nowMs) / 1000));
+}
+
+const PRUNE_EVERY_MS = 5 * 60_000;
+
+/** The shared windows of keys that need a statement of their own (change sources); pruned now and then. */
+export class SharedRateWindows {
+  #prunedAt = 0;
+  constructor(private readonly db: Queryable) {}
+
+  /** Records a hit; answers how many seconds to wait when the key is over its limit, else 0. */
+  async hit(key: string, perMinute: number, now: Date): Promise<number> {
+    const r = await this.db.query<{ hits: number; window_start: Date }>(rateHitSql('$1', '$2'), [key, now.toISOString()]);
+    const row = r.rows[0]!;
+    const wait = secondsOver({ hits: Number(row.hits), windowStart: new Date(row.window_start) }, perMinute, now.getTime());
+    if (now.getTime() - this.#prunedAt >= PRUNE_EVERY_MS) {
+      this.#prunedAt = now.getTime();
+      // Windows over for a minute or more count nothing: forget them (a source's address keys come and go).
+      await this.db.query(`DELETE FROM rate_windows WHERE window_start < $1::timestamptz - interval '2 minutes'`, [now.toISOString()]);
+    }
+    return wait;
   }
 }
