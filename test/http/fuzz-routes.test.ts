@@ -18,9 +18,14 @@ type Body = { raw: string; type: string; wrongType?: string } | null;
 /** Fixed, so a failure in CI is replayed exactly; printed by fast-check with the counterexample. */
 const SEED = 20261101;
 const RUNS_PER_ROUTE = 8;
-/** Written on purpose by a refused request: failed sign-ins are counted so they can be throttled. */
-const WRITTEN_ON_REFUSAL = new Set(['auth_throttles']);
-const MARK = '"\u0000number\u0000"';
+/**
+ * Written on purpose by a refused request: failed sign-ins are counted so they can be throttled,
+ * and every request of a token or a change source counts against its rate, refused or not.
+ */
+const WRITTEN_ON_REFUSAL = new Set(['auth_throttles', 'rate_windows']);
+/** A value that stands for a number JSON can spell but no double holds: its JSON form becomes 1e400 in the body sent. */
+const MARK = '\u0000number\u0000';
+const MARK_JSON = JSON.stringify(MARK);
 
 /** What the probe sent: numbers JSON or a query can spell but no column can hold, and text that looks like other types. */
 const nonFinite = fc.constantFrom('1e400', '-1e400', 'Infinity', '-Infinity', 'NaN');
@@ -75,7 +80,7 @@ function mismatched(s: Schema | undefined, v: unknown): boolean {
 
 /** A body from the route's schema, then spoiled: one field of the wrong type, a number no column holds, no body at all, not JSON. */
 function bodyOf(schema: Schema | undefined): fc.Arbitrary<Body> {
-  const json = (v: unknown, type = 'application/json') => ({ raw: JSON.stringify(v).replaceAll(MARK, '1e400'), type });
+  const json = (v: unknown, type = 'application/json') => ({ raw: JSON.stringify(v).replaceAll(MARK_JSON, '1e400'), type });
   const keys = Object.keys(schema?.properties ?? {});
   const shaped = valueOf(schema);
   const spoiled = keys.length
