@@ -59,6 +59,36 @@ export const MAIN_BODY_LIMIT = 1024 * 1024;
 export const PIPELINE_BODY_LIMIT = 64 * 1024;
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
 
+/** Liveness, readiness (the database answers) and, where asked, the Prometheus metrics. */
+function probeRoutes(app: FastifyInstance, deps: Pick<AppDeps, 'db' | 'metrics'>, metrics: boolean): void {
+  app.get('/healthz', { config: { access: 'public' }, schema: { hide: true } }, async () => ({ status: 'ok' }));
+  app.get('/readyz', { config: { access: 'public' }, schema: { hide: true } }, async (_req, reply) => {
+    try {
+      await deps.db.query('SELECT 1');
+      return { status: 'ready', engine: deps.db.engine };
+    } catch {
+      return reply.status(503).send({ error: 'database unreachable' });
+    }
+  });
+  if (!metrics) return;
+  app.get('/metrics', { config: { access: 'public' }, schema: { hide: true } }, async (_req, reply) => {
+    void reply.header('content-type', deps.metrics.registry.contentType);
+    return deps.metrics.registry.metrics();
+  });
+}
+
+/**
+ * What a worker process (--role worker) listens for: its probes and its metrics, nothing else.
+ * Every other path is 404, so a balancer that sends it a person or a pipeline by mistake is told.
+ */
+export async function buildProbeApp(deps: Pick<AppDeps, 'db' | 'metrics' | 'logger'>): Promise<FastifyInstance> {
+  const app = Fastify({ loggerInstance: deps.logger.child({ listener: 'probes' }) as FastifyBaseLogger, return503OnClosing: true }) as unknown as FastifyInstance;
+  installErrorHandler(app);
+  probeRoutes(app, deps, true);
+  app.setNotFoundHandler(async (req, reply) => reply.status(404).send({ error: `no route ${req.method} ${req.url.split('?')[0] ?? ''}: this process is a worker (--role worker) and serves only /healthz, /readyz and /metrics` }));
+  return app;
+}
+
 /**
  * One Fastify instance per listener, both carrying every route; src/route-rules.ts says which
  * listener serves which, and the guards answer 404 for the rest.
@@ -121,20 +151,8 @@ export async function buildApp(deps: AppDeps, listener: Listener): Promise<Fasti
     installPipelineGuard(app, deps.auth, deps.clock, PIPELINE_BODY_LIMIT, deps.db);
   }
 
-  app.get('/healthz', { config: { access: 'public' }, schema: { hide: true } }, async () => ({ status: 'ok' }));
-  app.get('/readyz', { config: { access: 'public' }, schema: { hide: true } }, async (_req, reply) => {
-    try {
-      await deps.db.query('SELECT 1');
-      return { status: 'ready', engine: deps.db.engine };
-    } catch {
-      return reply.status(503).send({ error: 'database unreachable' });
-    }
-  });
+  probeRoutes(app, deps, listener === 'main');
   if (listener === 'main') {
-    app.get('/metrics', { config: { access: 'public' }, schema: { hide: true } }, async (_req, reply) => {
-      void reply.header('content-type', deps.metrics.registry.contentType);
-      return deps.metrics.registry.metrics();
-    });
     app.get('/api/openapi.json', { config: { access: 'public' }, schema: { hide: true } }, async () => app.swagger());
   }
 

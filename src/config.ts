@@ -7,7 +7,17 @@ import { packageRoot } from './platform/paths.js';
 
 export type StoreConfig = { dataDir: string; databaseUrl: string | null };
 
+/** What one `serve` process does: everything, the listeners only, or the job worker only. */
+export const SERVE_ROLES = ['all', 'web', 'worker'] as const;
+export type ServeRole = (typeof SERVE_ROLES)[number];
+
 export type ServeConfig = StoreConfig & {
+  /**
+   * all: both listeners and the job worker; web: the listeners, no jobs; worker: the timers and
+   * the outbox, with only /healthz, /readyz and /metrics on the main port. web and worker need
+   * PostgreSQL: the embedded database serves one process.
+   */
+  role: ServeRole;
   host: string;
   port: number;
   pipelineHost: string;
@@ -107,8 +117,15 @@ export function trustProxyConfig(text: string | undefined): readonly string[] {
 export function serveConfig(o: Record<string, string | undefined>, env = process.env): ServeConfig {
   const publicUrl = o.publicUrl ?? env.CHANGELEDGER_PUBLIC_URL ?? null;
   if (publicUrl !== null && !/^https?:\/\/[^\s/]+/.test(publicUrl)) throw new Error(`--public-url must be an http(s) URL, got "${publicUrl}"`);
+  const role = o.role ?? env.CHANGELEDGER_ROLE ?? 'all';
+  if (!(SERVE_ROLES as readonly string[]).includes(role)) throw new Error(`--role must be all, web or worker, got "${role}"`);
+  const store = storeConfig(o, env);
+  if (role !== 'all' && !store.databaseUrl) {
+    throw new Error(`--role ${role} needs PostgreSQL (--database-url or DATABASE_URL): the embedded database serves one process, so it runs everything (--role all)`);
+  }
   return Object.freeze({
-    ...storeConfig(o, env),
+    ...store,
+    role: role as ServeRole,
     host: o.host ?? env.HOST ?? 'localhost',
     port: port(o.port ?? env.PORT ?? '8080', '--port'),
     pipelineHost: o.pipelineHost ?? env.PIPELINE_HOST ?? 'localhost',

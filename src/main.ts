@@ -1,6 +1,6 @@
 import { listenerUrl } from './platform/http/listener-routes.js';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from './app.js';
+import { buildApp, buildProbeApp } from './app.js';
 import { compose, type Services } from './compose.js';
 import { version, type ServeConfig } from './config.js';
 import { systemClock, type Clock } from './platform/clock.js';
@@ -17,6 +17,7 @@ import { scheduleAllPulls } from './domains/observed/pull-scheduler.js';
 
 export type RunningServer = {
   url: string;
+  /** Empty for a worker (--role worker), which has no pipeline listener. */
   pipelineUrl: string;
   services: Services;
   /** Graceful: stop accepting, finish requests in flight and the job batch in hand, close the store. */
@@ -59,15 +60,26 @@ export async function startServer(cfg: ServeConfig, opts: { clock?: Clock; say?:
     await db.transaction((tx) => scheduleAllPulls(tx, services.clock));
     let pipelineListening: string | null = null;
     const deps = { ...services, secureCookies: cfg.secureCookies, version, trustProxy: cfg.trustProxy, pipelineUrl: () => pipelineListening };
-    main = await buildApp(deps, 'main');
-    pipeline = await buildApp(deps, 'pipeline');
-    await main.listen({ host: cfg.host, port: cfg.port });
-    await pipeline.listen({ host: cfg.pipelineHost, port: cfg.pipelinePort });
-    const url = urlOf(main, cfg.host);
-    listening = url;
-    const pipelineUrl = urlOf(pipeline, cfg.pipelineHost);
-    pipelineListening = pipelineUrl;
-    services.worker.start();
+    const storage = db.engine === 'pglite' ? `embedded database in ${db.location}` : `PostgreSQL at ${db.location}`;
+    let url: string;
+    let pipelineUrl: string | null = null;
+    if (cfg.role === 'worker') {
+      // A worker serves its probes only: no UI, no API, no pipeline listener.
+      main = await buildProbeApp(deps);
+      await main.listen({ host: cfg.host, port: cfg.port });
+      url = urlOf(main, cfg.host);
+      listening = cfg.publicUrl ?? null;
+    } else {
+      main = await buildApp(deps, 'main');
+      pipeline = await buildApp(deps, 'pipeline');
+      await main.listen({ host: cfg.host, port: cfg.port });
+      await pipeline.listen({ host: cfg.pipelineHost, port: cfg.pipelinePort });
+      url = urlOf(main, cfg.host);
+      listening = url;
+      pipelineUrl = urlOf(pipeline, cfg.pipelineHost);
+      pipelineListening = pipelineUrl;
+    }
+    if (cfg.role !== 'web') services.worker.start();
     // The embedded store is this process's alone: the command line reaches it through the admin socket.
     if (db.engine === 'pglite') {
       try {
@@ -76,13 +88,18 @@ export async function startServer(cfg: ServeConfig, opts: { clock?: Clock; say?:
         say(`changeledger: no admin socket, so store commands of the CLI wait until the server stops: ${(err as Error).message}`);
       }
     }
-    const storage = db.engine === 'pglite' ? `embedded database in ${db.location}` : `PostgreSQL at ${db.location}`;
-    const linkOf = (token: string) => `${cfg.publicUrl ?? url}/signin/link#${token}`;
-    say(startupBlock({
-      version, storage, url, pipelineUrl,
-      created: first ? { orgName: first.org.name, ownerEmail: first.owner.email, link: linkOf(first.linkToken) } : null,
-      reissued: reissued ? { ownerEmail: reissued.owner.email, link: linkOf(reissued.linkToken) } : null,
-    }));
+    if (cfg.role === 'worker' || pipelineUrl === null) {
+      say(`changeledger ${version} (--role worker): runs the timers and the outbox of ${storage}; health, readiness and metrics on ${url}`);
+      if (!cfg.publicUrl) say(`changeledger: warning: no --public-url, so links in the e-mails this worker sends point at ${publicUrl()}`);
+    } else {
+      const linkOf = (token: string) => `${cfg.publicUrl ?? url}/signin/link#${token}`;
+      say(startupBlock({
+        version, storage, url, pipelineUrl,
+        created: first ? { orgName: first.org.name, ownerEmail: first.owner.email, link: linkOf(first.linkToken) } : null,
+        reissued: reissued ? { ownerEmail: reissued.owner.email, link: linkOf(reissued.linkToken) } : null,
+      }));
+      if (cfg.role === 'web') say('changeledger: --role web: this process runs no timers or outbox jobs; run a --role worker (or all) process on the same database');
+    }
     let closing: Promise<void> | null = null;
     const close = () =>
       (closing ??= (async () => {
@@ -92,7 +109,7 @@ export async function startServer(cfg: ServeConfig, opts: { clock?: Clock; say?:
         await db.close();
         logger.flush();
       })());
-    return { url, pipelineUrl, services, close };
+    return { url, pipelineUrl: pipelineUrl ?? '', services, close };
   } catch (err) {
     await Promise.allSettled([main?.close(), pipeline?.close(), admin?.close()]);
     await db.close();

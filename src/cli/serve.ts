@@ -10,6 +10,7 @@ export function serveCommands(program: Command, io: Io, done: (code: number) => 
   withStoreOptions(program.command('serve').description('serve the web UI and API, the pipeline listener and the job worker'), {
     dataHelp: 'data directory of the embedded database; the server also opens its admin socket there (changeledger.sock, mode 0600) for the store commands of the CLI',
   })
+    .option('--role <role>', 'all: listeners and job worker; web: the listeners only; worker: timers and outbox only, with /healthz, /readyz and /metrics on --port (web and worker need PostgreSQL) (default: $CHANGELEDGER_ROLE, else all)')
     .option('--host <address>', 'bind address of the main listener', process.env.HOST ?? 'localhost')
     .option('--port <port>', 'port of the web UI and session API', process.env.PORT ?? '8080')
     .option('--pipeline-host <address>', 'bind address of the pipeline listener', process.env.PIPELINE_HOST ?? 'localhost')

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { emptyPostgresDatabase, engineNames } from '../support/engines.js';
+import { startSmtpCapture, type SmtpCapture } from '../support/smtp-capture.js';
 import { createOwner, runCli, startServer, type ServerProcess } from '../support/spawn-server.js';
 
 // Three `changeledger serve` processes on one PostgreSQL, as a team runs them behind a balancer:
@@ -106,5 +107,58 @@ describe.runIf(hasPostgres)('three server processes on one PostgreSQL', () => {
     const third = await signIn(replicas[2]!, APPROVER, 'wrong password, certainly');
     expect(third.status).toBe(429);
     expect(Number(third.headers.get('retry-after'))).toBeGreaterThan(0);
+  }, 60_000);
+});
+
+describe.runIf(hasPostgres)('serve --role: web-only and worker-only processes on one PostgreSQL', () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'changeledger-roles-'));
+  let pg: { url: string; drop(): Promise<void> };
+  let smtp: SmtpCapture;
+  const started: ServerProcess[] = [];
+  beforeAll(async () => {
+    pg = await emptyPostgresDatabase('roles');
+    smtp = await startSmtpCapture();
+    await createOwner(dataDir, OWNER, PASSWORD, ['--database-url', pg.url]);
+  }, 60_000);
+  afterAll(async () => {
+    for (const s of started) await s.stop();
+    await smtp?.close();
+    await pg?.drop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }, 60_000);
+  const start = async (role: string) => {
+    const s = await startServer({ dataDir, env: { DATABASE_URL: pg.url }, args: ['--database-url', pg.url, '--role', role, '--smtp-url', smtp.url, '--mail-from', 'changes@roles.dev', '--public-url', 'https://changes.roles.test'] });
+    started.push(s);
+    return s;
+  };
+
+  it('a web process serves and sends nothing; the mail it queued goes out once a worker runs; the worker answers only its probes', async () => {
+    const web = await start('web');
+    await expect.poll(() => web.stderr(), { timeout: 10_000 }).toContain('--role web: this process runs no timers or outbox jobs');
+    const owner = await session(web, OWNER);
+    const orgId = ((await (await call(web, owner, 'GET', '/api/session')).json()) as { organization: { id: string } }).organization.id;
+    const invited = await call(web, owner, 'POST', `/api/organizations/${orgId}/members`, { email: 'bea@roles.dev', role: 'member' });
+    expect(invited.status, await invited.clone().text()).toBe(201);
+    // Mailed (not a reserved test domain), but nobody works the outbox: the invitation waits.
+    expect(((await invited.json()) as { delivery: string }).delivery).toBe('mail');
+    await new Promise((r) => setTimeout(r, 2_500));
+    expect(smtp.messages).toEqual([]);
+
+    const worker = await start('worker');
+    expect(worker.pipelineUrl).toBe('');
+    await expect.poll(() => smtp.messages.length, { timeout: 20_000 }).toBe(1);
+    expect(smtp.messages[0]!.envelope.to).toEqual(['bea@roles.dev']);
+    expect(smtp.messages[0]!.mail.text).toContain('https://changes.roles.test/signin/link#');
+    expect((await fetch(`${worker.url}/readyz`)).status).toBe(200);
+    expect(await (await fetch(`${worker.url}/metrics`)).text()).toContain('changeledger_jobs_total{kind="mail.send",outcome="done"} 1');
+    const ui = await fetch(`${worker.url}/api/session`);
+    expect(ui.status).toBe(404);
+    expect(((await ui.json()) as { error: string }).error).toContain('this process is a worker (--role worker)');
+  }, 90_000);
+
+  it('refuses --role web on the embedded database, saying why', async () => {
+    const r = await runCli(['serve', '--role', 'web', '--data', mkdtempSync(join(tmpdir(), 'changeledger-role-pglite-')), '--port', '0', '--pipeline-port', '0'], { env: { DATABASE_URL: '' } });
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toContain('--role web needs PostgreSQL (--database-url or DATABASE_URL): the embedded database serves one process');
   }, 60_000);
 });

@@ -57,9 +57,11 @@ export async function startServer(opts: { dataDir: string; env?: Record<string, 
     const timer = setTimeout(() => reject(new Error(`server did not start within 60 s:\n${err}`)), 60_000);
     child.stderr!.on('data', (d: Buffer) => {
       err += d.toString();
-      const url = /web UI and API on (\S+)/.exec(err)?.[1];
-      const pipelineUrl = /pipeline listener on (\S+)/.exec(err)?.[1];
-      if (url && pipelineUrl) {
+      // A worker (--role worker) has no pipeline listener: only its probes.
+      const worker = /\(--role worker\).* metrics on (\S+)/.exec(err)?.[1];
+      const url = worker ?? /web UI and API on (\S+)/.exec(err)?.[1];
+      const pipelineUrl = worker ? '' : /pipeline listener on (\S+)/.exec(err)?.[1];
+      if (url && pipelineUrl !== undefined) {
         clearTimeout(timer);
         resolve({ url, pipelineUrl });
       }
