@@ -40,6 +40,7 @@ import { JobWorker } from './platform/jobs/job-worker.js';
 import { mailJobHandlers } from './platform/mail/mail-outbox.js';
 import { createMailer, type MailConfig, type Mailer } from './platform/mail/mailer.js';
 import { createMetrics, type Metrics } from './platform/metrics.js';
+import { createOpsMetrics } from './ops/ops-metrics.js';
 import { LogIntake } from './domains/evidence/log-intake.js';
 import { logRetentionJobHandlers } from './domains/evidence/log-retention.js';
 import { ObservedFeed } from './domains/observed/observed-feed.js';
@@ -135,6 +136,7 @@ export type ComposeOptions = {
 
 export function compose(o: ComposeOptions): Services {
   const metrics = createMetrics();
+  createOpsMetrics({ registry: metrics.registry, db: o.db, clock: o.clock, logger: o.logger });
   const flags = new FlagService({ db: o.db, clock: o.clock });
   const auth = new AuthService({ db: o.db, clock: o.clock, initializers: [(tx, ctx, orgId) => flags.initOrganization(tx, ctx, orgId)],
     // Called at a removal, long after changeSettings below exists.
