@@ -146,7 +146,7 @@ describe.runIf(hasPostgres)('serve --role: web-only and worker-only processes on
 
     const worker = await start('worker');
     expect(worker.pipelineUrl).toBe('');
-    await expect.poll(() => smtp.messages.length, { timeout: 20_000 }).toBe(1);
+    await expect.poll(() => smtp.messages.length, { timeout: 60_000 }).toBe(1);
     expect(smtp.messages[0]!.envelope.to).toEqual(['bea@roles.dev']);
     expect(smtp.messages[0]!.mail.text).toContain('https://changes.roles.test/signin/link#');
     expect((await fetch(`${worker.url}/readyz`)).status).toBe(200);
@@ -154,7 +154,7 @@ describe.runIf(hasPostgres)('serve --role: web-only and worker-only processes on
     const ui = await fetch(`${worker.url}/api/session`);
     expect(ui.status).toBe(404);
     expect(((await ui.json()) as { error: string }).error).toContain('this process is a worker (--role worker)');
-  }, 90_000);
+  }, 180_000);
 
   it('refuses --role web on the embedded database, saying why', async () => {
     const r = await runCli(['serve', '--role', 'web', '--data', mkdtempSync(join(tmpdir(), 'changeledger-role-pglite-')), '--port', '0', '--pipeline-port', '0'], { env: { DATABASE_URL: '' } });
