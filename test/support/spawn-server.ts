@@ -42,11 +42,11 @@ export type ServerProcess = {
   kill9(): Promise<void>;
 };
 
-/** Starts `changeledger serve` as a real process on free ports and waits until it listens. */
-export async function startServer(opts: { dataDir: string; env?: Record<string, string>; args?: string[] }): Promise<ServerProcess> {
+/** Starts `changeledger serve` as a real process on free ports and waits until it listens; `cli`: another tree's src/cli/main.ts (an earlier release). */
+export async function startServer(opts: { dataDir: string; env?: Record<string, string>; args?: string[]; cli?: string }): Promise<ServerProcess> {
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', CLI, 'serve', '--data', opts.dataDir, '--host', '127.0.0.1', '--port', '0', '--pipeline-host', '127.0.0.1', '--pipeline-port', '0', ...(opts.args ?? [])],
+    ['--import', 'tsx', opts.cli ?? CLI, 'serve', '--data', opts.dataDir, '--host', '127.0.0.1', '--port', '0', '--pipeline-host', '127.0.0.1', '--pipeline-port', '0', ...(opts.args ?? [])],
     { cwd: packageRoot, env: { ...process.env, ...opts.env }, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let out = '';
