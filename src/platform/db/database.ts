@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { acquireDataDirLock, type DataDirLock } from './data-dir-lock.js';
+import { isDatabaseUnavailable } from './unavailable.js';
 
 export type Engine = 'pglite' | 'postgres';
 export type Row = Record<string, unknown>;
@@ -34,6 +35,8 @@ export type OpenOptions =
 const INT8 = 20;
 /** Runs of a transaction the server aborted for a deadlock or a serialization failure. */
 const RETRIES = 3;
+/** How long a request waits for a pooled connection before it is answered 503 (the API never hangs past 5 s on it). */
+export const CONNECT_TIMEOUT_MS = 3_000;
 
 export async function openDatabase(opts: OpenOptions): Promise<Database> {
   return opts.engine === 'pglite' ? openPglite(opts.dataDir, opts.holder ?? 'changeledger', opts.lock ?? true) : openPostgres(opts.url, opts.poolSize ?? 10);
@@ -89,10 +92,17 @@ async function openPostgres(url: string, poolSize: number): Promise<Database> {
   const pool = new pg.Pool({
     connectionString: url,
     max: poolSize,
+    // A request waits this long for a connection (all in use, or the server not answering), then
+    // fails as unavailable: the API answers 503 with Retry-After instead of hanging.
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
     types: { getTypeParser: ((oid: number, format?: string) => (oid === INT8 ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format as 'text'))) as typeof pg.types.getTypeParser },
   });
-  // A dropped idle connection must not crash the process; the next query reconnects.
+  // A dropped connection must not crash the process, idle or checked out (a server shutdown ends
+  // both): the query on it fails, the transaction drops it, and the next one reconnects.
   pool.on('error', () => undefined);
+  pool.on('connect', (client) => {
+    client.on('error', () => undefined);
+  });
   const wrap = (c: pg.Pool | pg.PoolClient) => ({
     async query<R extends Row>(text: string, params?: readonly unknown[]) {
       const r = await c.query(text, params as unknown[] | undefined);
@@ -112,18 +122,21 @@ async function openPostgres(url: string, poolSize: number): Promise<Database> {
       // whole callback runs again, which is safe because nothing of the aborted run committed.
       for (let attempt = 1; ; attempt++) {
         const client = await pool.connect();
+        let lostConnection = false;
         try {
           await client.query('BEGIN');
           const result = await fn({ ...wrap(client), transactional: true });
           await client.query('COMMIT');
           return result;
         } catch (err) {
+          if (isDatabaseUnavailable(err)) lostConnection = true;
           await client.query('ROLLBACK').catch(() => undefined);
           const code = (err as { code?: string }).code;
           if ((code === '40P01' || code === '40001') && attempt < RETRIES) continue;
           throw err;
         } finally {
-          client.release();
+          // A connection the server dropped is not put back in the pool.
+          client.release(lostConnection);
         }
       }
     },

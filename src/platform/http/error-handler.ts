@@ -1,4 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
+import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../db/unavailable.js';
 import { describeUniqueViolation } from '../db/unique-violation.js';
 import { AppError, FieldError } from '../errors.js';
 import { fieldSentence, schemaHas, schemaProblem, typeWords } from '../field-words.js';
@@ -86,6 +87,11 @@ export function installErrorHandler(app: FastifyInstance): void {
       // The limit is the route's own (alert intake takes 1 MiB) or the listener's.
       const message = err.code === 'FST_ERR_CTP_BODY_TOO_LARGE' ? `request body is over ${sizeWords(req.routeOptions.bodyLimit)}` : err.message;
       return reply.status(status).send({ error: message });
+    }
+    if (isDatabaseUnavailable(err)) {
+      // Not the client's fault and nothing was written: it may send the same request again.
+      req.log.warn({ err: (err as Error).message }, 'database unavailable');
+      return reply.status(503).header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS)).send({ error: `the database is not answering; retry in ${DATABASE_RETRY_AFTER_SECONDS} s`, requestId: req.id });
     }
     req.log.error({ err }, 'unexpected error');
     return reply.status(500).send({ error: 'internal error', requestId: req.id });

@@ -5,6 +5,7 @@ import { newId } from '../ids.js';
 import type { Metrics } from '../metrics.js';
 import { retryDelayMs, type Job, type JobHandler } from './job.js';
 import { toJob } from './job-queue.js';
+import { isDatabaseUnavailable } from '../db/unavailable.js';
 
 export type WorkerOptions = {
   db: Database;
@@ -32,6 +33,7 @@ export class JobWorker {
   #timer: NodeJS.Timeout | null = null;
   #running: Promise<void> | null = null;
   #stopped = true;
+  #paused = false;
 
   constructor(o: WorkerOptions) {
     this.id = o.workerId ?? newId('wrk');
@@ -138,8 +140,16 @@ export class JobWorker {
     let ran = 0;
     try {
       ran = await this.runOnce();
+      if (this.#paused) this.#o.logger?.info('job worker resumed: the database answers again');
+      this.#paused = false;
     } catch (err) {
-      this.#o.logger?.error({ err }, 'job worker round failed');
+      // Without its database the worker pauses: it tries again at its next poll, logging once per outage.
+      if (isDatabaseUnavailable(err)) {
+        if (!this.#paused) this.#o.logger?.warn({ err: (err as Error).message }, 'job worker paused: the database is not answering');
+        this.#paused = true;
+      } else {
+        this.#o.logger?.error({ err }, 'job worker round failed');
+      }
     }
     if (!this.#stopped) this.#schedule(ran >= this.#o.batchSize ? 0 : this.#o.pollMs);
   }
