@@ -88,7 +88,7 @@ export async function startServer(cfg: ServeConfig, opts: { clock?: Clock; say?:
         say(`changeledger: no admin socket, so store commands of the CLI wait until the server stops: ${(err as Error).message}`);
       }
     }
-    if (cfg.role === 'worker' || pipelineUrl === null) {
+    if (pipelineUrl === null) {
       say(`changeledger ${version} (--role worker): runs the timers and the outbox of ${storage}; health, readiness and metrics on ${url}`);
       if (!cfg.publicUrl) say(`changeledger: warning: no --public-url, so links in the e-mails this worker sends point at ${publicUrl()}`);
     } else {

@@ -195,7 +195,7 @@ export async function findTokenForAuth(db: Queryable, id: string, count: { hash:
        LEFT JOIN memberships m ON m.org_id = t.org_id AND m.user_id = t.user_id
        WHERE t.id = $1
      ), hit AS (
-       ${rateHitSql('$3', '$4').replace('VALUES ($3, $4::timestamptz, 1)', 'SELECT $3, $4::timestamptz, 1 FROM tok WHERE tok.secret_hash = $2 AND tok.revoked_at IS NULL')}
+       ${rateHitSql('$4', 'SELECT $3, $4::timestamptz, 1 FROM tok WHERE tok.secret_hash = $2 AND tok.revoked_at IS NULL')}
      )
      SELECT tok.*, hit.hits, hit.window_start FROM tok LEFT JOIN hit ON true`,
     [id, count.hash, count.rateKey, count.now],

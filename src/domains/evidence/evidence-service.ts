@@ -92,10 +92,9 @@ export class EvidenceService implements ChangeReporter {
         const p = job.payload as Payload;
         const reported = await this.deps.changes.recordReport(tx, SYSTEM, p.changeId, p.evaluateAt, record);
         // A review written while the evidence was being collected is not in it: the next version
-        // shows it. (From here the change's row is locked, so a later review revises it itself.)
-        const shown = (record.body as Partial<Evidence>).review;
-        const now = reported && shown ? await readReview(tx, reported.id) : null;
-        if (now && reviewIsBehind(shown, now)) await this.deps.changes.reviseReport(tx, SYSTEM, reported!.id, 'review');
+        // shows it (revise finds nothing new otherwise). From here the change's row is locked, so a
+        // later review revises the report itself.
+        if (reported) await this.deps.changes.reviseReport(tx, SYSTEM, reported.id, 'review');
       },
     };
     return { [COLLECT_JOB]: handler as JobHandler<unknown> };

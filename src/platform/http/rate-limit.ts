@@ -36,13 +36,14 @@ export const RATE_WINDOW_MS = 60_000;
 export const TOKENS_PER_MINUTE = 60;
 
 /**
- * One hit on the shared window of `$key` at `$now`, as a statement to embed (a CTE) or run alone:
- * the window opens at the first hit and counts for a minute; a hit after that opens a new one.
- * Returns (hits, window_start). Every server process on the database counts in the same row, so a
- * limit holds across replicas; concurrent hits serialise on that row for one statement only.
+ * One hit on a shared window at `now`, as a statement to embed (a CTE) or run alone: `row` gives
+ * the (key, now, 1) to count, as VALUES or as a SELECT that yields nothing when nothing is to be
+ * counted. The window opens at the first hit and counts for a minute; a hit after that opens a new
+ * one. Returns (hits, window_start). Every server process on the database counts in the same row,
+ * so a limit holds across replicas; concurrent hits serialise on that row for one statement only.
  */
-export function rateHitSql(key: string, now: string): string {
-  return `INSERT INTO rate_windows AS w (key, window_start, hits) VALUES (${key}, ${now}::timestamptz, 1)
+export function rateHitSql(now: string, row: string): string {
+  return `INSERT INTO rate_windows AS w (key, window_start, hits) ${row}
     ON CONFLICT (key) DO UPDATE SET
       window_start = CASE WHEN w.window_start <= ${now}::timestamptz - interval '1 minute' THEN excluded.window_start ELSE w.window_start END,
       hits = CASE WHEN w.window_start <= ${now}::timestamptz - interval '1 minute' THEN 1 ELSE w.hits + 1 END
@@ -66,7 +67,7 @@ export class SharedRateWindows {
 
   /** Records a hit; answers how many seconds to wait when the key is over its limit, else 0. */
   async hit(key: string, perMinute: number, now: Date): Promise<number> {
-    const r = await this.db.query<{ hits: number; window_start: Date }>(rateHitSql('$1', '$2'), [key, now.toISOString()]);
+    const r = await this.db.query<{ hits: number; window_start: Date }>(rateHitSql('$2', 'VALUES ($1, $2::timestamptz, 1)'), [key, now.toISOString()]);
     const row = r.rows[0]!;
     const wait = secondsOver({ hits: Number(row.hits), windowStart: new Date(row.window_start) }, perMinute, now.getTime());
     if (now.getTime() - this.#prunedAt >= PRUNE_EVERY_MS) {

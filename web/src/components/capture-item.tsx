@@ -3,9 +3,8 @@ import { rollbackApi } from '../api/rollback-client';
 import type { Capture } from '../api/rollback-types';
 import { errorMessage, isAbort } from '../lib/errors';
 import { formatUtc, shortHash } from '../lib/format';
-import { completenessLabels, methodLabels, prestateLabels, restorableHint, sizeWords } from '../lib/rollback-format';
-import { Mark } from './rollback-badges';
-import './capture-marks.css';
+import { methodLabels, restorableHint, sizeWords } from '../lib/rollback-format';
+import { CaptureMarks } from './capture-marks';
 
 type Artifact = { status: 'closed' } | { status: 'loading' } | { status: 'open'; text: string } | { status: 'error'; message: string };
 
@@ -51,17 +50,7 @@ export function CaptureItem({ changeId, capture }: { changeId: string; capture: 
           </button>
         )}
       </div>
-      <div className="capture-marks">
-        <Mark tone={c.completeness === 'complete' ? 'ok' : c.completeness === 'partial' ? 'warn' : 'neutral'} title={completenessLabels[c.completeness].hint} testId="capture-completeness" state={c.completeness}>
-          {completenessLabels[c.completeness].label}
-        </Mark>
-        <Mark tone={c.prestateStatus === 'present' ? 'neutral' : 'warn'} testId="capture-prestate" state={c.prestateStatus}>
-          {prestateLabels[c.prestateStatus]}
-        </Mark>
-        <Mark tone={c.restorable ? 'ok' : 'warn'} title={c.restorable ? restorableHint.yes : restorableHint.no} testId="capture-restorable" state={String(c.restorable)}>
-          {c.restorable ? 'restorable' : 'not restorable'}
-        </Mark>
-      </div>
+      <CaptureMarks completeness={c.completeness} prestateStatus={c.prestateStatus} restorable={c.restorable} restorableTitle={c.restorable ? restorableHint.yes : restorableHint.no} />
       <div className="muted small capture-meta">
         sha256 <span className="mono" title={c.sha256} data-testid="capture-sha">{shortHash(c.sha256)}</span> · by{' '}
         <span data-testid="capture-by">{c.capturedBy.name}</span> ({c.source === 'pipeline' ? 'pipeline' : 'a person'}) at <span className="mono">{formatUtc(c.capturedAt)}</span>

@@ -3,10 +3,8 @@ import { api } from '../api/client';
 import type { SettingsCapture } from '../api/types';
 import { errorMessage, isAbort } from '../lib/errors';
 import { shortHash } from '../lib/format';
-import { completenessLabels, prestateLabels } from '../lib/rollback-format';
 import { CopyButton } from './copy-button';
-import { Mark } from './rollback-badges';
-import './capture-marks.css';
+import { CaptureMarks } from './capture-marks';
 
 type State = { status: 'loading' } | { status: 'ready'; capture: SettingsCapture } | { status: 'error'; message: string };
 
@@ -42,17 +40,7 @@ export function SettingsCaptureBlock({ seq }: { seq: number }) {
 function CaptureBody({ c }: { c: SettingsCapture }) {
   return (
     <div data-restorable={String(c.restorable)}>
-      <div className="capture-marks">
-        <Mark tone={c.completeness === 'complete' ? 'ok' : c.completeness === 'partial' ? 'warn' : 'neutral'} title={completenessLabels[c.completeness].hint} testId="capture-completeness" state={c.completeness}>
-          {completenessLabels[c.completeness].label}
-        </Mark>
-        <Mark tone={c.prestateStatus === 'present' ? 'neutral' : 'warn'} testId="capture-prestate" state={c.prestateStatus}>
-          {prestateLabels[c.prestateStatus]}
-        </Mark>
-        <Mark tone={c.restorable ? 'ok' : 'warn'} testId="capture-restorable" state={String(c.restorable)}>
-          {c.restorable ? 'restorable' : 'not restorable'}
-        </Mark>
-      </div>
+      <CaptureMarks completeness={c.completeness} prestateStatus={c.prestateStatus} restorable={c.restorable} />
       {c.note !== null && <p className="muted small" data-testid="capture-note">{c.note}</p>}
       {c.before !== null && (
         <p className="muted small capture-meta">
