@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { serveConfig, trustProxyConfig } from './config.js';
+import { serveConfig, storeConfig, trustProxyConfig } from './config.js';
 
 describe('--trust-proxy', () => {
   it.each([
@@ -42,5 +42,16 @@ describe('CHANGELEDGER_TEST_ONLY_HOLD_RELEASE_DELAY_MS', () => {
 
   it.each(['soon', '-1', '1.5', '300001'])('refuses %j, saying it is test only', (raw) => {
     expect(() => serveConfig({}, { CHANGELEDGER_TEST_ONLY_HOLD_RELEASE_DELAY_MS: raw })).toThrow(`CHANGELEDGER_TEST_ONLY_HOLD_RELEASE_DELAY_MS (test only) must be a whole number of milliseconds from 0 to 300000, got "${raw}"`);
+  });
+});
+
+describe('CHANGELEDGER_DB_POOL_SIZE', () => {
+  it('is ten connections unless set', () => {
+    expect(storeConfig({}, {}).poolSize).toBe(10);
+    expect(storeConfig({}, { CHANGELEDGER_DB_POOL_SIZE: '25' }).poolSize).toBe(25);
+  });
+
+  it.each(['0', '-1', '2.5', 'ten', '1001'])('refuses %j, naming the variable and the range', (text) => {
+    expect(() => storeConfig({}, { CHANGELEDGER_DB_POOL_SIZE: text })).toThrow(`CHANGELEDGER_DB_POOL_SIZE must be a whole number of connections from 1 to 1000, got "${text}"`);
   });
 });

@@ -2,10 +2,12 @@ import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { join, resolve } from 'node:path';
 import { AI_BUDGET_MS } from './domains/evidence/ai-limits.js';
+import { DEFAULT_POOL_SIZE } from './platform/db/database.js';
 import type { MailConfig } from './platform/mail/mailer.js';
 import { packageRoot } from './platform/paths.js';
 
-export type StoreConfig = { dataDir: string; databaseUrl: string | null };
+/** poolSize: connections one process keeps to a PostgreSQL server (CHANGELEDGER_DB_POOL_SIZE); unused on the embedded database. */
+export type StoreConfig = { dataDir: string; databaseUrl: string | null; poolSize: number };
 
 /** What one `serve` process does: everything, the listeners only, or the job worker only. */
 export const SERVE_ROLES = ['all', 'web', 'worker'] as const;
@@ -56,7 +58,15 @@ export function storeConfig(o: { data?: string; databaseUrl?: string }, env = pr
   return Object.freeze({
     dataDir: resolve(o.data ?? env.CHANGELEDGER_DATA ?? './data'),
     databaseUrl: o.databaseUrl ?? env.DATABASE_URL ?? null,
+    poolSize: poolSize(env.CHANGELEDGER_DB_POOL_SIZE),
   });
+}
+
+function poolSize(text: string | undefined): number {
+  if (text === undefined || text === '') return DEFAULT_POOL_SIZE;
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < 1 || n > 1000) throw new Error(`CHANGELEDGER_DB_POOL_SIZE must be a whole number of connections from 1 to 1000, got "${text}"`);
+  return n;
 }
 
 function port(text: string, name: string): number {

@@ -104,4 +104,56 @@ describe.runIf(bin !== null)('PostgreSQL stopped and started under a running ser
       await db.close();
     }
   }, 180_000);
+
+  it('answers 503 at once when every pooled connection is taken and many already wait, and serves again when they free up', async () => {
+    // A web-only process with two connections; an outside session locks the flags table, so the
+    // two requests that reach it hold both connections until the lock goes.
+    const busy = await startServer({ dataDir, env: { DATABASE_URL: cluster.url, CHANGELEDGER_DB_POOL_SIZE: '2' }, args: ['--database-url', cluster.url, '--role', 'web'] });
+    const locker = await openDatabase({ engine: 'postgres', url: cluster.url, poolSize: 1 });
+    type Got = { status: number; retryAfter: string | null; error: string };
+    const arrived: Got[] = [];
+    let unlock = () => undefined as void;
+    let locked = () => undefined as void;
+    const isLocked = new Promise<void>((r) => (locked = r));
+    const lockHeld = locker.transaction(async (tx) => {
+      await tx.query('LOCK TABLE flags IN ACCESS EXCLUSIVE MODE');
+      const released = new Promise<void>((r) => (unlock = r));
+      locked();
+      await released;
+    });
+    try {
+      await isLocked;
+      const read = async (): Promise<Got> => {
+        const res = await fetch(`${busy.url}/api/flags/${FLAG}`, { headers: session, signal: AbortSignal.timeout(30_000) });
+        const body = (await res.json().catch(() => ({}))) as { error?: string };
+        const got = { status: res.status, retryAfter: res.headers.get('retry-after'), error: body.error ?? '' };
+        arrived.push(got);
+        return got;
+      };
+      const requests = Array.from({ length: 40 }, () => read());
+      // 2 hold the connections, 16 wait in the queue (four per connection, at least 16): the rest
+      // are turned away at once, before any queued request has waited out its 3 s for a connection.
+      await expect.poll(() => arrived.length, { timeout: 20_000, interval: 50 }).toBeGreaterThanOrEqual(22);
+      const firstTimedOut = arrived.findIndex((a) => /not answering/.test(a.error));
+      const turnedAway = arrived.filter((a) => /every database connection is in use/.test(a.error));
+      expect(turnedAway.length).toBeGreaterThanOrEqual(22);
+      if (firstTimedOut >= 0) expect(arrived.slice(firstTimedOut).some((a) => /in use/.test(a.error))).toBe(false);
+      for (const a of turnedAway) expect([a.status, a.retryAfter]).toEqual([503, '1']);
+      unlock();
+      await lockHeld;
+      const all = await Promise.all(requests);
+      // Nothing but answers and 503s with Retry-After; the two that held connections were answered.
+      expect(all.filter((a) => a.status !== 200 && a.status !== 503)).toEqual([]);
+      expect(all.filter((a) => a.status === 503 && !a.retryAfter)).toEqual([]);
+      expect(all.filter((a) => a.status === 200).length).toBeGreaterThanOrEqual(2);
+      // The same process serves again.
+      expect((await fetch(`${busy.url}/api/flags/${FLAG}`, { headers: session })).status).toBe(200);
+      expect((await fetch(`${busy.url}/readyz`)).status).toBe(200);
+    } finally {
+      unlock();
+      await lockHeld.catch(() => undefined);
+      await locker.close();
+      await busy.stop();
+    }
+  }, 120_000);
 });

@@ -7,7 +7,7 @@ import type { Database } from '../../platform/db/database.js';
 import { AppError } from '../../platform/errors.js';
 import { clientDataError } from '../../platform/http/error-handler.js';
 import { RateLimiter } from '../../platform/http/rate-limit.js';
-import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../../platform/db/unavailable.js';
+import { isDatabaseUnavailable, unavailableAnswer } from '../../platform/db/unavailable.js';
 import { evaluate, type EvalContext } from './flag-eval.js';
 import { FLAG_KEY } from './flag.js';
 import * as store from './flag-store.js';
@@ -64,8 +64,8 @@ export const ofrepRoutes: FastifyPluginAsyncTypebox<OfrepDeps> = async (app, { d
       return reply.status(err.status).send({ error: err.message, errorCode: 'GENERAL', errorDetails: err.message });
     }
     if (isDatabaseUnavailable(err)) {
-      const details = `the database is not answering; retry in ${DATABASE_RETRY_AFTER_SECONDS} s`;
-      return reply.status(503).header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS)).send({ ...(key ? { key } : {}), errorCode: 'GENERAL', errorDetails: details, error: details });
+      const { retryAfter, message: details } = unavailableAnswer(err);
+      return reply.status(503).header('retry-after', String(retryAfter)).send({ ...(key ? { key } : {}), errorCode: 'GENERAL', errorDetails: details, error: details });
     }
     const invalidContext = err.validation?.some((v) => (v.instancePath ?? '').startsWith('/context'));
     // A value the database cannot store (a NUL in a string) is the client's: 400, never 500.

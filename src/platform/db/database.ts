@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { acquireDataDirLock, type DataDirLock } from './data-dir-lock.js';
-import { isDatabaseUnavailable } from './unavailable.js';
+import { DatabaseBusyError, isDatabaseUnavailable } from './unavailable.js';
 
 export type Engine = 'pglite' | 'postgres';
 export type Row = Record<string, unknown>;
@@ -37,9 +37,14 @@ const INT8 = 20;
 const RETRIES = 3;
 /** How long a request waits for a pooled connection before it is answered 503 (the API never hangs past 5 s on it). */
 export const CONNECT_TIMEOUT_MS = 3_000;
+/** The default number of connections one process keeps to PostgreSQL (CHANGELEDGER_DB_POOL_SIZE). */
+export const DEFAULT_POOL_SIZE = 10;
+
+/** How many requests may wait for a connection before more are turned away: four per connection, at least 16. */
+export const maxWaitingFor = (poolSize: number): number => Math.max(16, poolSize * 4);
 
 export async function openDatabase(opts: OpenOptions): Promise<Database> {
-  return opts.engine === 'pglite' ? openPglite(opts.dataDir, opts.holder ?? 'changeledger', opts.lock ?? true) : openPostgres(opts.url, opts.poolSize ?? 10);
+  return opts.engine === 'pglite' ? openPglite(opts.dataDir, opts.holder ?? 'changeledger', opts.lock ?? true) : openPostgres(opts.url, opts.poolSize ?? DEFAULT_POOL_SIZE);
 }
 
 async function openPglite(dataDir: string, holder: string, lock: boolean): Promise<Database> {
@@ -100,6 +105,10 @@ async function openPostgres(url: string, poolSize: number): Promise<Database> {
   // A dropped connection must not crash the process, idle or checked out (a server shutdown ends
   // both): the query on it fails, the transaction drops it, and the next one reconnects.
   pool.on('error', () => undefined);
+  const maxWaiting = maxWaitingFor(poolSize);
+  const admit = () => {
+    if (pool.waitingCount >= maxWaiting) throw new DatabaseBusyError(pool.waitingCount);
+  };
   pool.on('connect', (client) => {
     client.on('error', () => undefined);
   });
@@ -113,14 +122,23 @@ async function openPostgres(url: string, poolSize: number): Promise<Database> {
     },
   });
   await pool.query('SELECT 1');
+  const direct = wrap(pool);
   return {
     engine: 'postgres',
     location: redactUrl(url),
-    ...wrap(pool),
+    async query<R extends Row>(text: string, params?: readonly unknown[]) {
+      admit();
+      return direct.query<R>(text, params);
+    },
+    async exec(text: string) {
+      admit();
+      await direct.exec(text);
+    },
     async transaction(fn) {
       // The server may abort a transaction to break a deadlock or a serialization conflict; the
       // whole callback runs again, which is safe because nothing of the aborted run committed.
       for (let attempt = 1; ; attempt++) {
+        admit();
         const client = await pool.connect();
         let lostConnection = false;
         try {

@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
-import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../db/unavailable.js';
+import { isDatabaseUnavailable, unavailableAnswer } from '../db/unavailable.js';
 import { describeUniqueViolation } from '../db/unique-violation.js';
 import { AppError, FieldError } from '../errors.js';
 import { fieldSentence, schemaHas, schemaProblem, typeWords } from '../field-words.js';
@@ -91,7 +91,8 @@ export function installErrorHandler(app: FastifyInstance): void {
     if (isDatabaseUnavailable(err)) {
       // Not the client's fault and nothing was written: it may send the same request again.
       req.log.warn({ err: (err as Error).message }, 'database unavailable');
-      return reply.status(503).header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS)).send({ error: `the database is not answering; retry in ${DATABASE_RETRY_AFTER_SECONDS} s`, requestId: req.id });
+      const answer = unavailableAnswer(err);
+      return reply.status(503).header('retry-after', String(answer.retryAfter)).send({ error: answer.message, requestId: req.id });
     }
     req.log.error({ err }, 'unexpected error');
     return reply.status(500).send({ error: 'internal error', requestId: req.id });
