@@ -105,7 +105,7 @@ for (const engine of engineNames()) {
         for (let i = 0; !stop; i++) {
           const made = await call(server.url, 'POST', '/api/changes', { title: `kill-9 lane ${lane} #${i}`, kind: 'deploy', components: [{ query: 'checkout' }], callbackUrl }).catch(() => null);
           if (!(await ok(made, 201, 'register'))) return;
-          const id = ((await made.json()) as { change: { id: string; status: string } }).change.id;
+          const id = ((await made!.json()) as { change: { id: string; status: string } }).change.id;
           acked.set(id, { status: 'approved', events: [] });
           for (const [step, event] of [['start', 'change.started'], ['complete', 'change.completed']] as const) {
             const res = await call(server.url, 'POST', `/api/changes/${id}/${step}`, {}).catch(() => null);
