@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { hostname, userInfo } from 'node:os';
 import type { Services } from '../compose.js';
 import { badRequest, notFound } from '../platform/errors.js';
@@ -6,6 +7,9 @@ import { isEmailAddress, isScope, MIN_PASSWORD_LENGTH, ROLES, type Role } from '
 import { IMPORT_FORMATS, type ImportFormat } from '../domains/catalogue/catalogue-service.js';
 import { iterateAuditEvents, ledgerDigest, listAuditEvents, publicEvent, verifyLedger, type AuditContext, type AuditFilter } from '../domains/ledger/index.js';
 import type { AuthService, Organization, User } from '../domains/auth/index.js';
+import { version } from '../config.js';
+import { createBackupFile } from '../platform/db/backup-create.js';
+import type { Queryable } from '../platform/db/database.js';
 
 /**
  * The work of the command line's store commands, as a fixed set of named operations. The CLI runs
@@ -83,6 +87,23 @@ function throttled(emit: Emit): (phase: string, done: number, total: number) => 
     lastPhase = phase;
     void emit({ phase, done, total });
   };
+}
+
+/** A backup travels in pieces of this size (base64 in one JSON line each). */
+const BACKUP_CHUNK_BYTES = 256 * 1024;
+
+/**
+ * Each organisation's chain head, read on the snapshot's own transaction (the auth service would
+ * query outside it, and wait on it).
+ */
+export async function chainHeads(q: Queryable) {
+  const orgs = await q.query<{ id: string; slug: string }>('SELECT id, slug FROM organizations ORDER BY created_at, id');
+  const out = [];
+  for (const o of orgs.rows) {
+    const d = await ledgerDigest(q, o.id);
+    out.push({ id: o.id, slug: o.slug, seq: d.seq, hash: d.hash });
+  }
+  return out;
 }
 
 export const OPERATIONS = {
@@ -168,6 +189,20 @@ export const OPERATIONS = {
     check: (v) => org(fields(v)),
     run: (s, _ctx, a) => perOrganization(s.auth, a.org, (id) => ledgerDigest(s.db, id)),
   }),
+  'backup.create': operation({
+    check: () => ({}),
+    async run(s, ctx, _a, emit) {
+      if (s.db.engine !== 'pglite') throw badRequest('backup is for the embedded database; for a PostgreSQL server use pg_dump (see docs/backups.md)');
+      const { manifest, file } = await createBackupFile(s.db, {
+        now: () => s.clock.now(), productVersion: version, env: process.env, organizations: chainHeads,
+        madeBy: ctx.actor.name.endsWith(VIA_SOCKET) ? 'server' : 'command line',
+      });
+      // The file travels as events, so the command line writes it with its own rights where it was asked to.
+      for (let at = 0; at < file.length; at += BACKUP_CHUNK_BYTES) await emit({ chunk: file.subarray(at, at + BACKUP_CHUNK_BYTES).toString('base64') });
+      s.logger.info({ operator: ctx.actor.name, bytes: file.length, schemaVersion: manifest.schemaVersion }, 'backup: made a snapshot of the embedded database');
+      return { manifest, bytes: file.length, sha256: createHash('sha256').update(file).digest('hex') };
+    },
+  }),
   'catalogue.import': operation({
     check(v) {
       const f = fields(v);
@@ -202,9 +237,11 @@ export function operatorName(): string {
   return `${who}@${hostname()}`;
 }
 
+const VIA_SOCKET = ' (via the local admin socket)';
+
 /** The audit context of the local operator; over the socket the actor's name says so. */
 export function operatorContext(operator: string, via: 'store' | 'socket'): AuditContext {
-  const name = `cli:${operator}${via === 'socket' ? ' (via the local admin socket)' : ''}`;
+  const name = `cli:${operator}${via === 'socket' ? VIA_SOCKET : ''}`;
   return { actor: { kind: 'system', id: null, name }, source: 'cli' };
 }
 

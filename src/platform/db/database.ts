@@ -26,6 +26,12 @@ export type Database = Queryable & {
   /** The one way to write: the whole callback commits, or nothing does. */
   transaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
   close(): Promise<void>;
+  /**
+   * The embedded database only: its files as one uncompressed tar. It waits for the statement in
+   * hand, not for a transaction, so a backup calls it inside a transaction of its own, which keeps
+   * every other transaction out while the files are copied (platform/db/data-dir-snapshot.ts).
+   */
+  dumpDataDir?(): Promise<Blob>;
 };
 
 export type OpenOptions =
@@ -73,6 +79,7 @@ async function openPglite(dataDir: string, holder: string, lock: boolean): Promi
     location: dir,
     ...wrap(db),
     transaction: (fn) => db.transaction((tx) => fn({ ...wrap(tx), transactional: true })),
+    dumpDataDir: () => db.dumpDataDir('none'),
     async close() {
       try {
         if (!db.closed) await db.close();

@@ -1,0 +1,60 @@
+import { mkdirSync } from 'node:fs';
+import { promisify } from 'node:util';
+import { gunzip, gzip } from 'node:zlib';
+import { PGlite } from '@electric-sql/pglite';
+import type { Database, Queryable, Row, Tx } from './database.js';
+
+/**
+ * A consistent copy of the embedded database while it stays open and in use, and the way back.
+ *
+ * PGlite runs every statement and every transaction under one transaction mutex. The snapshot is
+ * taken inside a transaction of our own, so nothing else runs from the moment it begins until the
+ * files are copied: every write acknowledged before it is in the copy, none that starts after it
+ * is, and what `inside` reads (the chains' heads) is exactly what the copy holds. PGlite's
+ * `dumpDataDir` itself takes only the query mutex, which our transaction does not hold between
+ * its statements, so it runs there without waiting on itself. Compression happens after the
+ * transaction ends: the server goes on answering while the copy is gzipped.
+ */
+export async function snapshotDataDir<T>(db: Database, inside: (tx: Tx) => Promise<T>): Promise<{ gz: Buffer; seen: T }> {
+  const dump = db.dumpDataDir;
+  if (db.engine !== 'pglite' || !dump) throw new Error('a data-directory snapshot is for the embedded database only');
+  const { tar, seen } = await db.transaction(async (tx) => {
+    const seen = await inside(tx);
+    const blob = await dump();
+    return { tar: new Uint8Array(await blob.arrayBuffer()), seen };
+  });
+  return { gz: await promisify(gzip)(tar), seen };
+}
+
+/** PostgreSQL's int8, read as a number as database.ts reads it (sequence numbers of the chains). */
+const INT8 = 20;
+
+export type LoadedCopy = Queryable & { close(): Promise<void> };
+
+/**
+ * Creates a database directory (`<dataDir>/pgdata`, which must not hold one) from a snapshot and
+ * answers it open for reading: one start of the engine instead of a load and a second open.
+ */
+export async function loadDataDirSnapshot(dataDir: string, gz: Uint8Array): Promise<LoadedCopy> {
+  let tar: Buffer;
+  try {
+    tar = await promisify(gunzip)(gz);
+  } catch (err) {
+    throw new Error(`the database inside the backup cannot be unpacked (${(err as Error).message})`);
+  }
+  mkdirSync(dataDir, { recursive: true });
+  const pg = await PGlite.create(`${dataDir}/pgdata`, {
+    loadDataDir: new Blob([new Uint8Array(tar)], { type: 'application/x-tar' }),
+    parsers: { [INT8]: (v: string) => Number(v) },
+  });
+  return {
+    async query<R extends Row>(text: string, params?: readonly unknown[]) {
+      const r = await pg.query<R>(text, params as unknown[] | undefined);
+      return { rows: r.rows, rowCount: r.affectedRows ?? r.rows.length };
+    },
+    async exec(text: string) {
+      await pg.exec(text);
+    },
+    close: () => pg.close(),
+  };
+}
