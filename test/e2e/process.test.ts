@@ -71,59 +71,63 @@ for (const engine of engineNames()) {
       // And it starts again on the same store after the crash.
       const again = await startServer({ dataDir: target.dataDir, env: target.env, args: engine === 'postgres' ? target.args : [] });
       expect(await again.stop()).toBe(0);
-    }, 120_000);
+    }, 240_000);
 
     it('keeps every change transition it acknowledged through kill -9, with the callback deliveries each one owes', async () => {
       const target = await freshTarget(engine);
       targets.push(target);
       await createOwner(target.dataDir, EMAIL, PASSWORD, engine === 'postgres' ? target.args : []);
       const server = await startServer({ dataDir: target.dataDir, env: target.env, args: engine === 'postgres' ? target.args : [] });
-      const s = await signIn(server);
-      const call = (base: string, method: string, path: string, body?: unknown) =>
-        fetch(`${base}${path}`, { method, headers: { 'content-type': 'application/json', cookie: s.cookie, 'x-csrf-token': s.csrf }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
-      const me = (await (await call(server.url, 'GET', '/api/session')).json()) as { organization: { id: string } };
-      expect((await call(server.url, 'PUT', `/api/organizations/${me.organization.id}/change-settings`, { approvalRequired: 'none', requireBeforeState: 'never' })).status).toBe(200);
-      const estate = await fetch(`${server.url}/api/catalog/imports?format=changeledger&source=cmdb`, {
-        method: 'POST', headers: { 'content-type': 'application/yaml', cookie: s.cookie, 'x-csrf-token': s.csrf },
-        body: 'entities:\n  - { key: "svc:checkout", kind: service, name: checkout, tier: important }\n',
-      });
-      expect(estate.status, await estate.clone().text()).toBe(200);
-      // A private address: the outbound guard refuses it without a connection (private callbacks are
-      // not allowed), so each delivery is recorded and attempted, and nothing leaves the machine.
-      const callbackUrl = 'https://10.20.30.40/changeledger';
       /** The last state the server acknowledged per change, and the callbacks that state owes. */
       const acked = new Map<string, { status: string; events: string[] }>();
       let stop = false;
-      const failures: string[] = [];
-      /** Until the kill every answer must be the expected one; after it, a refused connection ends the lane. */
-      const ok = async (res: Response | null, want: number, what: string) => {
-        if (res?.status === want) return true;
-        if (!stop && res) failures.push(`${what}: ${res.status} ${await res.text()}`);
-        return false;
-      };
-      const pipeline = async (lane: number) => {
-        for (let i = 0; !stop; i++) {
-          const made = await call(server.url, 'POST', '/api/changes', { title: `kill-9 lane ${lane} #${i}`, kind: 'deploy', components: [{ query: 'checkout' }], callbackUrl }).catch(() => null);
-          if (!(await ok(made, 201, 'register'))) return;
-          const id = ((await made!.json()) as { change: { id: string; status: string } }).change.id;
-          acked.set(id, { status: 'approved', events: [] });
-          for (const [step, event] of [['start', 'change.started'], ['complete', 'change.completed']] as const) {
-            const res = await call(server.url, 'POST', `/api/changes/${id}/${step}`, {}).catch(() => null);
-            if (!(await ok(res, 200, step))) return;
-            const status = ((await res!.json()) as { change: { status: string } }).change.status;
-            acked.set(id, { status, events: [...acked.get(id)!.events, event] });
+      let lanes: Promise<unknown> = Promise.resolve();
+      try {
+        const s = await signIn(server);
+        const call = (base: string, method: string, path: string, body?: unknown) =>
+          fetch(`${base}${path}`, { method, headers: { 'content-type': 'application/json', cookie: s.cookie, 'x-csrf-token': s.csrf }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+        const me = (await (await call(server.url, 'GET', '/api/session')).json()) as { organization: { id: string } };
+        expect((await call(server.url, 'PUT', `/api/organizations/${me.organization.id}/change-settings`, { approvalRequired: 'none', requireBeforeState: 'never' })).status).toBe(200);
+        const estate = await fetch(`${server.url}/api/catalog/imports?format=changeledger&source=cmdb`, {
+          method: 'POST', headers: { 'content-type': 'application/yaml', cookie: s.cookie, 'x-csrf-token': s.csrf },
+          body: 'entities:\n  - { key: "svc:checkout", kind: service, name: checkout, tier: important }\n',
+        });
+        expect(estate.status, await estate.clone().text()).toBe(200);
+        // A private address: the outbound guard refuses it without a connection (private callbacks are
+        // not allowed), so each delivery is recorded and attempted, and nothing leaves the machine.
+        const callbackUrl = 'https://10.20.30.40/changeledger';
+        const failures: string[] = [];
+        /** Until the kill every answer must be the expected one; after it, a refused connection ends the lane. */
+        const ok = async (res: Response | null, want: number, what: string) => {
+          if (res?.status === want) return true;
+          if (!stop && res) failures.push(`${what}: ${res.status} ${await res.text()}`);
+          return false;
+        };
+        const pipeline = async (lane: number) => {
+          for (let i = 0; !stop; i++) {
+            const made = await call(server.url, 'POST', '/api/changes', { title: `kill-9 lane ${lane} #${i}`, kind: 'deploy', components: [{ query: 'checkout' }], callbackUrl }).catch(() => null);
+            if (!(await ok(made, 201, 'register'))) return;
+            const id = ((await made!.json()) as { change: { id: string; status: string } }).change.id;
+            acked.set(id, { status: 'approved', events: [] });
+            for (const [step, event] of [['start', 'change.started'], ['complete', 'change.completed']] as const) {
+              const res = await call(server.url, 'POST', `/api/changes/${id}/${step}`, {}).catch(() => null);
+              if (!(await ok(res, 200, step))) return;
+              const status = ((await res!.json()) as { change: { status: string } }).change.status;
+              acked.set(id, { status, events: [...acked.get(id)!.events, event] });
+            }
           }
-        }
-      };
-      const lanes = Promise.all([0, 1, 2].map(pipeline));
-      // Killed while the lanes are mid-flight, after a fair number of acknowledged transitions.
-      const transitions = () => [...acked.values()].reduce((n, a) => n + a.events.length + 1, 0);
-      for (const t0 = Date.now(); transitions() < 24 && failures.length === 0 && Date.now() - t0 < 60_000;) await new Promise((r) => setTimeout(r, 20));
-      expect(failures).toEqual([]);
-      expect(transitions()).toBeGreaterThanOrEqual(24);
-      await server.kill9();
-      stop = true;
-      await lanes;
+        };
+        lanes = Promise.all([0, 1, 2].map(pipeline));
+        // Killed while the lanes are mid-flight, after a fair number of acknowledged transitions.
+        const transitions = () => [...acked.values()].reduce((n, a) => n + a.events.length + 1, 0);
+        for (const t0 = Date.now(); transitions() < 24 && failures.length === 0 && Date.now() - t0 < 60_000;) await new Promise((r) => setTimeout(r, 20));
+        expect(failures).toEqual([]);
+        expect(transitions()).toBeGreaterThanOrEqual(24);
+      } finally {
+        await server.kill9();
+        stop = true;
+        await lanes;
+      }
 
       const again = await startServer({ dataDir: target.dataDir, env: target.env, args: engine === 'postgres' ? target.args : [] });
       try {
@@ -145,7 +149,7 @@ for (const engine of engineNames()) {
       }
       const verify = await runCli(['audit', 'verify', '--json', ...target.args]);
       expect(verify.code, verify.stdout + verify.stderr).toBe(0);
-    }, 180_000);
+    }, 240_000);
 
     it('shuts down gracefully on SIGTERM: a request in flight is answered, then the process exits 0', async () => {
       const target = await freshTarget(engine);
