@@ -179,7 +179,7 @@ for (const engine of engineNames()) {
       expect(code).toBe(0);
       expect(server.stderr()).toMatch(/SIGTERM: finishing requests in flight/);
       if (engine === 'pglite') expect(existsSync(join(target.dataDir, 'changeledger.lock'))).toBe(false);
-    }, 120_000);
+    }, 300_000);
   });
 }
 
@@ -208,7 +208,7 @@ describe('one process per embedded data directory', () => {
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
     }
-  }, 120_000);
+  }, 300_000);
 });
 
 describe('the command line', () => {
@@ -252,7 +252,7 @@ describe('the command line', () => {
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
     }
-  }, 120_000);
+  }, 300_000);
 });
 
 describe('first start on an empty database', () => {
@@ -303,7 +303,7 @@ describe('first start on an empty database', () => {
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
     }
-  }, 120_000);
+  }, 300_000);
 });
 
 describe('catalogue import from the command line', () => {
@@ -327,5 +327,5 @@ describe('catalogue import from the command line', () => {
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
     }
-  }, 120_000);
+  }, 300_000);
 });
