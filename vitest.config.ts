@@ -6,8 +6,10 @@ export default defineConfig({
     globalSetup: ['test/support/global-setup.ts'],
     pool: 'forks',
     maxWorkers: 2,
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
+    // Room for a machine running two suites at once (load ≈ 9 on 2 cores), where a test that takes
+    // 5 s alone can take 30: a timeout here is a wait for an answer, never a measure of speed.
+    testTimeout: 90_000,
+    hookTimeout: 120_000,
     reporters: ['default'],
   },
 });
