@@ -3,14 +3,10 @@ import { closeSync, existsSync, fsyncSync, openSync, renameSync, rmSync, statSyn
 import { basename, dirname, join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { storeConfig } from '../config.js';
-import { adminSocketPath, callAdminSocket, NoAdminSocketError, UnknownOperationError } from '../platform/admin/admin-socket.js';
 import type { BackupManifest } from '../platform/db/backup-archive.js';
-import { DataDirBusyError } from '../platform/db/data-dir-lock.js';
-import type { Database } from '../platform/db/database.js';
-import { openStore } from '../platform/db/open-store.js';
 import { badRequest } from '../platform/errors.js';
-import { cliContext, cliServices, EXIT, ServerTooOldError, withStoreOptions, type Io, type StoreOpts } from './common.js';
-import { operatorName, runOperation, type ResultOf } from './operations.js';
+import { EXIT, runStoreOperation, withStoreOptions, type Io, type StoreOpts } from './common.js';
+import type { ResultOf } from './operations.js';
 
 /** What to run instead on a PostgreSQL server; docs/backups.md has the same commands. */
 export const PG_DUMP_COMMAND = 'pg_dump -Fc -f changeledger.dump "$DATABASE_URL"';
@@ -44,7 +40,6 @@ export function backupCommands(program: Command, io: Io, done: (code: number) =>
       else io.out(`${summary(out, r.bytes, r.manifest)}\n`);
       done(EXIT.ok);
     });
-
 }
 
 /** The absolute path to write, or a sentence naming --out. */
@@ -111,31 +106,14 @@ async function writeBackup(opts: StoreOpts, out: string): Promise<Written> {
  * taken before an upgrade must hold the schema as it was.
  */
 async function backupOperation(opts: StoreOpts, onEvent: (event: unknown) => void): Promise<ResultOf<'backup.create'>> {
-  const cfg = storeConfig(opts);
-  if (!existsSync(join(cfg.dataDir, 'pgdata', 'PG_VERSION'))) {
-    throw badRequest(`--data: there is no embedded database in ${cfg.dataDir} (no pgdata folder there); name the data directory that \`changeledger serve\` uses`, 'data');
+  const { dataDir } = storeConfig(opts);
+  if (!existsSync(join(dataDir, 'pgdata', 'PG_VERSION'))) {
+    throw badRequest(`--data: there is no embedded database in ${dataDir} (no pgdata folder there); name the data directory that \`changeledger serve\` uses`, 'data');
   }
-  let db: Database;
-  try {
-    db = await openStore(cfg, 'changeledger backup', { migrate: false });
-  } catch (err) {
-    if (!(err instanceof DataDirBusyError)) throw err;
-    try {
-      return (await callAdminSocket(adminSocketPath(cfg.dataDir), { op: 'backup.create', args: {}, operator: operatorName() }, onEvent)) as ResultOf<'backup.create'>;
-    } catch (e) {
-      if (e instanceof NoAdminSocketError) throw err;
-      if (e instanceof UnknownOperationError) throw new ServerTooOldError(err, 'backup.create');
-      throw e;
-    }
-  }
-  try {
-    return (await runOperation(cliServices(db, opts), cliContext(), 'backup.create', {}, onEvent)) as ResultOf<'backup.create'>;
-  } finally {
-    await db.close();
-  }
+  return runStoreOperation(opts, 'backup.create', {}, onEvent, { migrate: false });
 }
 
-export function formatBytes(n: number): string {
+function formatBytes(n: number): string {
   if (n < 1024) return `${n} B`;
   if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KiB`;
   return `${(n / 1024 / 1024).toFixed(1)} MiB`;

@@ -77,11 +77,13 @@ export function cliContext(): AuditContext {
  * running server holds the embedded data directory, through that server's admin socket. Check the
  * arguments (`check`) before calling this: nothing is opened for a bad one.
  */
-export async function runStoreOperation<N extends OperationName>(opts: StoreOpts, name: N, args: ArgsOf<N>, onEvent: (event: unknown) => void = () => undefined): Promise<ResultOf<N>> {
+export async function runStoreOperation<N extends OperationName>(
+  opts: StoreOpts, name: N, args: ArgsOf<N>, onEvent: (event: unknown) => void = () => undefined, open: { migrate?: boolean } = {},
+): Promise<ResultOf<N>> {
   const cfg = storeConfig(opts);
   let db: Database;
   try {
-    db = await openStore(cfg, `changeledger ${name.replace('.', ' ')}`);
+    db = await openStore(cfg, `changeledger ${name.replace('.', ' ')}`, open);
   } catch (err) {
     if (!(err instanceof DataDirBusyError)) throw err;
     try {

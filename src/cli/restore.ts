@@ -6,8 +6,7 @@ import { verifyLedger } from '../domains/ledger/index.js';
 import { BackupFileError, unpackBackup, type BackupManifest } from '../platform/db/backup-archive.js';
 import { keyFingerprint, KEY_FILE_NAME } from '../platform/db/backup-create.js';
 import { acquireDataDirLock, DataDirBusyError } from '../platform/db/data-dir-lock.js';
-import { openDatabase, type Database } from '../platform/db/database.js';
-import { loadDataDirSnapshot, type LoadedCopy } from '../platform/db/data-dir-snapshot.js';
+import { loadDataDirSnapshot } from '../platform/db/data-dir-snapshot.js';
 import { loadMigrations, migrate } from '../platform/db/migrate.js';
 import { badRequest } from '../platform/errors.js';
 import { refuseOnPostgres, digestsText } from './backup.js';
@@ -87,17 +86,14 @@ async function restoreInto(dir: string, manifest: BackupManifest, payload: Buffe
   }
   const staging = join(dir, `.restore-${stamp()}`);
   try {
-    let db: LoadedCopy | Database = await loadDataDirSnapshot(staging, payload);
+    const db = await loadDataDirSnapshot(staging, payload);
     let checks: Check[];
     let missing: string[];
     let migratedFrom: number | null = null;
     try {
       if (manifest.schemaVersion < loadMigrations().length) {
         // An older schema: brought up to this version here, as the server would at its next start.
-        await db.close();
-        const full = await openDatabase({ engine: 'pglite', dataDir: staging, lock: false });
-        db = full;
-        await migrate(full);
+        await migrate(db);
         migratedFrom = manifest.schemaVersion;
       }
       const heads = await chainHeads(db);

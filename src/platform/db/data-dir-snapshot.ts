@@ -1,8 +1,6 @@
-import { mkdirSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { gunzip, gzip } from 'node:zlib';
-import { PGlite } from '@electric-sql/pglite';
-import type { Database, Queryable, Row, Tx } from './database.js';
+import { openDatabase, type Database, type Tx } from './database.js';
 
 /**
  * A consistent copy of the embedded database while it stays open and in use, and the way back.
@@ -26,35 +24,16 @@ export async function snapshotDataDir<T>(db: Database, inside: (tx: Tx) => Promi
   return { gz: await promisify(gzip)(tar), seen };
 }
 
-/** PostgreSQL's int8, read as a number as database.ts reads it (sequence numbers of the chains). */
-const INT8 = 20;
-
-export type LoadedCopy = Queryable & { close(): Promise<void> };
-
 /**
  * Creates a database directory (`<dataDir>/pgdata`, which must not hold one) from a snapshot and
- * answers it open for reading: one start of the engine instead of a load and a second open.
+ * answers it open, without the directory lock (the caller holds the data directory's own).
  */
-export async function loadDataDirSnapshot(dataDir: string, gz: Uint8Array): Promise<LoadedCopy> {
+export async function loadDataDirSnapshot(dataDir: string, gz: Uint8Array): Promise<Database> {
   let tar: Buffer;
   try {
     tar = await promisify(gunzip)(gz);
   } catch (err) {
     throw new Error(`the database inside the backup cannot be unpacked (${(err as Error).message})`);
   }
-  mkdirSync(dataDir, { recursive: true });
-  const pg = await PGlite.create(`${dataDir}/pgdata`, {
-    loadDataDir: new Blob([new Uint8Array(tar)], { type: 'application/x-tar' }),
-    parsers: { [INT8]: (v: string) => Number(v) },
-  });
-  return {
-    async query<R extends Row>(text: string, params?: readonly unknown[]) {
-      const r = await pg.query<R>(text, params as unknown[] | undefined);
-      return { rows: r.rows, rowCount: r.affectedRows ?? r.rows.length };
-    },
-    async exec(text: string) {
-      await pg.exec(text);
-    },
-    close: () => pg.close(),
-  };
+  return openDatabase({ engine: 'pglite', dataDir, lock: false, loadDataDir: new Blob([new Uint8Array(tar)], { type: 'application/x-tar' }) });
 }

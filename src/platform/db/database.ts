@@ -35,7 +35,11 @@ export type Database = Queryable & {
 };
 
 export type OpenOptions =
-  | { engine: 'pglite'; dataDir: string; holder?: string; lock?: boolean }
+  | {
+      engine: 'pglite'; dataDir: string; holder?: string; lock?: boolean;
+      /** A tar of a data directory (dumpDataDir) to create `<dataDir>/pgdata` from, which must not exist yet. */
+      loadDataDir?: Blob;
+    }
   | { engine: 'postgres'; url: string; poolSize?: number };
 
 const INT8 = 20;
@@ -50,17 +54,17 @@ export const DEFAULT_POOL_SIZE = 10;
 export const maxWaitingFor = (poolSize: number): number => Math.max(16, poolSize * 4);
 
 export async function openDatabase(opts: OpenOptions): Promise<Database> {
-  return opts.engine === 'pglite' ? openPglite(opts.dataDir, opts.holder ?? 'changeledger', opts.lock ?? true) : openPostgres(opts.url, opts.poolSize ?? DEFAULT_POOL_SIZE);
+  return opts.engine === 'pglite' ? openPglite(opts.dataDir, opts.holder ?? 'changeledger', opts.lock ?? true, opts.loadDataDir) : openPostgres(opts.url, opts.poolSize ?? DEFAULT_POOL_SIZE);
 }
 
-async function openPglite(dataDir: string, holder: string, lock: boolean): Promise<Database> {
+async function openPglite(dataDir: string, holder: string, lock: boolean, loadDataDir: Blob | undefined): Promise<Database> {
   const dir = resolve(dataDir);
   mkdirSync(dir, { recursive: true });
   // PGlite takes no lock of its own: two processes on one directory lose writes.
   const held: DataDirLock | null = lock ? acquireDataDirLock(dir, holder) : null;
   let db: PGlite;
   try {
-    db = await PGlite.create(`${dir}/pgdata`, { parsers: { [INT8]: (v: string) => Number(v) } });
+    db = await PGlite.create(`${dir}/pgdata`, { parsers: { [INT8]: (v: string) => Number(v) }, ...(loadDataDir ? { loadDataDir } : {}) });
   } catch (err) {
     held?.release();
     throw err;
