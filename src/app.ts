@@ -161,7 +161,7 @@ export async function buildApp(deps: AppDeps, listener: Listener): Promise<Fasti
   await app.register(tokenRoutes, routeDeps);
   await app.register(listenerRoutes, { pipelineUrl: deps.pipelineUrl ?? (() => null) });
   await app.register(membersRoutes, { members: deps.members });
-  await app.register(ledgerRoutes, routeDeps);
+  await app.register(ledgerRoutes, { ...routeDeps, checkpoints: deps.checkpoints });
   await app.register(flagRoutes, { flags: deps.flags, requests: deps.flagRequests, clock: deps.clock });
   await app.register(sdkKeyRoutes, { sdkKeys: deps.sdkKeys });
   await app.register(incidentRoutes, { incidents: deps.incidents, flags: deps.flags, clock: deps.clock });

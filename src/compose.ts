@@ -37,6 +37,7 @@ import type { Clock } from './platform/clock.js';
 import type { Database } from './platform/db/database.js';
 import type { JobHandler } from './platform/jobs/job.js';
 import { JobWorker } from './platform/jobs/job-worker.js';
+import { CheckpointService } from './domains/ledger/checkpoint-service.js';
 import { mailJobHandlers } from './platform/mail/mail-outbox.js';
 import { createMailer, type MailConfig, type Mailer } from './platform/mail/mailer.js';
 import { createMetrics, type Metrics } from './platform/metrics.js';
@@ -107,6 +108,8 @@ export type Services = {
   /** Sends what the outbox holds; close it on shutdown (it pools SMTP connections). */
   mailer: Mailer;
   worker: JobWorker;
+  /** Signed checkpoints of the ledger: made on demand and hourly, listed, posted to a witness. */
+  checkpoints: CheckpointService;
 };
 
 /** The only place that constructs services and workers. */
@@ -125,6 +128,11 @@ export type ComposeOptions = {
   /** Hears of change events besides e-mail (which is always on). */
   notifier?: ChangeNotifier;
   extraHandlers?: Record<string, JobHandler<unknown>>;
+  /**
+   * Checkpoints: the key's name (default "changeledger"), the operator's own key in PEM (default:
+   * the one kept sealed in the database), and the witness that hears of each new checkpoint.
+   */
+  checkpoints?: { name?: string; pem?: string | null; witnessUrl?: string | null };
   /**
    * TEST ONLY: the time between a change's finish and the release of its alert hold (the product
    * waits 5 minutes; CHANGELEDGER_TEST_ONLY_HOLD_RELEASE_DELAY_MS sets it for a spawned server).
@@ -209,12 +217,16 @@ export function compose(o: ComposeOptions): Services {
   // A case of unmanaged changes is posted to the organisation's channel, which the incidents domain keeps.
   const cases = new CaseService({ db: o.db, clock: o.clock, baseUrl });
   cases.setChannel({ post: async (tx, orgId, posts) => void (await incidents.queueChannelPosts(tx, orgId, posts.map((p) => ({ target: { type: 'case', id: p.caseId }, text: p.text })))) });
-  const handlers: Record<string, JobHandler<unknown>> = { ...pullJobHandlers({ db: o.db, clock: o.clock, sealer: o.sealer, outbound: o.outbound.client, intake: pullIntake }), ...flagRequests.jobHandlers(), ...incidents.jobHandlers(), ...catalogue.jobHandlers(), ...changes.jobHandlers(), ...reviews.jobHandlers(), ...rollbacks.jobHandlers(), ...validations.jobHandlers(), ...evidence.jobHandlers(), ...deliveries.jobHandlers(), ...holds.jobHandlers(), ...relay.jobHandlers(), ...cases.jobHandlers(), ...mailJobHandlers(mailer), ...logRetentionJobHandlers({ clock: o.clock }), ...(o.extraHandlers ?? {}) };
+  const checkpoints = new CheckpointService({
+    db: o.db, clock: o.clock, sealer: o.sealer, name: o.checkpoints?.name ?? 'changeledger', pem: o.checkpoints?.pem ?? null,
+    witness: { url: o.checkpoints?.witnessUrl ?? null, client: o.outbound.client, allowPrivate: o.outbound.allowPrivate },
+  });
+  const handlers: Record<string, JobHandler<unknown>> = { ...checkpoints.jobHandlers(), ...pullJobHandlers({ db: o.db, clock: o.clock, sealer: o.sealer, outbound: o.outbound.client, intake: pullIntake }), ...flagRequests.jobHandlers(), ...incidents.jobHandlers(), ...catalogue.jobHandlers(), ...changes.jobHandlers(), ...reviews.jobHandlers(), ...rollbacks.jobHandlers(), ...validations.jobHandlers(), ...evidence.jobHandlers(), ...deliveries.jobHandlers(), ...holds.jobHandlers(), ...relay.jobHandlers(), ...cases.jobHandlers(), ...mailJobHandlers(mailer), ...logRetentionJobHandlers({ clock: o.clock }), ...(o.extraHandlers ?? {}) };
   const worker = new JobWorker({ db: o.db, clock: o.clock, logger: o.logger, metrics, handlers, pollMs: o.workerPollMs ?? 1_000 });
   // OTLP logs intake (POST /v1/logs): counted in /metrics, not audited.
   const logIntake = new LogIntake({ db: o.db, clock: o.clock, registry: metrics.registry });
   const intake = new IntakeService({ db: o.db, clock: o.clock, sealer: o.sealer, unmanaged, cases });
-  return { intake, sources, unmanaged, cases, db: o.db, clock: o.clock, logger: o.logger, metrics, auth, members, flags, flagRequests, sdkKeys, incidents, catalogue, mappings, blast, changes, approvals, classes, reviews, beforeStates, rollbacks, validations, templates, windows, changeSettings, deliveries, holds, alerts, relay, alertSettings, evidence, logIntake, observedFeed, aiProvider, evidenceSources, mailer, worker };
+  return { intake, sources, unmanaged, cases, db: o.db, clock: o.clock, logger: o.logger, metrics, auth, members, flags, flagRequests, sdkKeys, incidents, catalogue, mappings, blast, changes, approvals, classes, reviews, beforeStates, rollbacks, validations, templates, windows, changeSettings, deliveries, holds, alerts, relay, alertSettings, evidence, logIntake, observedFeed, aiProvider, evidenceSources, mailer, worker, checkpoints };
 }
 
 /** Every notifier hears every event, in order, inside the same transaction. */

@@ -34,6 +34,10 @@ export type ServeConfig = StoreConfig & {
   outboundAllowPrivate: boolean;
   /** Where e-mail goes; null: every e-mail is skipped with a log line. */
   mail: MailConfig | null;
+  /** The name of the checkpoint key, and the start of each ledger's origin (`name/org_…`). */
+  checkpointName: string;
+  /** Where each new signed checkpoint is also POSTed; null: nowhere. */
+  checkpointWitnessUrl: string | null;
   /**
    * The reverse proxies (addresses or CIDR ranges) whose X-Forwarded-For is believed; empty: the
    * client is the connection's peer, and the header is ignored.
@@ -147,10 +151,28 @@ export function serveConfig(o: Record<string, string | undefined>, env = process
     workerPollMs: 1_000,
     outboundAllowPrivate: (env.CHANGELEDGER_OUTBOUND_ALLOW_PRIVATE ?? '') === '1',
     mail: mailConfig(o, env),
+    checkpointName: checkpointName(env, publicUrl),
+    checkpointWitnessUrl: checkpointWitnessUrl(env),
     trustProxy: trustProxyConfig(o.trustProxy ?? env.CHANGELEDGER_TRUST_PROXY),
     testOnlyHoldReleaseDelayMs: testOnlyReleaseDelay(env.CHANGELEDGER_TEST_ONLY_HOLD_RELEASE_DELAY_MS),
     testOnlyAiBudgetMs: testOnlyAiBudget(env.CHANGELEDGER_TEST_ONLY_AI_BUDGET_MS),
   });
+}
+
+/**
+ * CHANGELEDGER_CHECKPOINT_NAME, else the host of the public URL, else "changeledger": the name in
+ * each checkpoint's signature line, and the start of its origin. Keep it once checkpoints are out.
+ */
+export function checkpointName(env: NodeJS.ProcessEnv, publicUrl: string | null): string {
+  const name = env.CHANGELEDGER_CHECKPOINT_NAME || (publicUrl ? new URL(publicUrl).host : 'changeledger');
+  if (!/^[A-Za-z0-9._:/-]{1,200}$/.test(name)) throw new Error(`CHANGELEDGER_CHECKPOINT_NAME must be letters, digits and . _ : / - (no spaces, no +), got "${name}"`);
+  return name;
+}
+
+function checkpointWitnessUrl(env: NodeJS.ProcessEnv): string | null {
+  const url = env.CHANGELEDGER_CHECKPOINT_WITNESS_URL || null;
+  if (url !== null && !/^https?:\/\/[^\s/]+/.test(url)) throw new Error(`CHANGELEDGER_CHECKPOINT_WITNESS_URL must be an http(s) URL, got "${url}"`);
+  return url;
 }
 
 function testOnlyAiBudget(raw: string | undefined): number | null {

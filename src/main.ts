@@ -40,6 +40,7 @@ export async function startServer(cfg: ServeConfig, opts: { clock?: Clock; say?:
   let listening: string | null = null;
   const publicUrl = () => cfg.publicUrl ?? listening ?? `http://localhost:${cfg.port}`;
   const services = compose({ db, clock: opts.clock ?? systemClock, logger, sealer, outbound: { client: createOutboundClient(), allowPrivate: cfg.outboundAllowPrivate }, workerPollMs: cfg.workerPollMs, publicUrl, mail: cfg.mail,
+    checkpoints: { name: cfg.checkpointName, pem: process.env.CHANGELEDGER_CHECKPOINT_KEY || null, witnessUrl: cfg.checkpointWitnessUrl },
     holdReleaseDelayMs: cfg.testOnlyHoldReleaseDelayMs ?? undefined, aiBudgetMs: cfg.testOnlyAiBudgetMs ?? undefined });
   let main: FastifyInstance | null = null;
   let pipeline: FastifyInstance | null = null;
@@ -56,6 +57,8 @@ export async function startServer(cfg: ServeConfig, opts: { clock?: Clock; say?:
     await db.transaction((tx) => services.rollbacks.scheduleSweep(tx));
     // So does the hourly sweep of OTLP log records older than their 9 days.
     await db.transaction((tx) => scheduleLogSweep(tx, services.clock));
+    // The hourly signed checkpoint of every ledger whose head moved.
+    await db.transaction((tx) => services.checkpoints.scheduleHourly(tx));
     // Each connection's scheduled pull schedules its next; every start makes sure each has one.
     await db.transaction((tx) => scheduleAllPulls(tx, services.clock));
     let pipelineListening: string | null = null;

@@ -48,6 +48,9 @@ export const ROUTE_RULES: readonly RouteRule[] = [
   scoped('GET', '/api/audit', 'audit:read'),
   scoped('GET', '/api/audit/export', 'audit:read'),
   scoped('GET', '/api/audit/verify', 'audit:read'),
+  rule('GET', '/api/audit/checkpoint-key', 'public', BOTH),
+  scoped('GET', '/api/audit/checkpoints', 'audit:read'),
+  rule('POST', '/api/audit/checkpoints', { scope: 'audit:read' }, BOTH, 'admin'),
   scoped('GET', '/api/audit/settings-captures', 'audit:read'),
   scoped('GET', '/api/audit/settings-captures/:seq', 'audit:read'),
 

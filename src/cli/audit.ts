@@ -1,6 +1,9 @@
 import type { Command } from 'commander';
 import { systemClock, timeBound } from '../platform/clock.js';
-import { EXIT, runStoreOperation, table, withStoreOptions, type Io, type StoreOpts } from './common.js';
+import { existsSync } from 'node:fs';
+import { badRequest } from '../platform/errors.js';
+import { verifyExportFile, type FileVerifyResult } from '../domains/ledger/index.js';
+import { EXIT, readInputFile, runStoreOperation, table, withStoreOptions, type Io, type StoreOpts } from './common.js';
 import { OPERATIONS } from './operations.js';
 
 type FilterOpts = StoreOpts & {
@@ -53,10 +56,19 @@ export function auditCommands(program: Command, io: Io, done: (code: number) => 
     done(EXIT.ok);
   });
 
-  withStoreOptions(audit.command('verify').description('walk each hash chain; exit 1 naming the first broken event'))
+  withStoreOptions(audit.command('verify').description('walk each hash chain; exit 1 naming the first broken event. With --file, an export is verified offline, without a database'))
     .option('--org <slug>', 'only this organisation')
+    .option('--file <ledger.ndjson>', 'verify this export (from `audit export`) instead of the database; no database is opened')
+    .option('--checkpoint <cp.txt>', 'with --file: a signed checkpoint the export must extend (repeat for several)', (v: string, all: string[]) => [...all, v], [] as string[])
+    .option('--key <pub>', 'with --checkpoint: the public key (PEM from GET /api/audit/checkpoint-key, or a verifier key name+id+base64)')
     .option('--json', 'print the result as JSON')
-    .action(async (o: StoreOpts & { org?: string; json?: boolean }) => {
+    .action(async (o: StoreOpts & { org?: string; json?: boolean; file?: string; checkpoint: string[]; key?: string }) => {
+      if (o.file === undefined) {
+        if (o.checkpoint.length > 0 || o.key !== undefined) throw badRequest('--checkpoint and --key check an exported file: give it with --file', 'file');
+      } else {
+        done(await verifyFile(io, o.file, o));
+        return;
+      }
       const results = await runStoreOperation(o, 'audit.verify', OPERATIONS['audit.verify'].check({ org: o.org }));
       if (o.json) io.out(`${JSON.stringify(o.org ? results[0] : results, null, 2)}\n`);
       else {
@@ -68,6 +80,23 @@ export function auditCommands(program: Command, io: Io, done: (code: number) => 
       done(results.every((r) => r.ok) ? EXIT.ok : EXIT.failed);
     });
 
+  withStoreOptions(audit.command('checkpoint').description('sign a checkpoint of the ledger head now and print it (a C2SP signed note); save it for `audit verify --file … --checkpoint`'))
+    .option('--org <slug>', 'organisation (needed when there are several)')
+    .option('--json', 'print JSON (the note is its "note" field)')
+    .action(async (o: StoreOpts & { org?: string; json?: boolean }) => {
+      const cp = await runStoreOperation(o, 'audit.checkpoint', OPERATIONS['audit.checkpoint'].check({ org: o.org }));
+      io.out(o.json ? `${JSON.stringify(cp, null, 2)}\n` : cp.note);
+      done(EXIT.ok);
+    });
+
+  withStoreOptions(audit.command('checkpoint-key').description('print the public key that signs checkpoints (PEM), for `audit verify --key` and openssl'))
+    .option('--json', 'print JSON: name, key id, PEM and the signed-note verifier key')
+    .action(async (o: StoreOpts & { json?: boolean }) => {
+      const key = await runStoreOperation(o, 'audit.checkpointKey', OPERATIONS['audit.checkpointKey'].check({}));
+      io.out(o.json ? `${JSON.stringify(key, null, 2)}\n` : key.pem);
+      done(EXIT.ok);
+    });
+
   withStoreOptions(audit.command('digest').description('print the head of each chain (sequence and hash) to keep elsewhere'))
     .option('--org <slug>', 'only this organisation')
     .option('--json', 'print JSON')
@@ -77,4 +106,37 @@ export function auditCommands(program: Command, io: Io, done: (code: number) => 
       else for (const d of digests) io.out(`${d.organization} ${d.seq} ${d.hash} ${d.occurredAt ?? '-'}\n`);
       done(EXIT.ok);
     });
+}
+
+/** `audit verify --file`: the export and its checkpoints judged from the files alone. */
+async function verifyFile(io: Io, file: string, o: { checkpoint: string[]; key?: string; json?: boolean; org?: string }): Promise<number> {
+  if (!existsSync(file)) throw badRequest(`there is no file ${file}`, 'file');
+  const checkpoints = o.checkpoint.map((f) => ({ file: f, text: readInputFile(f).text }));
+  const key = o.key === undefined ? undefined : readInputFile(o.key).text;
+  let r: FileVerifyResult;
+  try {
+    r = await verifyExportFile(file, { checkpoints, key });
+  } catch (err) {
+    throw badRequest((err as Error).message, o.key !== undefined && /key/.test((err as Error).message) ? 'key' : 'checkpoint');
+  }
+  if (o.org !== undefined && r.organization && o.org !== r.organization.slug && o.org !== r.organization.id) {
+    throw badRequest(`${file} is the ledger of ${r.organization.slug}, not of ${o.org}`, 'org');
+  }
+  if (o.json) {
+    io.out(`${JSON.stringify(r, null, 2)}\n`);
+    return r.ok ? EXIT.ok : EXIT.failed;
+  }
+  const who = r.organization?.slug ?? file;
+  if (!r.ok) {
+    io.out(`${who}: BROKEN${r.firstBrokenSeq !== null ? ` at event ${r.firstBrokenSeq}` : ''} (${r.checked} events read): ${r.reason}\n`);
+    return EXIT.failed;
+  }
+  if (r.complete) io.out(`${who}: intact, ${r.checked} events, head #${r.head?.seq ?? 0} ${r.head?.hash ?? '-'}\n`);
+  else io.out(`${who}: each of the ${r.checked} events matches its hash, but this export was filtered, so it cannot show that no event is missing\n`);
+  for (const c of r.checkpoints) io.out(`checkpoint #${c.seq} (${c.time || 'no time'}, ${c.file}): signed, and on this chain\n`);
+  const sorted = r.checkpoints;
+  for (let i = 1; i < sorted.length; i += 1) {
+    if (sorted[i]!.seq > sorted[i - 1]!.seq) io.out(`checkpoint #${sorted[i]!.seq} extends checkpoint #${sorted[i - 1]!.seq}: every event between them is in this file and links up\n`);
+  }
+  return EXIT.ok;
 }

@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { join } from 'node:path';
 import { pino } from 'pino';
 import { compose, type Services } from '../compose.js';
-import { storeConfig } from '../config.js';
+import { checkpointName, storeConfig } from '../config.js';
 import { systemClock } from '../platform/clock.js';
 import { lazySealer, loadDataKey } from '../platform/crypto/sealed.js';
 import { DataDirBusyError } from '../platform/db/data-dir-lock.js';
@@ -65,6 +65,10 @@ export function cliServices(db: Database, opts: StoreOpts): Services {
     db, clock: systemClock, logger: pino({ level: 'silent' }),
     sealer: lazySealer(() => loadDataKey(process.env, join(dataDir, 'secret.key'))),
     outbound: { client: createOutboundClient(), allowPrivate: false },
+    checkpoints: {
+      name: checkpointName(process.env, process.env.CHANGELEDGER_PUBLIC_URL ?? null), pem: process.env.CHANGELEDGER_CHECKPOINT_KEY || null,
+      witnessUrl: process.env.CHANGELEDGER_CHECKPOINT_WITNESS_URL || null,
+    },
   });
 }
 

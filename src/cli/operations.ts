@@ -5,7 +5,7 @@ import { badRequest, notFound } from '../platform/errors.js';
 import { UnknownOperationError, type AdminRequest } from '../platform/admin/admin-socket.js';
 import { isEmailAddress, isScope, MIN_PASSWORD_LENGTH, ROLES, type Role } from '../domains/auth/index.js';
 import { IMPORT_FORMATS, type ImportFormat } from '../domains/catalogue/catalogue-service.js';
-import { iterateAuditEvents, ledgerDigest, listAuditEvents, publicEvent, verifyLedger, type AuditContext, type AuditFilter } from '../domains/ledger/index.js';
+import { exportLedger, ledgerDigest, listAuditEvents, publicEvent, verifyLedger, type AuditContext, type AuditFilter } from '../domains/ledger/index.js';
 import type { AuthService, Organization, User } from '../domains/auth/index.js';
 import { version } from '../config.js';
 import { createBackupFile } from '../platform/db/backup-create.js';
@@ -177,13 +177,25 @@ export const OPERATIONS = {
     check: (v) => auditFilter(fields(v)),
     async run(s, _ctx, a, emit) {
       const o = await s.auth.resolveOrganization(a.org);
-      for await (const e of iterateAuditEvents(s.db, o.id, a.filter)) await emit(publicEvent(e));
+      for await (const line of exportLedger(s.db, s.clock, o, a.filter)) await emit(line);
       return {};
     },
   }),
   'audit.verify': operation({
     check: (v) => org(fields(v)),
     run: (s, _ctx, a) => perOrganization(s.auth, a.org, (id) => verifyLedger(s.db, id)),
+  }),
+  'audit.checkpoint': operation({
+    check: (v) => org(fields(v)),
+    async run(s, _ctx, a) {
+      const o = await s.auth.resolveOrganization(a.org);
+      const cp = await s.db.transaction((tx) => s.checkpoints.create(tx, o));
+      return { organization: o.slug, ...cp! };
+    },
+  }),
+  'audit.checkpointKey': operation({
+    check: () => ({}),
+    run: async (s) => s.checkpoints.publicKey(),
   }),
   'audit.digest': operation({
     check: (v) => org(fields(v)),

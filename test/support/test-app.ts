@@ -27,7 +27,7 @@ export type TestApp = {
 export const testCtx: AuditContext = { actor: { kind: 'system', id: null, name: 'test setup' }, source: 'cli' };
 
 /** Both listeners of a real app on the given database, for `inject()`; logs captured in memory. */
-export async function testApp(db: Database, opts: { clock?: SettableClock; publicUrl?: string; mail?: MailConfig | null; outboundTimeoutMs?: number; webDir?: string | null; dataKey?: Buffer; trustProxy?: string[]; holdReleaseDelayMs?: number; aiBudgetMs?: number } = {}): Promise<TestApp> {
+export async function testApp(db: Database, opts: { clock?: SettableClock; publicUrl?: string; mail?: MailConfig | null; outboundTimeoutMs?: number; webDir?: string | null; dataKey?: Buffer; trustProxy?: string[]; holdReleaseDelayMs?: number; aiBudgetMs?: number; checkpointWitnessUrl?: string } = {}): Promise<TestApp> {
   const clock = opts.clock ?? new SettableClock(new Date());
   // The key that seals secrets: a restarted app on the same database needs the same one.
   const dataKey = opts.dataKey ?? randomBytes(32);
@@ -40,7 +40,8 @@ export async function testApp(db: Database, opts: { clock?: SettableClock; publi
   });
   const logger = createLogger({ level: 'info', destination });
   // Test receivers listen on loopback: the client's test-only switch lets it through, no other class.
-  const services = compose({ db, clock, logger, sealer: createSealer(dataKey), outbound: { client: createOutboundClient({ testOnlyAllowLoopback: true, timeoutMs: opts.outboundTimeoutMs }), allowPrivate: false }, publicUrl: opts.publicUrl, mail: opts.mail, holdReleaseDelayMs: opts.holdReleaseDelayMs, aiBudgetMs: opts.aiBudgetMs });
+  const services = compose({ db, clock, logger, sealer: createSealer(dataKey), outbound: { client: createOutboundClient({ testOnlyAllowLoopback: true, timeoutMs: opts.outboundTimeoutMs }), allowPrivate: false }, publicUrl: opts.publicUrl, mail: opts.mail, holdReleaseDelayMs: opts.holdReleaseDelayMs, aiBudgetMs: opts.aiBudgetMs,
+    checkpoints: { name: 'changeledger.test', witnessUrl: opts.checkpointWitnessUrl ?? null } });
   // The pipeline listener's address, once a test makes it listen (most only inject).
   let pipelineApp: FastifyInstance | null = null;
   const pipelineUrl = () => (pipelineApp === null ? null : listenerUrl(pipelineApp, '127.0.0.1'));

@@ -3,3 +3,5 @@ export * from './audit-actions.js';
 export { appendAuditEvent, appendAuditEvents, createLedgerHead } from './ledger-store.js';
 export * from './ledger-queries.js';
 export { ledgerRoutes, toFilter, publicEvent } from './ledger-routes.js';
+export { exportLedger, type ExportLine } from './ledger-export.js';
+export { verifyExportFile, EXPORT_FORMAT, type ExportTrailer, type FileVerifyResult } from './ledger-file.js';

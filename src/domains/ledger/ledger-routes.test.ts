@@ -51,12 +51,24 @@ describeEachEngine('the audit API', (engine) => {
     expect((await get(owner, '?colour=red')).json()).toMatchObject({ field: 'colour' });
   });
 
-  it('exports every matching event as NDJSON', async () => {
+  it('exports every matching event as NDJSON, then a trailer that says the export was filtered and names the head', async () => {
     const res = await t.main.inject({ url: '/api/audit/export?action=token.created', headers: owner.headers });
     expect(res.headers['content-type']).toMatch(/application\/x-ndjson/);
-    const lines = res.body.trim().split('\n').map((l) => JSON.parse(l) as { action: string; hash: string });
+    const lines = res.body.trim().split('\n').map((l) => JSON.parse(l) as { action?: string; hash?: string; trailer?: Record<string, unknown> });
+    const trailer = lines.pop()!.trailer;
     expect(lines).toHaveLength(3);
-    expect(lines.every((l) => l.action === 'token.created' && /^[0-9a-f]{64}$/.test(l.hash))).toBe(true);
+    expect(lines.every((l) => l.action === 'token.created' && /^[0-9a-f]{64}$/.test(l.hash!))).toBe(true);
+    const { head } = (await t.main.inject({ url: '/api/audit/verify', headers: owner.headers })).json() as { head: unknown };
+    expect(trailer).toMatchObject({ format: 'changeledger.audit-export.v1', organization: { id: owner.org.id, slug: owner.org.slug }, head, events: 3, complete: false, filter: { action: 'token.created' } });
+  });
+
+  it('exports the whole chain newest first when nothing filters it', async () => {
+    const res = await t.main.inject({ url: '/api/audit/export', headers: owner.headers });
+    const lines = res.body.trim().split('\n').map((l) => JSON.parse(l) as { seq?: number; trailer?: { head: { seq: number }; events: number; complete: boolean } });
+    const trailer = lines.pop()!.trailer!;
+    expect(trailer.complete).toBe(true);
+    expect(lines.map((l) => l.seq)).toEqual(Array.from({ length: trailer.head.seq }, (_, i) => trailer.head.seq - i));
+    expect(trailer.events).toBe(lines.length);
   });
 
   it('verifies the chain on request', async () => {

@@ -81,3 +81,27 @@ export const SettingsCaptureBody = Type.Object({
 }, { description: 'A settings write as a before-state capture' });
 export const SeqParams = Type.Object({ seq: Type.Integer({ minimum: 1, maximum: 2 ** 53 - 1, description: 'The sequence number of the audit event' }) });
 export const SettingsCapturePageBody = Type.Object({ items: Type.Array(SettingsCaptureBody), nextCursor: Type.Union([Type.String(), Type.Null()]) });
+
+export const CheckpointBody = Type.Object({
+  id: Type.String(),
+  seq: Type.Integer({ description: 'The head sequence the checkpoint signs' }),
+  hash: Hash,
+  signedAt: IsoTime,
+  keyId: Type.String({ pattern: '^[0-9a-f]{8}$', description: "The signed note's key id (first 4 bytes of SHA-256 over name, 0x0A, 0x01, public key), in hex" }),
+  note: Type.String({ description: 'The checkpoint as a C2SP signed note: save it as a file and give it to `audit verify --file … --checkpoint`' }),
+});
+
+export const CheckpointPageBody = Type.Object({ items: Type.Array(CheckpointBody), nextCursor: Type.Union([Type.String(), Type.Null()]) });
+
+export const CheckpointQuery = Type.Object({
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: 50 })),
+  cursor: Type.Optional(Type.String({ maxLength: 100 })),
+});
+
+export const CheckpointKeyBody = Type.Object({
+  name: Type.String({ description: 'The key name in every signature line, and the start of each origin' }),
+  keyId: Type.String({ pattern: '^[0-9a-f]{8}$' }),
+  algorithm: Type.Literal('Ed25519'),
+  pem: Type.String({ description: 'The public key as PEM (SPKI), for `audit verify --key` and `openssl pkeyutl -verify`' }),
+  verifierKey: Type.String({ description: 'The signed-note verifier key: name+keyid+base64(0x01 ‖ key)' }),
+});

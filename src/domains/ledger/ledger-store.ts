@@ -142,3 +142,12 @@ export async function readChainPage(db: Queryable, orgId: string, afterSeq: numb
   );
   return r.rows.map(toAuditEvent);
 }
+
+/** Events of one organisation newest first, from just below `beforeSeq` down. */
+export async function readChainPageDown(db: Queryable, orgId: string, beforeSeq: number, limit: number): Promise<AuditEvent[]> {
+  const r = await db.query<AuditRow>(
+    `SELECT ${AUDIT_COLUMNS} FROM audit_events WHERE org_id = $1 AND seq < $2 ORDER BY seq DESC LIMIT $3`,
+    [orgId, beforeSeq, limit],
+  );
+  return r.rows.map(toAuditEvent);
+}

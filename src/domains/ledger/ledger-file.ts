@@ -1,0 +1,210 @@
+import { createReadStream } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { createInterface } from 'node:readline';
+import { GENESIS_HASH, hashEvent, type AuditEvent } from './audit-event.js';
+import { checkpointSignedBy, parseCheckpoint, readVerifierKey, type ParsedCheckpoint } from './checkpoint-note.js';
+
+/**
+ * An exported ledger, verified from the file alone: no database, no server. The export is newest
+ * first and ends with a trailer that states the head it leads to, so the walk goes down from the
+ * head to the first event, checking each event's hash and its link to the one before.
+ */
+export const EXPORT_FORMAT = 'changeledger.audit-export.v1';
+
+export type ExportTrailer = {
+  format: typeof EXPORT_FORMAT;
+  organization: { id: string; slug: string };
+  head: { seq: number; hash: string };
+  events: number;
+  /** False when a filter left events out: such a file shows edits, never drops. */
+  complete: boolean;
+  order: 'newest-first';
+  exportedAt: string;
+  filter?: Record<string, unknown>;
+};
+
+export type CheckpointFinding = { file: string; seq: number; time: string; ok: boolean; reason: string | null };
+
+export type FileVerifyResult = {
+  ok: boolean;
+  organization: { id: string; slug: string } | null;
+  complete: boolean;
+  /** Event lines read before the verdict. */
+  checked: number;
+  head: { seq: number; hash: string } | null;
+  firstBrokenSeq: number | null;
+  line: number | null;
+  reason: string | null;
+  checkpoints: CheckpointFinding[];
+};
+
+type Line = { no: number; value: Record<string, unknown> };
+
+async function* jsonLines(path: string): AsyncGenerator<Line | { no: number; bad: true }> {
+  const rl = createInterface({ input: createReadStream(path, { encoding: 'utf8' }), crlfDelay: Infinity });
+  let no = 0;
+  for await (const text of rl) {
+    no += 1;
+    if (text.trim() === '') continue;
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      yield { no, bad: true };
+      continue;
+    }
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) yield { no, bad: true };
+    else yield { no, value: value as Record<string, unknown> };
+  }
+}
+
+function asEvent(v: Record<string, unknown>, orgId: string): AuditEvent {
+  return { ...(v as Omit<AuditEvent, 'orgId'>), orgId };
+}
+
+/** Where a wanted event is in the file, when the walk met another in its place. */
+async function lineOfSeq(path: string, seq: number): Promise<number | null> {
+  for await (const l of jsonLines(path)) if ('value' in l && l.value.seq === seq) return l.no;
+  return null;
+}
+
+/**
+ * The last non-empty line, read from the end of the file: the trailer names the organisation
+ * whose id every hash covers, and the head the walk starts from.
+ */
+async function lastLine(path: string): Promise<string | null> {
+  const fh = await open(path, 'r');
+  try {
+    const size = (await fh.stat()).size;
+    let tail = Buffer.alloc(0);
+    for (let end = size; end > 0;) {
+      const start = Math.max(0, end - 65_536);
+      const chunk = Buffer.alloc(end - start);
+      await fh.read(chunk, 0, chunk.length, start);
+      tail = Buffer.concat([chunk, tail]);
+      end = start;
+      const text = tail.toString('utf8').replace(/\s+$/, '');
+      const nl = text.lastIndexOf('\n');
+      if (text !== '' && (nl >= 0 || end === 0)) return text.slice(nl + 1);
+    }
+    return null;
+  } finally {
+    await fh.close();
+  }
+}
+
+function parseTrailer(text: string | null): ExportTrailer | null {
+  try {
+    const v = JSON.parse(text ?? '') as { trailer?: ExportTrailer };
+    return v && typeof v === 'object' && v.trailer && typeof v.trailer === 'object' ? v.trailer : null;
+  } catch {
+    return null;
+  }
+}
+
+export type VerifyFileOptions = { checkpoints?: { file: string; text: string }[]; key?: string };
+
+/**
+ * Verifies an export and, when given, checkpoints against it: each must be signed by the key and
+ * name an event of this file's chain with exactly that hash. Throws (a usage error) only for a
+ * key or checkpoint that cannot be read at all; a broken file is a result, not an exception.
+ */
+export async function verifyExportFile(path: string, o: VerifyFileOptions = {}): Promise<FileVerifyResult> {
+  const key = o.key === undefined ? null : readVerifierKey(o.key);
+  const cps: { file: string; cp: ParsedCheckpoint }[] = (o.checkpoints ?? []).map((c) => {
+    try {
+      return { file: c.file, cp: parseCheckpoint(c.text) };
+    } catch (err) {
+      throw new Error(`${c.file} is not a checkpoint: ${(err as Error).message}`);
+    }
+  });
+  if (cps.length > 0 && !key) throw new Error('checking a checkpoint needs the public key it was signed with: --key FILE (GET /api/audit/checkpoint-key)');
+
+  const res: FileVerifyResult = { ok: false, organization: null, complete: false, checked: 0, head: null, firstBrokenSeq: null, line: null, reason: null, checkpoints: [] };
+  const fail = (reason: string, seq: number | null, line: number | null): FileVerifyResult => ({ ...res, ok: false, reason, firstBrokenSeq: seq, line });
+
+  const last = await lastLine(path);
+  if (last === null) return fail('the file is empty: an export always ends with its trailer', null, null);
+  const tr = parseTrailer(last);
+  if (!tr) return fail('there is no trailer: the file ends with an event or a cut line, so its tail was cut off', null, null);
+  if (tr.format !== EXPORT_FORMAT) return fail(`the trailer's format is "${String(tr.format)}", not ${EXPORT_FORMAT}`, null, null);
+  if (!tr.organization || typeof tr.organization.id !== 'string' || !tr.head || typeof tr.head.seq !== 'number' || typeof tr.head.hash !== 'string') {
+    return fail('the trailer does not name its organisation and head', null, null);
+  }
+  res.organization = tr.organization;
+  res.complete = tr.complete === true;
+  res.head = tr.head;
+  const orgId = tr.organization.id;
+
+  // Checkpoints are judged by what they sign first; whether they lie on the chain is found on the walk.
+  const wanted = new Map<number, { file: string; cp: ParsedCheckpoint }[]>();
+  for (const c of cps) {
+    const signed = checkpointSignedBy(c.cp, { name: key!.name ?? c.cp.signatures[0]!.name, publicKey: key!.publicKey });
+    const base = { file: c.file, seq: c.cp.seq, time: c.cp.time };
+    if (!signed) res.checkpoints.push({ ...base, ok: false, reason: `checkpoint ${c.file}: the signature does not verify with this key` });
+    else if (!c.cp.origin.endsWith(`/${orgId}`)) res.checkpoints.push({ ...base, ok: false, reason: `checkpoint ${c.file} is of the ledger "${c.cp.origin}", not of organisation ${orgId}` });
+    else if (res.complete && c.cp.seq > tr.head.seq) {
+      res.checkpoints.push({ ...base, ok: false, reason: `checkpoint at #${c.cp.seq} is beyond this export's head #${tr.head.seq}: events after #${tr.head.seq} were dropped, or the export is older than the checkpoint` });
+    } else wanted.set(c.cp.seq, [...(wanted.get(c.cp.seq) ?? []), c]);
+  }
+
+  let expected = tr.head.seq;
+  let above: { seq: number; prevHash: string; line: number } | null = null;
+  let trailerAt: number | null = null;
+  for await (const l of jsonLines(path)) {
+    if (trailerAt !== null) return fail(`line ${l.no} comes after the trailer (line ${trailerAt}): the trailer must be the last line`, null, l.no);
+    if (!('value' in l)) return fail(`line ${l.no} is not JSON: the file was cut or edited`, null, l.no);
+    if ('trailer' in l.value) {
+      trailerAt = l.no;
+      continue;
+    }
+    const e = asEvent(l.value, orgId);
+    const { hash, ...rest } = e;
+    let recomputed: string;
+    try {
+      recomputed = hashEvent(rest);
+    } catch {
+      return fail(`line ${l.no} is not an audit event`, null, l.no);
+    }
+    res.checked += 1;
+    if (res.complete) {
+      if (e.seq !== expected) {
+        if (expected < 1) return fail(`line ${l.no} holds event ${String(e.seq)} after event 1: the chain has nothing below 1`, e.seq, l.no);
+        const at = typeof e.seq === 'number' && e.seq < expected ? await lineOfSeq(path, expected) : null;
+        return at !== null
+          ? fail(`event ${expected} is out of order: line ${l.no} holds event ${e.seq} where event ${expected} belongs (event ${expected} is on line ${at})`, expected, l.no)
+          : fail(`event ${expected} is missing (line ${l.no} holds event ${String(e.seq)})`, expected, l.no);
+      }
+      expected -= 1;
+    }
+    if (recomputed !== hash) return fail(`event ${e.seq} was altered (line ${l.no}): its content no longer matches its hash`, e.seq, l.no);
+    if (res.complete) {
+      if (above === null && hash !== tr.head.hash) return fail(`the trailer's head does not match event ${e.seq}: the newest events were replaced or the trailer edited`, e.seq, l.no);
+      if (above !== null && above.prevHash !== hash) return fail(`event ${above.seq} does not link to event ${e.seq} (line ${above.line})`, above.seq, above.line);
+    } else if (above !== null && above.seq === e.seq + 1 && above.prevHash !== hash) {
+      return fail(`event ${above.seq} does not link to event ${e.seq} (line ${above.line})`, above.seq, above.line);
+    }
+    for (const c of wanted.get(e.seq) ?? []) {
+      res.checkpoints.push({ file: c.file, seq: c.cp.seq, time: c.cp.time, ok: c.cp.hash === hash,
+        reason: c.cp.hash === hash ? null : `checkpoint #${c.cp.seq} does not match event ${e.seq}: the ledger was rewritten since it was signed` });
+    }
+    wanted.delete(e.seq);
+    above = { seq: e.seq, prevHash: e.prevHash, line: l.no };
+  }
+  if (res.complete) {
+    if (expected >= 1) return fail(expected === tr.head.seq ? `events 1…${expected} are missing: the file holds no event` : `events 1…${expected} are missing from the oldest end`, expected, null);
+    if (above && above.prevHash !== GENESIS_HASH) return fail('event 1 does not start the chain: it links to a hash instead of the genesis', 1, above.line);
+    if (!above && tr.head.seq === 0 && tr.head.hash !== GENESIS_HASH) return fail('the trailer names an empty ledger with a head hash other than the genesis', 0, null);
+    if (res.checked !== tr.events) return fail(`the trailer counts ${tr.events} events but the file holds ${res.checked}`, null, null);
+  }
+  for (const [seq, list] of wanted) {
+    for (const c of list) {
+      const reason = seq === 0 && tr.head.seq >= 0 && c.cp.hash === GENESIS_HASH ? null : `checkpoint #${seq} names an event this export does not hold`;
+      res.checkpoints.push({ file: c.file, seq, time: c.cp.time, ok: reason === null, reason });
+    }
+  }
+  res.checkpoints.sort((a, b) => a.seq - b.seq);
+  const badCp = res.checkpoints.find((c) => !c.ok);
+  if (badCp) return { ...res, ok: false, reason: badCp.reason, firstBrokenSeq: null, line: null };
+  return { ...res, ok: true };
+}
