@@ -17,6 +17,7 @@ const BENCHES: Record<string, { about: string; load: () => Promise<Bench> }> = {
   intake: { about: 'observed-change intake: a 1,000-event K8s audit EventList and a 100-record CloudTrail batch through the adapters and IntakeService vs a plain INSERT of the same rows, then the same batches again (PGlite and PostgreSQL)', load: () => import('./intake.js') },
   governance: { about: 'the window matcher with 200 windows (goal ≤ 20 µs a check), and registration with classes, tiers and windows on vs off (goal ≤ 1.10×) (PGlite and PostgreSQL)', load: () => import('./governance.js') },
   evidence: { about: 'a 300-service change\'s RED from Debian\'s Prometheus with a backfilled history: 18 queries by service label vs one set per service (no database)', load: () => import('./evidence.js') },
+  'verify-file': { about: 'audit verify --file and scripts/verify-ledger.mjs over 1,000,000 exported events vs a plain SHA-256 of the same bytes (goal ≥ 100,000 events/s; no database)', load: () => import('./verify-file.js') },
   load: { about: 'a mixed load (flag reads, lists, audit pages, changes, toggles, OFREP) on 1 and on 3 `serve` processes on one PostgreSQL: req/s, p50/p99, errors, CPU, RSS and PostgreSQL waits (built CLI; PostgreSQL only)', load: () => import('./load.js') },
 };
 

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { checkChain, GENESIS_HASH, hashEvent, type AuditEvent } from './audit-event.js';
 import { canonicalJson } from '../../platform/canonical-json.js';
@@ -25,6 +26,31 @@ describe('canonical JSON', () => {
   });
   it('refuses values JSON cannot carry', () => {
     expect(() => canonicalJson({ x: Number.NaN })).toThrow(/non-finite/);
+  });
+  it('orders keys by UTF-16 code unit, so a key beyond the BMP sorts before U+FF5E', () => {
+    expect(canonicalJson({ '\uFF5E': 1, '\u{1F600}': 2, é: 3, B: 4, a: 5, '': 6 })).toBe('{"":6,"B":4,"a":5,"é":3,"\u{1F600}":2,"\uFF5E":1}');
+  });
+});
+
+describe('the event hash', () => {
+  // Computed by the first implementation (an object of the eleven members through canonicalJson):
+  // ledgers written before the hash was written out member by member must still verify.
+  const e = {
+    orgId: 'org_1', seq: 7, occurredAt: '2026-01-01T00:00:07.000Z', actor: { kind: 'token' as const, id: 'tok_1', name: 'déploy ✓', automation: 'github-actions', trigger: 'run 42' },
+    action: 'flag.updated', target: { type: 'flag', id: 'payments.checkout' }, correlationId: 'c-1', requestId: null, source: 'api' as const,
+    data: { after: { on: true }, before: { on: false }, reason: 'OPS-1 "quoted"\n', n: 1.5, list: [3, null, 'x'] }, schemaVersion: 1, prevHash: 'ab'.repeat(32),
+  };
+  it('is the hash the ledger has always written', () => {
+    expect(hashEvent(e)).toBe('be6f6c836f75b92b663d68071c36d7cef85342b30e03c33a7bd7f74bfcebdcf3');
+  });
+  it('hashes an actor or target of another shape as canonical JSON orders it', () => {
+    const odd = { ...e, actor: { trigger: 'x', kind: 'user' as const, name: 'n', id: null, automation: null, extra: 1 } as never, target: { type: 'flag' } as never };
+    const { hash: _h, ...same } = { ...odd, hash: '' };
+    const reference = createHash('sha256').update(`${odd.prevHash}\n${canonicalJson({ ...same, prevHash: undefined })}`).digest('hex');
+    expect(hashEvent(odd)).toBe(reference);
+  });
+  it('leaves out a member that is missing, as canonical JSON does', () => {
+    expect(hashEvent({ ...e, correlationId: undefined as unknown as null })).toBe('4eb004fbfba3bb46093670e2ee6bd28cec40dff936bdcb470a50ead8bb635f99');
   });
 });
 

@@ -1,7 +1,6 @@
 import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
-import { createInterface } from 'node:readline';
-import { GENESIS_HASH, hashEvent, type AuditEvent } from './audit-event.js';
+import { GENESIS_HASH, hashEventOf, type AuditEvent } from './audit-event.js';
 import { checkpointSignedBy, parseCheckpoint, readVerifierKey, type ParsedCheckpoint } from './checkpoint-note.js';
 
 /**
@@ -10,6 +9,9 @@ import { checkpointSignedBy, parseCheckpoint, readVerifierKey, type ParsedCheckp
  * head to the first event, checking each event's hash and its link to the one before.
  */
 export const EXPORT_FORMAT = 'changeledger.audit-export.v1';
+
+/** seq, occurredAt, actor, action, target, correlationId, requestId, source, data, schemaVersion, prevHash, hash. */
+const EVENT_MEMBERS = 12;
 
 export type ExportTrailer = {
   format: typeof EXPORT_FORMAT;
@@ -38,33 +40,60 @@ export type FileVerifyResult = {
   checkpoints: CheckpointFinding[];
 };
 
-type Line = { no: number; value: Record<string, unknown> };
+type Line = { no: number; value: Record<string, unknown> } | { no: number; bad: true };
 
-async function* jsonLines(path: string): AsyncGenerator<Line | { no: number; bad: true }> {
-  const rl = createInterface({ input: createReadStream(path, { encoding: 'utf8' }), crlfDelay: Infinity });
+/**
+ * The file's non-empty lines, numbered from 1 and parsed, a chunk's worth at a time: one await per
+ * megabyte instead of one per line, which is most of what reading a million events costs.
+ */
+async function* jsonLines(path: string): AsyncGenerator<Line[]> {
   let no = 0;
-  for await (const text of rl) {
+  let rest: Buffer | null = null;
+  const parse = (buf: Buffer, start: number, end: number): Line | null => {
     no += 1;
-    if (text.trim() === '') continue;
+    if (end > start && buf[end - 1] === 0x0d) end -= 1;
+    if (start === end) return null;
+    const text = buf.toString('utf8', start, end);
+    if (buf[start] !== 0x7b && text.trim() === '') return null;
     let value: unknown;
     try {
       value = JSON.parse(text);
     } catch {
-      yield { no, bad: true };
-      continue;
+      return { no, bad: true };
     }
-    if (value === null || typeof value !== 'object' || Array.isArray(value)) yield { no, bad: true };
-    else yield { no, value: value as Record<string, unknown> };
+    return value === null || typeof value !== 'object' || Array.isArray(value) ? { no, bad: true } : { no, value: value as Record<string, unknown> };
+  };
+  for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20 })) {
+    const buf = chunk as Buffer;
+    const batch: Line[] = [];
+    let start = 0;
+    if (rest) {
+      // Only the line that straddles two chunks is copied.
+      const nl = buf.indexOf(0x0a);
+      if (nl < 0) {
+        rest = Buffer.concat([rest, buf]);
+        continue;
+      }
+      const joined = Buffer.concat([rest, buf.subarray(0, nl)]);
+      const l = parse(joined, 0, joined.length);
+      if (l) batch.push(l);
+      start = nl + 1;
+    }
+    for (let nl = buf.indexOf(0x0a, start); nl >= 0; nl = buf.indexOf(0x0a, start)) {
+      const l = parse(buf, start, nl);
+      if (l) batch.push(l);
+      start = nl + 1;
+    }
+    rest = start < buf.length ? buf.subarray(start) : null;
+    yield batch;
   }
-}
-
-function asEvent(v: Record<string, unknown>, orgId: string): AuditEvent {
-  return { ...(v as Omit<AuditEvent, 'orgId'>), orgId };
+  const last = rest ? parse(rest, 0, rest.length) : null;
+  if (last) yield [last];
 }
 
 /** Where a wanted event is in the file, when the walk met another in its place. */
 async function lineOfSeq(path: string, seq: number): Promise<number | null> {
-  for await (const l of jsonLines(path)) if ('value' in l && l.value.seq === seq) return l.no;
+  for await (const batch of jsonLines(path)) for (const l of batch) if ('value' in l && l.value.seq === seq) return l.no;
   return null;
 }
 
@@ -151,18 +180,18 @@ export async function verifyExportFile(path: string, o: VerifyFileOptions = {}):
   let expected = tr.head.seq;
   let above: { seq: number; prevHash: string; line: number } | null = null;
   let trailerAt: number | null = null;
-  for await (const l of jsonLines(path)) {
+  for await (const batch of jsonLines(path)) for (const l of batch) {
     if (trailerAt !== null) return fail(`line ${l.no} comes after the trailer (line ${trailerAt}): the trailer must be the last line`, null, l.no);
     if (!('value' in l)) return fail(`line ${l.no} is not JSON: the file was cut or edited`, null, l.no);
     if ('trailer' in l.value) {
       trailerAt = l.no;
       continue;
     }
-    const e = asEvent(l.value, orgId);
-    const { hash, ...rest } = e;
+    const e = l.value as Omit<AuditEvent, 'orgId'>;
+    const hash = e.hash;
     let recomputed: string;
     try {
-      recomputed = hashEvent(rest);
+      recomputed = hashEventOf(e, orgId);
     } catch {
       return fail(`line ${l.no} is not an audit event`, null, l.no);
     }
@@ -177,6 +206,8 @@ export async function verifyExportFile(path: string, o: VerifyFileOptions = {}):
       }
       expected -= 1;
     }
+    // A member the ledger never writes is not covered by the hash: an addition is an edit too.
+    if (Object.keys(e).length !== EVENT_MEMBERS) return fail(`event ${e.seq} was altered (line ${l.no}): it has members an audit event does not have`, e.seq, l.no);
     if (recomputed !== hash) return fail(`event ${e.seq} was altered (line ${l.no}): its content no longer matches its hash`, e.seq, l.no);
     if (res.complete) {
       if (above === null && hash !== tr.head.hash) return fail(`the trailer's head does not match event ${e.seq}: the newest events were replaced or the trailer edited`, e.seq, l.no);
