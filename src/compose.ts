@@ -164,6 +164,7 @@ export function compose(o: ComposeOptions): Services {
   const deliveries: DeliveryService = new DeliveryService({
     db: o.db, clock: o.clock, sealer: o.sealer, client: o.outbound.client, logger: o.logger,
     statusBody: (db, c) => readStatus(db, c, { change: changes.link(c), approve: changes.link(c, true) }, readDeliveriesView, holds.suppression),
+    publicUrl: baseUrl,
   });
   // Alert holds start, follow and end with the change, in its transaction. Before deliveries, so the
   // callback of a start or a finish carries the hold as it just became. Intake records what a silence held.

@@ -15,7 +15,7 @@ import type { ChangeService } from './change-service.js';
 import type { Database } from '../../platform/db/database.js';
 import { APPROVAL_MODES, BEFORE_STATE_RULES, type ChangeSettingsService } from './change-settings.js';
 import * as store from './change-store.js';
-import { CHANGE_KINDS, OUTCOMES, PIPELINE_FIELDS } from './change-store.js';
+import { CALLBACK_FORMATS, CHANGE_KINDS, OUTCOMES, PIPELINE_FIELDS } from './change-store.js';
 import { readStatus } from './change-view.js';
 import { FeedEntryBody, ListQuerystring, NeverCapturedBody, ReceiptBody, recordFields } from './change-list-schemas.js';
 import { TICKET_KINDS } from './ticket-destination.js';
@@ -64,6 +64,7 @@ const ChangeFields = {
   autoStart: Type.Optional(Type.Boolean({ description: 'Start the moment it is approved' })),
   pipeline: Type.Optional(Pipeline),
   callbackUrl: Type.Optional(Type.String({ maxLength: 1000, description: 'http(s): signed callbacks at every step; the 201 carries callbackSecret once' })),
+  callbackFormat: Type.Optional(Type.Enum(CALLBACK_FORMATS, { title: 'Callback format', description: 'changeledger (when not given): {event, deliveryId, occurredAt, change}; cloudevents: a CloudEvents 1.0 structured-mode event (application/cloudevents+json) carrying the same payload, signed the same way' })),
   recipients: Type.Optional(Type.Array(Type.String({ maxLength: 320, title: 'Recipient' }), { maxItems: 20, title: 'Report recipients' })),
   releaseHeld: Type.Optional(Type.Boolean({ default: true })),
   confirmLarge: Type.Optional(Type.Boolean({ description: 'Required when the scope has 100 services or more' })),
@@ -101,6 +102,7 @@ export const ChangeBody = Type.Object({
   status: Type.Enum(CHANGE_STATUSES), outcome: Nullable(Type.Enum(OUTCOMES)), impact: Nullable(Str), aiImpact: Nullable(Str), hops: Type.Integer(),
   windowStart: Str, windowEnd: Str, evidenceMinutes: Type.Integer(), maxDurationMinutes: Nullable(Type.Integer()), autoStart: Type.Boolean(),
   releaseHeld: Type.Boolean(), silenceInfra: Nullable(Type.Enum(SILENCE_MODES)), pipeline: Nullable(Type.Object(Object.fromEntries(PIPELINE_FIELDS.map((f) => [f, Type.Optional(Str)])))), callbackUrl: Nullable(Str),
+  callbackFormat: Type.Enum(CALLBACK_FORMATS, { description: 'How its callbacks are shaped (changeledger or cloudevents)' }),
   recipients: Type.Array(Str), components: Type.Array(Resolved), unresolved: Type.Array(Type.Object({ query: Str, candidates: Type.Array(Candidate) })),
   criticality: Nullable(Tier), criticalitySource: Nullable(Type.Enum(['components', 'blast', 'none', 'pending'])), componentTiers: Type.Record(Str, Nullable(Tier)),
   gated: Type.Boolean(), quorum: Nullable(Type.Integer()), owner: Type.Object({ id: Str, email: Str, name: Str }), viaTokenId: Nullable(Str), viaProxyId: Type.Null(),

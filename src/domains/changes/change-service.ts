@@ -24,7 +24,7 @@ import { readApprovers, readSettings, type ChangeSettings } from './change-setti
 import * as store from './change-store.js';
 import { criticalNeed } from './critical-approvers.js';
 import { unresolvedMessage } from './unresolved-names.js';
-import { CHANGE_KINDS, type Change, type ChangeKind, type Outcome, type PipelineInfo } from './change-store.js';
+import { CALLBACK_FORMATS, CHANGE_KINDS, type CallbackFormat, type Change, type ChangeKind, type Outcome, type PipelineInfo } from './change-store.js';
 import { CHANGE_STATUSES, move, type Action, type ChangeStatus } from './change-lifecycle.js';
 import { planExtension, planWindow } from './window.js';
 import type { Queryable } from '../../platform/db/database.js';
@@ -42,7 +42,7 @@ import { MAX_ROLLBACK_PLAN_CHARS } from './rollback-plan.js';
 export type RegisterInput = {
   title: string; kind?: ChangeKind; description?: string; ticketUrl?: string; components: ComponentInput[]; hops?: 1 | 2;
   startNow?: boolean; windowStart?: string; windowEnd?: string; evidenceMinutes?: number; surveillanceMinutes?: number;
-  maxDurationMinutes?: number; autoStart?: boolean; pipeline?: PipelineInfo; callbackUrl?: string; recipients?: string[];
+  maxDurationMinutes?: number; autoStart?: boolean; pipeline?: PipelineInfo; callbackUrl?: string; callbackFormat?: CallbackFormat; recipients?: string[];
   releaseHeld?: boolean; confirmLarge?: boolean; silenceInfra?: SilenceMode | null; draft?: boolean;
   emergency?: boolean; emergencyReason?: string; incident?: string; template?: string;
   /** The before-state the pipeline knows: what ran before, and/or an artifact (≤ 256 KiB). */
@@ -261,6 +261,9 @@ export class ChangeService {
       if (!u || (u.protocol !== 'http:' && u.protocol !== 'https:')) throw invalid(k, 'must be an http(s) URL');
     }
     for (const [i, r] of (input.recipients ?? []).entries()) if (!EMAIL.test(r)) throw invalid(`recipients.${i}`, 'is not an e-mail address', r);
+    if (input.callbackFormat !== undefined && !(CALLBACK_FORMATS as readonly string[]).includes(input.callbackFormat)) {
+      throw invalid('callbackFormat', `must be one of ${CALLBACK_FORMATS.join(', ')}`, input.callbackFormat);
+    }
     const prior = ChangeService.beforeStateOf(input);
     if (prior) {
       const problem = beforeStateProblem(prior);
@@ -393,9 +396,9 @@ export class ChangeService {
            auto_start, release_held, silence_infra, pipeline, callback_url, callback_secret_sealed, recipients, components, unresolved, criticality,
            criticality_source, component_tiers, gated, quorum, owner_id, via_token_id, approval_expires_at, started_at, blast_version, created_at, updated_at, relative_window,
            change_class, change_class_source, change_class_reason, template_id, template_version, emergency, risk_tier, risk_reason, approval_digest,
-           capture_digest, validation_plan, rollback)
+           capture_digest, validation_plan, rollback, callback_format)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27, $28, $29, $30, $31, $32, $32, $33,
-           $34, $35, $36, $37, $38, $39, $40, $41, $42, $43, $44, $45)`,
+           $34, $35, $36, $37, $38, $39, $40, $41, $42, $43, $44, $45, $46)`,
         [
           id, p.org.id, input.title.trim(), input.kind ?? 'other', input.description ?? null, input.ticketUrl ?? null, status, hops,
           // startNow under approval means: start the moment it is approved.
@@ -414,6 +417,7 @@ export class ChangeService {
           })),
           digestOfCaptures, validationPlan ? JSON.stringify(validationPlan) : null,
           input.rollback ? JSON.stringify({ kind: input.rollback.kind, ...(input.rollback.plan?.trim() ? { plan: input.rollback.plan.trim() } : {}), by: viaToken ? 'pipeline' : 'person' }) : null,
+          input.callbackFormat ?? 'changeledger',
         ],
       );
       if (captures.length) {
@@ -436,6 +440,7 @@ export class ChangeService {
           ...(captures.length ? { beforeState: { captures: captures.map((x) => ({ method: x.method, sha256: x.sha256, completeness: x.completeness, restorable: x.restorable })), digest: digestOfCaptures } } : {}),
           ...(validationPlan ? { validationPlan: validationPlan.map((x) => x.id) } : {}),
           ...(input.rollback ? { rollback: input.rollback.kind } : {}),
+          ...(input.callbackUrl ? { callbackFormat: change.callbackFormat } : {}),
         },
       });
       await this.afterEntering(tx, change);
@@ -714,7 +719,7 @@ export class ChangeService {
       silenceInfra: input.silenceInfra === undefined ? before.silenceInfra : input.silenceInfra, confirmLarge: input.confirmLarge,
       emergency: input.emergency ?? before.emergency !== null, emergencyReason: input.emergencyReason ?? before.emergency?.reason,
       incident: input.incident ?? (before.emergency && before.emergency.link !== before.ticketUrl ? before.emergency.link : undefined),
-      template: input.template ?? before.template?.id,
+      template: input.template ?? before.template?.id, callbackFormat: input.callbackFormat ?? before.callbackFormat,
     };
     this.validate(merged);
     const now = this.deps.clock.now();
@@ -752,13 +757,13 @@ export class ChangeService {
            max_duration_minutes = $10, auto_start = $11, pipeline = $12, recipients = $13, release_held = $14, silence_infra = $15, components = $16,
            criticality = $17, criticality_source = $18, component_tiers = $19, blast_version = $20, updated_at = $21,
            change_class = $22, change_class_source = $23, change_class_reason = $24, change_class_cause = NULL, template_id = $25, template_version = $26,
-           emergency = $27, risk_tier = $28, risk_reason = $29, approval_digest = $30, relative_window = $31 WHERE id = $1`,
+           emergency = $27, risk_tier = $28, risk_reason = $29, approval_digest = $30, relative_window = $31, callback_format = $32 WHERE id = $1`,
         [c.id, merged.title.trim(), merged.kind, merged.description ?? null, merged.ticketUrl ?? null, merged.hops, window.start.toISOString(), window.end.toISOString(),
           merged.evidenceMinutes, merged.maxDurationMinutes ?? null, merged.autoStart, merged.pipeline ? JSON.stringify(merged.pipeline) : null, merged.recipients,
           merged.releaseHeld, merged.silenceInfra ?? null, JSON.stringify(match.resolved), computed.criticality.criticality, computed.criticality.criticalitySource,
           JSON.stringify(computed.criticality.componentTiers), version, now.toISOString(),
           governed.decision.changeClass, governed.decision.source, governed.decision.reason, governed.decision.template?.id ?? null, governed.decision.template?.version ?? null,
-          emergency ? JSON.stringify(emergency) : null, governed.tier.tier, governed.tier.reason, digest, relative],
+          emergency ? JSON.stringify(emergency) : null, governed.tier.tier, governed.tier.reason, digest, relative, merged.callbackFormat],
       );
       await appendAuditEvent(tx, this.deps.clock, ctx, {
         orgId: c.orgId, action: 'change.edited', target: { type: 'change', id: c.id },
@@ -766,6 +771,7 @@ export class ChangeService {
           blastVersion: version, fields: Object.keys(input), digest: { from: c.approvalDigest, to: digest },
           ...(governed.decision.changeClass !== c.changeClass ? { changeClass: { from: c.changeClass, to: governed.decision.changeClass, reason: governed.decision.reason } } : {}),
           ...(governed.tier.tier !== c.riskTier ? { riskTier: { from: c.riskTier, to: governed.tier.tier, reason: governed.tier.reason } } : {}),
+          ...(merged.callbackFormat !== c.callbackFormat ? { callbackFormat: { from: c.callbackFormat, to: merged.callbackFormat } } : {}),
         },
       });
       const edited = (await store.findChange(tx, c.orgId, c.id))!;

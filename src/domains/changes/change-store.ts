@@ -20,6 +20,9 @@ export type Impact = (typeof IMPACTS)[number];
 /** baseCommit: the repository commit the change starts from, which is its before-state (the rule exempts it). */
 export const PIPELINE_FIELDS = ['pipeline', 'run', 'runUrl', 'commit', 'version', 'environment', 'repo', 'baseCommit'] as const;
 export type PipelineInfo = Partial<Record<(typeof PIPELINE_FIELDS)[number], string>>;
+/** How callbacks are shaped: changeledger's own JSON, or a CloudEvents 1.0 structured-mode event. */
+export const CALLBACK_FORMATS = ['changeledger', 'cloudevents'] as const;
+export type CallbackFormat = (typeof CALLBACK_FORMATS)[number];
 
 export type Change = {
   id: string;
@@ -44,6 +47,7 @@ export type Change = {
   silenceInfra: SilenceMode | null;
   pipeline: PipelineInfo | null;
   callbackUrl: string | null;
+  callbackFormat: CallbackFormat;
   recipients: string[];
   components: Resolved[];
   unresolved: Unresolved[];
@@ -115,7 +119,7 @@ type ChangeRow = Row & {
   id: string; org_id: string; title: string; kind: ChangeKind; description: string | null; ticket_url: string | null; status: ChangeStatus;
   outcome: Outcome | null; impact: Impact | null; ai_impact: Impact | null; hops: number; window_start: Date; window_end: Date; evidence_minutes: number;
   max_duration_minutes: number | null; auto_start: boolean; release_held: boolean; silence_infra: SilenceMode | null; pipeline: PipelineInfo | null;
-  callback_url: string | null; callback_secret_sealed: string | null; recipients: string[]; components: Resolved[]; unresolved: Unresolved[];
+  callback_url: string | null; callback_format: CallbackFormat | null; callback_secret_sealed: string | null; recipients: string[]; components: Resolved[]; unresolved: Unresolved[];
   criticality: Tier | null; criticality_source: Change['criticalitySource']; component_tiers: Record<string, Tier | null>; gated: boolean; quorum: number | null;
   owner_id: string; owner_email: string; owner_name: string; via_token_id: string | null;
   approval_expires_at: Date | null; start_deadline: Date | null; decided_at: Date | null; rejection_reason: string | null;
@@ -140,7 +144,7 @@ export function toChange(r: ChangeRow): Change {
     id: r.id, displayId: displayId(r.id), orgId: r.org_id, title: r.title, kind: r.kind, description: r.description, ticketUrl: r.ticket_url,
     status: r.status, outcome: r.outcome, impact: r.impact, aiImpact: r.ai_impact ?? null, hops: r.hops as 1 | 2, windowStart: iso(r.window_start), windowEnd: iso(r.window_end),
     evidenceMinutes: r.evidence_minutes, maxDurationMinutes: r.max_duration_minutes, autoStart: r.auto_start, releaseHeld: r.release_held,
-    silenceInfra: r.silence_infra, pipeline: r.pipeline, callbackUrl: r.callback_url, recipients: r.recipients, components: r.components,
+    silenceInfra: r.silence_infra, pipeline: r.pipeline, callbackUrl: r.callback_url, callbackFormat: r.callback_format ?? 'changeledger', recipients: r.recipients, components: r.components,
     unresolved: r.unresolved, criticality: r.criticality, criticalitySource: r.criticality_source, componentTiers: r.component_tiers,
     gated: r.gated, quorum: r.quorum, ownerId: r.owner_id, owner: { id: r.owner_id, email: r.owner_email, name: r.owner_name },
     viaTokenId: r.via_token_id, viaProxyId: null, approvalExpiresAt: isoOrNull(r.approval_expires_at), startDeadline: isoOrNull(r.start_deadline),

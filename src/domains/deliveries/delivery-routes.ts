@@ -5,6 +5,7 @@ import { ownOrganization, requestAuditContext } from '../../platform/http/access
 import { errors } from '../../platform/http/schemas.js';
 import { Step, TicketingInput, TicketRefBody } from '../changes/change-routes.js';
 import { ChangeService } from '../changes/change-service.js';
+import { CALLBACK_FORMATS } from '../changes/change-store.js';
 import type { DeliveryService } from './delivery-service.js';
 import { TICKET_KINDS } from './ticketing/ticket-types.js';
 
@@ -28,11 +29,11 @@ export const deliveryRoutes: FastifyPluginAsyncTypebox<{ deliveries: DeliverySer
     config: { access: { scope: 'changes:read' as const } },
     schema: {
       tags, summary: 'Every callback and ticket step of a change with each attempt (the Pipeline card)', params: Params,
-      response: { 200: Type.Object({ callbackUrl: Type.Union([Str, Type.Null()]), ticket: Type.Union([TicketRefBody, Type.Null()]), deliveries: Type.Array(Type.Intersect([Delivery, Type.Object({ channel: Type.Enum(['callback', 'ticket']) })])) }), ...errors(401, 403, 404) },
+      response: { 200: Type.Object({ callbackUrl: Type.Union([Str, Type.Null()]), callbackFormat: Type.Enum(CALLBACK_FORMATS, { description: 'changeledger or cloudevents (CloudEvents 1.0, structured mode)' }), ticket: Type.Union([TicketRefBody, Type.Null()]), deliveries: Type.Array(Type.Intersect([Delivery, Type.Object({ channel: Type.Enum(['callback', 'ticket']) })])) }), ...errors(401, 403, 404) },
     },
   }, async (req) => {
     const c = await changes.get(req.principal!, req.params.id);
-    return { callbackUrl: c.callbackUrl, ticket: c.ticket, deliveries: await deliveries.forChange(c.id) };
+    return { callbackUrl: c.callbackUrl, callbackFormat: c.callbackFormat, ticket: c.ticket, deliveries: await deliveries.forChange(c.id) };
   });
 
   app.get('/api/deliveries', {

@@ -13,7 +13,8 @@ import { readSettings, readTicketing } from '../changes/change-settings.js';
 import type { ChangeEvent, ChangeNotifier } from '../changes/change-service.js';
 import { appendAuditEvent, type AuditContext } from '../ledger/index.js';
 import { decide, type AttemptOutcome, type Decision } from './delivery-rule.js';
-import { findDelivery, listAttempts, listDeliveries, listDeliveriesInState, stepView, type Attempt, type Delivery, type StepView } from './delivery-store.js';
+import { findDelivery, listAttempts, listDeliveries, listDeliveriesInState, orgSlug, stepView, type Attempt, type Delivery, type StepView } from './delivery-store.js';
+import { cloudEventSource, structuredCallback, type CallbackPayload } from './cloud-event.js';
 import { signedHeaders } from '../../platform/crypto/webhook-signing.js';
 import { CALLBACK_USER_AGENT } from './signing.js';
 import { probe, sendStep } from './ticketing/adapters.js';
@@ -50,6 +51,8 @@ export class DeliveryService implements ChangeNotifier {
     db: Database; clock: Clock; sealer: Sealer; client: OutboundClient; logger?: Logger;
     /** The GET /api/changes/{id}/status body of a change, read inside the caller's transaction. */
     statusBody: (db: Queryable, c: Change) => Promise<Record<string, unknown>>;
+    /** Where people reach this installation: the start of a CloudEvent's source. */
+    publicUrl: () => string;
   }) {}
 
   // ── writing deliveries with the change event ─────────────────────────────────────────────────
@@ -69,12 +72,12 @@ export class DeliveryService implements ChangeNotifier {
     return Number(r.rows[0]!.n);
   }
 
-  private async insert(tx: Tx, c: Change, d: { id: string; channel: Delivery['channel']; event: string; action: Delivery['action']; body: string; state: 'waiting' | 'pending' }): Promise<void> {
+  private async insert(tx: Tx, c: Change, d: { id: string; channel: Delivery['channel']; event: string; action: Delivery['action']; body: string; contentType?: string; state: 'waiting' | 'pending' }): Promise<void> {
     const now = this.deps.clock.now().toISOString();
     await tx.query(
-      `INSERT INTO deliveries (id, org_id, change_id, channel, seq, event, action, body, state, next_attempt_at, created_at, updated_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $11)`,
-      [d.id, c.orgId, c.id, d.channel, await this.nextSeq(tx, c.id, d.channel), d.event, d.action, d.body, d.state, d.state === 'pending' ? now : null, now],
+      `INSERT INTO deliveries (id, org_id, change_id, channel, seq, event, action, body, state, next_attempt_at, created_at, updated_at, content_type)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $11, $12)`,
+      [d.id, c.orgId, c.id, d.channel, await this.nextSeq(tx, c.id, d.channel), d.event, d.action, d.body, d.state, d.state === 'pending' ? now : null, now, d.contentType ?? null],
     );
   }
 
@@ -84,9 +87,13 @@ export class DeliveryService implements ChangeNotifier {
 
   private async queueCallback(tx: Tx, c: Change, event: string, occurredAt: string, status: Record<string, unknown>, schedule: boolean): Promise<string> {
     const id = newId('dlv');
-    // The body is written once, as text: every retry sends the same bytes under the same id.
-    const body = JSON.stringify({ event, deliveryId: id, occurredAt, change: status });
-    await this.insert(tx, c, { id, channel: 'callback', event, action: event === 'change.test' ? 'test' : null, body, state: 'pending' });
+    // The body is written once, as text: every retry sends the same bytes under the same id (for a
+    // CloudEvent, its id is the delivery id, so a retry carries the same event id too).
+    const payload: CallbackPayload = { event, deliveryId: id, occurredAt, change: status };
+    const message = c.callbackFormat === 'cloudevents'
+      ? structuredCallback(payload, c, cloudEventSource(this.deps.publicUrl(), await orgSlug(tx, c.orgId)))
+      : { body: JSON.stringify(payload) };
+    await this.insert(tx, c, { id, channel: 'callback', event, action: event === 'change.test' ? 'test' : null, ...message, state: 'pending' });
     if (schedule) await this.scheduleAttempt(tx, c.orgId, id, 1, this.deps.clock.now());
     return id;
   }
@@ -163,7 +170,9 @@ export class DeliveryService implements ChangeNotifier {
         if (!row?.callback_url || !row.callback_secret_sealed) return refusal(base, started, 'the change has no callback URL');
         const secret = openOrNull(this.deps.sealer, row.callback_secret_sealed);
         if (secret === null) return refusal(base, started, 'the callback secret cannot be opened with this server’s data key (was the key replaced?)');
-        const headers = signedHeaders({ secret, deliveryId, event: d.event, body: d.body, at, userAgent: CALLBACK_USER_AGENT });
+        const signed = signedHeaders({ secret, deliveryId, event: d.event, body: d.body, at, userAgent: CALLBACK_USER_AGENT });
+        // Signed over the same bytes either way; a CloudEvent only goes with its own Content-Type.
+        const headers = d.contentType ? { ...signed, 'content-type': d.contentType } : signed;
         const res = await this.deps.client.request({ method: 'POST', url: row.callback_url, headers, body: d.body, allowPrivate });
         const ok = res.status >= 200 && res.status <= 299;
         const said = res.body.trim().slice(0, 200);
@@ -273,7 +282,7 @@ export class DeliveryService implements ChangeNotifier {
       const deliveryId = await this.queueCallback(tx, c, 'change.test', this.deps.clock.now().toISOString(), status, false);
       // Should this process stop before the attempt below, the worker makes it a minute later.
       await this.scheduleAttempt(tx, c.orgId, deliveryId, 1, new Date(this.deps.clock.now().getTime() + 60_000));
-      await appendAuditEvent(tx, this.deps.clock, ctx, { orgId: c.orgId, action: 'change.callback_test', target: { type: 'change', id: c.id }, data: { deliveryId, by: p.user.email } });
+      await appendAuditEvent(tx, this.deps.clock, ctx, { orgId: c.orgId, action: 'change.callback_test', target: { type: 'change', id: c.id }, data: { deliveryId, by: p.user.email, format: c.callbackFormat } });
       return deliveryId;
     });
     const result = await this.attempt(id, 1);

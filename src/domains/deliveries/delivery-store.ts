@@ -11,7 +11,9 @@ export type DeliveryState = 'waiting' | 'pending' | 'retrying' | 'delivered' | '
 export type Delivery = {
   id: string; orgId: string; changeId: string; channel: DeliveryChannel; seq: number; event: string; action: 'create' | 'update' | 'test' | null;
   /** The message exactly as first written (JSON text): every retry sends these bytes. */
-  body: string; state: DeliveryState; attempts: number; nextAttemptAt: string | null; lastStatus: number | null;
+  body: string;
+  /** The Content-Type the body goes with; null is application/json. */
+  contentType: string | null; state: DeliveryState; attempts: number; nextAttemptAt: string | null; lastStatus: number | null;
   lastError: string | null; note: string | null; createdAt: string; updatedAt: string; finishedAt: string | null;
 };
 
@@ -19,14 +21,14 @@ export type Attempt = { attempt: number; at: string; httpStatus: number | null; 
 
 type DeliveryRow = Row & {
   id: string; org_id: string; change_id: string; channel: DeliveryChannel; seq: number; event: string; action: Delivery['action'];
-  body: string; state: DeliveryState; attempts: number; next_attempt_at: Date | null; last_status: number | null;
+  body: string; content_type: string | null; state: DeliveryState; attempts: number; next_attempt_at: Date | null; last_status: number | null;
   last_error: string | null; note: string | null; created_at: Date; updated_at: Date; finished_at: Date | null;
 };
 
 const iso = (d: Date | null) => (d === null ? null : new Date(d).toISOString());
 
 export const toDelivery = (r: DeliveryRow): Delivery => ({
-  id: r.id, orgId: r.org_id, changeId: r.change_id, channel: r.channel, seq: r.seq, event: r.event, action: r.action, body: r.body, state: r.state,
+  id: r.id, orgId: r.org_id, changeId: r.change_id, channel: r.channel, seq: r.seq, event: r.event, action: r.action, body: r.body, contentType: r.content_type ?? null, state: r.state,
   attempts: r.attempts, nextAttemptAt: iso(r.next_attempt_at), lastStatus: r.last_status, lastError: r.last_error, note: r.note,
   createdAt: iso(r.created_at)!, updatedAt: iso(r.updated_at)!, finishedAt: iso(r.finished_at),
 });
@@ -88,4 +90,10 @@ export async function listDeliveriesInState(db: Queryable, orgId: string, state:
     [orgId, state, limit],
   );
   return r.rows.map((x) => ({ ...toDelivery(x), changeTitle: x.change_title }));
+}
+
+/** The organisation's slug, which names it in the source of its CloudEvents. */
+export async function orgSlug(db: Queryable, orgId: string): Promise<string> {
+  const r = await db.query<Row & { slug: string }>('SELECT slug FROM organizations WHERE id = $1', [orgId]);
+  return r.rows[0]?.slug ?? orgId;
 }

@@ -6427,6 +6427,11 @@ export interface paths {
                                 authorized: boolean | null;
                                 autoStart: boolean;
                                 blastVersion: number;
+                                /**
+                                 * @description How its callbacks are shaped (changeledger or cloudevents)
+                                 * @enum {unknown}
+                                 */
+                                callbackFormat: "changeledger" | "cloudevents";
                                 callbackUrl: string | null;
                                 captureDigest: string | null;
                                 /** @enum {unknown} */
@@ -6695,6 +6700,12 @@ export interface paths {
                              */
                             prestateStatus?: "present" | "absent" | "unknown";
                         };
+                        /**
+                         * Callback format
+                         * @description changeledger (when not given): {event, deliveryId, occurredAt, change}; cloudevents: a CloudEvents 1.0 structured-mode event (application/cloudevents+json) carrying the same payload, signed the same way
+                         * @enum {unknown}
+                         */
+                        callbackFormat?: "changeledger" | "cloudevents";
                         /** @description http(s): signed callbacks at every step; the 201 carries callbackSecret once */
                         callbackUrl?: string;
                         /** Components */
@@ -7111,6 +7122,12 @@ export interface paths {
                     "application/json": {
                         /** @description Start the moment it is approved */
                         autoStart?: boolean;
+                        /**
+                         * Callback format
+                         * @description changeledger (when not given): {event, deliveryId, occurredAt, change}; cloudevents: a CloudEvents 1.0 structured-mode event (application/cloudevents+json) carrying the same payload, signed the same way
+                         * @enum {unknown}
+                         */
+                        callbackFormat?: "changeledger" | "cloudevents";
                         /** @description http(s): signed callbacks at every step; the 201 carries callbackSecret once */
                         callbackUrl?: string;
                         /** Components */
@@ -8997,6 +9014,11 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /**
+                             * @description changeledger or cloudevents (CloudEvents 1.0, structured mode)
+                             * @enum {unknown}
+                             */
+                            callbackFormat: "changeledger" | "cloudevents";
                             callbackUrl: string | null;
                             deliveries: (({
                                 action: ("create" | "update" | "test") | null;
@@ -21493,6 +21515,11 @@ export interface components {
             approvedDigest: string | null;
             autoStart: boolean;
             blastVersion: number;
+            /**
+             * @description How its callbacks are shaped (changeledger or cloudevents)
+             * @enum {unknown}
+             */
+            callbackFormat: "changeledger" | "cloudevents";
             callbackUrl: string | null;
             captureDigest: string | null;
             /** @enum {unknown} */
