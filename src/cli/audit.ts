@@ -50,7 +50,7 @@ export function auditCommands(program: Command, io: Io, done: (code: number) => 
       done(EXIT.ok);
     });
 
-  withFilters(audit.command('export').description('every matching audit event as NDJSON on stdout')).action(async (o: FilterOpts) => {
+  withFilters(audit.command('export').description('every matching audit event as NDJSON on stdout, newest first, then a trailer line naming the head (without filters: the whole chain, for audit verify --file)')).action(async (o: FilterOpts) => {
     const args = OPERATIONS['audit.export'].check({ org: o.org, filter: filterOf(o) });
     await runStoreOperation(o, 'audit.export', args, (e) => io.out(`${JSON.stringify(e)}\n`));
     done(EXIT.ok);
