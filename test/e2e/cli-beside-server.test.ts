@@ -178,7 +178,10 @@ describe('the admin socket across a crash and a restart', () => {
         // Streamed over the socket: one JSON line per event, newest first.
         const exported = await runCli(['audit', 'export', '--action', 'membership.added', '--data', dataDir]);
         expect(exported.code, exported.stderr).toBe(0);
-        expect(exported.stdout.trim().split('\n').map((l) => (JSON.parse(l) as AuditItem).data.email)).toEqual(['later@example.test', EMAIL]);
+        // The last line is the export's trailer, which names the head the events lead to.
+        const lines = exported.stdout.trim().split('\n').map((l) => JSON.parse(l) as AuditItem & { trailer?: { complete: boolean } });
+        expect(lines.pop()?.trailer?.complete).toBe(false);
+        expect(lines.map((l) => l.data.email)).toEqual(['later@example.test', EMAIL]);
       } finally {
         expect(await second.stop()).toBe(0);
       }
