@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { systemClock, timeBound } from '../platform/clock.js';
 import { existsSync } from 'node:fs';
 import { badRequest } from '../platform/errors.js';
-import { verifyExportFile, type FileVerifyResult } from '../domains/ledger/index.js';
+import { verifyExportFile } from '../domains/ledger/index.js';
 import { EXIT, readInputFile, runStoreOperation, table, withStoreOptions, type Io, type StoreOpts } from './common.js';
 import { OPERATIONS } from './operations.js';
 
@@ -63,12 +63,8 @@ export function auditCommands(program: Command, io: Io, done: (code: number) => 
     .option('--key <pub>', 'with --checkpoint: the public key (PEM from GET /api/audit/checkpoint-key, or a verifier key name+id+base64)')
     .option('--json', 'print the result as JSON')
     .action(async (o: StoreOpts & { org?: string; json?: boolean; file?: string; checkpoint: string[]; key?: string }) => {
-      if (o.file === undefined) {
-        if (o.checkpoint.length > 0 || o.key !== undefined) throw badRequest('--checkpoint and --key check an exported file: give it with --file', 'file');
-      } else {
-        done(await verifyFile(io, o.file, o));
-        return;
-      }
+      if (o.file !== undefined) return done(await verifyFile(io, o.file, o));
+      if (o.checkpoint.length > 0 || o.key !== undefined) throw badRequest('--checkpoint and --key check an exported file: give it with --file', 'file');
       const results = await runStoreOperation(o, 'audit.verify', OPERATIONS['audit.verify'].check({ org: o.org }));
       if (o.json) io.out(`${JSON.stringify(o.org ? results[0] : results, null, 2)}\n`);
       else {
@@ -113,12 +109,7 @@ async function verifyFile(io: Io, file: string, o: { checkpoint: string[]; key?:
   if (!existsSync(file)) throw badRequest(`there is no file ${file}`, 'file');
   const checkpoints = o.checkpoint.map((f) => ({ file: f, text: readInputFile(f).text }));
   const key = o.key === undefined ? undefined : readInputFile(o.key).text;
-  let r: FileVerifyResult;
-  try {
-    r = await verifyExportFile(file, { checkpoints, key });
-  } catch (err) {
-    throw badRequest((err as Error).message, o.key !== undefined && /key/.test((err as Error).message) ? 'key' : 'checkpoint');
-  }
+  const r = await verifyExportFile(file, { checkpoints, key });
   if (o.org !== undefined && r.organization && o.org !== r.organization.slug && o.org !== r.organization.id) {
     throw badRequest(`${file} is the ledger of ${r.organization.slug}, not of ${o.org}`, 'org');
   }
@@ -134,9 +125,10 @@ async function verifyFile(io: Io, file: string, o: { checkpoint: string[]; key?:
   if (r.complete) io.out(`${who}: intact, ${r.checked} events, head #${r.head?.seq ?? 0} ${r.head?.hash ?? '-'}\n`);
   else io.out(`${who}: each of the ${r.checked} events matches its hash, but this export was filtered, so it cannot show that no event is missing\n`);
   for (const c of r.checkpoints) io.out(`checkpoint #${c.seq} (${c.time || 'no time'}, ${c.file}): signed, and on this chain\n`);
-  const sorted = r.checkpoints;
-  for (let i = 1; i < sorted.length; i += 1) {
-    if (sorted[i]!.seq > sorted[i - 1]!.seq) io.out(`checkpoint #${sorted[i]!.seq} extends checkpoint #${sorted[i - 1]!.seq}: every event between them is in this file and links up\n`);
-  }
+  // In order of sequence: each one after the first extends the one before it.
+  r.checkpoints.forEach((c, i) => {
+    const before = r.checkpoints[i - 1];
+    if (before && c.seq > before.seq) io.out(`checkpoint #${c.seq} extends checkpoint #${before.seq}: every event between them is in this file and links up\n`);
+  });
   return EXIT.ok;
 }

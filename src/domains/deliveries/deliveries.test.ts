@@ -2,8 +2,9 @@ import { createHmac } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import { describeEachEngine } from '../../../test/support/engines.js';
+import { pipelineOrganization } from '../../../test/support/pipeline-org.js';
 import { startReceiver, type Received } from '../../../test/support/receiver.js';
-import { createToken, PASSWORD, signIn, testApp, testCtx, type SignedIn, type TestApp } from '../../../test/support/test-app.js';
+import { PASSWORD, signIn, testApp, type SignedIn, type TestApp } from '../../../test/support/test-app.js';
 import { SettableClock } from '../../platform/clock.js';
 import { JobWorker } from '../../platform/jobs/job-worker.js';
 import { MAX_ATTEMPTS, RETRY_AFTER_MS } from './delivery-rule.js';
@@ -63,19 +64,7 @@ describeEachEngine('deliveries: signed callbacks and ticket steps through one ou
 
   beforeAll(async () => {
     t = await testApp(engine.db(), { clock, publicUrl: PUBLIC_URL, outboundTimeoutMs: 400 });
-    const created = await t.services.auth.createOrganizationWithOwner(testCtx, { name: 'Deliveries', email: `olivia-${Math.random().toString(36).slice(2, 8)}@acme.dev`, password: PASSWORD });
-    owner = await signIn(t, created.org, created.owner, PASSWORD);
-    const add = async (name: string) => {
-      const { user } = await t.services.auth.addMember(testCtx, { org: owner.org.slug, email: `${name}-${owner.org.slug}@acme.dev`, role: 'member', displayName: name, password: PASSWORD });
-      return signIn(t, owner.org, user, PASSWORD);
-    };
-    alice = await add('alice');
-    mia = await add('mia');
-    const imp = await t.main.inject({ method: 'POST', url: '/api/catalog/imports?format=changeledger&source=cmdb', headers: { ...owner.headers, 'content-type': 'application/yaml' }, payload: ESTATE });
-    expect(imp.statusCode, imp.body).toBe(200);
-    expect((await inject(owner, 'PUT', `/api/organizations/${owner.org.id}/change-approvers`, { userIds: [alice.user.id] })).statusCode).toBe(200);
-    expect((await inject(owner, 'PUT', `/api/organizations/${owner.org.id}/change-settings`, { quorum: 1 })).statusCode).toBe(200);
-    token = (await createToken(t, mia, ['changes:read', 'changes:write'], 'pipeline')).secret;
+    ({ owner, alice, mia, token } = await pipelineOrganization(t, 'Deliveries', ESTATE));
     hook = await startReceiver();
     tickets = await startReceiver();
   });

@@ -27,6 +27,7 @@ export type CheckpointDeps = {
   witness: { url: string | null; client: OutboundClient; allowPrivate: boolean };
 };
 
+const COLUMNS = 'id, seq, hash, signed_at, key_id, note';
 type Row = { id: string; seq: string | number; hash: string; signed_at: Date | string; key_id: string; note: string };
 const toCheckpoint = (r: Row): StoredCheckpoint => ({ id: r.id, seq: Number(r.seq), hash: r.hash, signedAt: new Date(r.signed_at).toISOString(), keyId: r.key_id, note: r.note });
 
@@ -100,7 +101,7 @@ export class CheckpointService {
   }
 
   async latest(db: Queryable, orgId: string): Promise<StoredCheckpoint | null> {
-    const r = await db.query<Row>('SELECT id, seq, hash, signed_at, key_id, note FROM audit_checkpoints WHERE org_id = $1 ORDER BY signed_at DESC, id DESC LIMIT 1', [orgId]);
+    const r = await db.query<Row>(`SELECT ${COLUMNS} FROM audit_checkpoints WHERE org_id = $1 ORDER BY signed_at DESC, id DESC LIMIT 1`, [orgId]);
     return r.rows[0] ? toCheckpoint(r.rows[0]) : null;
   }
 
@@ -114,7 +115,7 @@ export class CheckpointService {
       params.push(c.rows[0].signed_at, cursor);
       after = 'AND (signed_at, id) < ($3, $4)';
     }
-    const r = await this.deps.db.query<Row>(`SELECT id, seq, hash, signed_at, key_id, note FROM audit_checkpoints WHERE org_id = $1 ${after} ORDER BY signed_at DESC, id DESC LIMIT $2`, params);
+    const r = await this.deps.db.query<Row>(`SELECT ${COLUMNS} FROM audit_checkpoints WHERE org_id = $1 ${after} ORDER BY signed_at DESC, id DESC LIMIT $2`, params);
     const items = r.rows.slice(0, limit).map(toCheckpoint);
     return { items, nextCursor: r.rows.length > limit ? items.at(-1)!.id : null };
   }
@@ -145,7 +146,7 @@ export class CheckpointService {
         perform: async (job: Job) => {
           const { url, client, allowPrivate } = this.deps.witness;
           if (!url) return;
-          const r = await this.deps.db.query<Row>('SELECT id, seq, hash, signed_at, key_id, note FROM audit_checkpoints WHERE id = $1', [String(job.payload.checkpointId)]);
+          const r = await this.deps.db.query<Row>(`SELECT ${COLUMNS} FROM audit_checkpoints WHERE id = $1`, [String(job.payload.checkpointId)]);
           if (!r.rows[0]) return;
           const res = await client.request({ method: 'POST', url, headers: { 'content-type': 'text/plain; charset=utf-8' }, body: r.rows[0].note, allowPrivate });
           if (res.status < 200 || res.status > 299) throw new Error(`the witness at ${url} answered ${res.status}`);

@@ -1,5 +1,6 @@
 import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
+import { badRequest } from '../../platform/errors.js';
 import { GENESIS_HASH, hashEventOf, type AuditEvent } from './audit-event.js';
 import { checkpointSignedBy, parseCheckpoint, readVerifierKey, type ParsedCheckpoint } from './checkpoint-note.js';
 
@@ -131,6 +132,15 @@ function parseTrailer(text: string | null): ExportTrailer | null {
   }
 }
 
+/** A key or checkpoint that cannot be read at all: a 4xx naming which, not a verdict on the file. */
+function readOr<T>(field: 'key' | 'checkpoint', read: () => T, say: (message: string) => string): T {
+  try {
+    return read();
+  } catch (err) {
+    throw badRequest(say((err as Error).message), field);
+  }
+}
+
 export type VerifyFileOptions = { checkpoints?: { file: string; text: string }[]; key?: string };
 
 /**
@@ -139,15 +149,9 @@ export type VerifyFileOptions = { checkpoints?: { file: string; text: string }[]
  * key or checkpoint that cannot be read at all; a broken file is a result, not an exception.
  */
 export async function verifyExportFile(path: string, o: VerifyFileOptions = {}): Promise<FileVerifyResult> {
-  const key = o.key === undefined ? null : readVerifierKey(o.key);
-  const cps: { file: string; cp: ParsedCheckpoint }[] = (o.checkpoints ?? []).map((c) => {
-    try {
-      return { file: c.file, cp: parseCheckpoint(c.text) };
-    } catch (err) {
-      throw new Error(`${c.file} is not a checkpoint: ${(err as Error).message}`);
-    }
-  });
-  if (cps.length > 0 && !key) throw new Error('checking a checkpoint needs the public key it was signed with: --key FILE (GET /api/audit/checkpoint-key)');
+  const key = o.key === undefined ? null : readOr('key', () => readVerifierKey(o.key!), (m) => m);
+  const cps = (o.checkpoints ?? []).map((c) => ({ file: c.file, cp: readOr('checkpoint', () => parseCheckpoint(c.text), (m) => `${c.file} is not a checkpoint: ${m}`) }));
+  if (cps.length > 0 && !key) throw badRequest('checking a checkpoint needs the public key it was signed with: --key FILE (GET /api/audit/checkpoint-key)', 'key');
 
   const res: FileVerifyResult = { ok: false, organization: null, complete: false, checked: 0, head: null, firstBrokenSeq: null, line: null, reason: null, checkpoints: [] };
   const fail = (reason: string, seq: number | null, line: number | null): FileVerifyResult => ({ ...res, ok: false, reason, firstBrokenSeq: seq, line });
