@@ -33,6 +33,7 @@ import { unmanagedRoutes } from './domains/observed/unmanaged/unmanaged-routes.j
 import { changeStatsRoutes } from './domains/observed/change-stats-routes.js';
 import { caseRoutes } from './domains/observed/unmanaged/case-routes.js';
 import { ledgerRoutes } from './domains/ledger/index.js';
+import { mcpRoutes } from './domains/mcp/index.js';
 import type { Services } from './compose.js';
 import type { Listener } from './platform/http/access.js';
 import { installErrorHandler } from './platform/http/error-handler.js';
@@ -186,6 +187,7 @@ export async function buildApp(deps: AppDeps, listener: Listener): Promise<Fasti
   await app.register(unmanagedRoutes, { unmanaged: deps.unmanaged });
   await app.register(caseRoutes, { cases: deps.cases });
   await app.register(ofrepRoutes, { db: deps.db, clock: deps.clock, sdkKeys: deps.sdkKeys });
+  await app.register(mcpRoutes, { mcp: { db: deps.db, clock: deps.clock, changes: deps.changes, blast: deps.blast, flags: deps.flags, baseUrl: () => deps.changes.publicUrl(), logger: deps.logger, version: deps.version } });
 
   const webDir = listener === 'main' ? (deps.webDir === undefined ? webDistDir : deps.webDir) : null;
   const hasUi = !!webDir && existsSync(join(webDir, 'index.html'));

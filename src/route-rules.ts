@@ -77,6 +77,11 @@ export const ROUTE_RULES: readonly RouteRule[] = [
   rule('POST', '/ofrep/v1/evaluate/flags', 'sdk', BOTH),
   rule('GET', '/ofrep/v1/configuration', 'sdk', BOTH),
 
+  // MCP (Streamable HTTP, stateless): a token's scopes decide which tools it sees.
+  rule('POST', '/mcp', 'token', PIPELINE),
+  rule('GET', '/mcp', 'public', PIPELINE),
+  rule('DELETE', '/mcp', 'public', PIPELINE),
+
   scoped('POST', '/api/incidents/hooks/:source', 'flags:read'),
   scoped('GET', '/api/flags/recent', 'flags:read'),
   person('GET', '/api/settings/incidents'),
@@ -273,6 +278,7 @@ function who(r: RouteRule): string {
   const role = r.role === 'owner' ? ', owner' : r.role === 'admin' ? ', owner or admin' : '';
   if (r.access === 'public') return 'anyone';
   if (r.access === 'sdk') return 'an SDK key';
+  if (r.access === 'token') return 'any API token (its scopes decide what it sees)';
   if (r.access === 'source') return 'a change source\'s sender (its signature or secret)';
   if (r.access === 'session') return `session${role}${r.listeners.includes('pipeline') ? ' (a token gets 403)' : ''}`;
   return `session or token with \`${r.access.scope}\`${role}`;

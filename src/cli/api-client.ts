@@ -48,6 +48,11 @@ export class ApiClient {
     this.#token = token;
   }
 
+  /** The headers that authenticate a request of another client (the MCP relay's HTTP transport). */
+  authHeaders(): Record<string, string> {
+    return { authorization: `Bearer ${this.#token}`, [CLIENT_HEADER]: 'cli' };
+  }
+
   get<T>(path: string, query: Query = {}): Promise<ApiAnswer<T>> {
     return this.request<T>('GET', path, query, undefined);
   }

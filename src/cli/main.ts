@@ -7,6 +7,7 @@ import { catalogueCommands } from './catalogue.js';
 import { changeCommands } from './changes.js';
 import { EXIT, processIo, reportError, type Io } from './common.js';
 import { flagCommands } from './flags.js';
+import { mcpCommands } from './mcp.js';
 import { restoreCommands } from './restore.js';
 import { serveCommands } from './serve.js';
 import { tokenCommands } from './tokens.js';
@@ -39,6 +40,7 @@ export async function main(argv: string[], opts: MainOptions = {}): Promise<numb
   flagCommands(program, io, done);
   changeCommands(program, io, done);
   alertCommands(program, io, done);
+  mcpCommands(program, io, done);
 
   try {
     await program.parseAsync(argv, { from: 'user' });

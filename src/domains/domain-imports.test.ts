@@ -14,7 +14,7 @@ const ROOT = join(DOMAINS, '..', '..');
  */
 const LEVELS: Record<string, number> = {
   ledger: 0, auth: 1, catalogue: 2, flags: 3, changes: 3,
-  deliveries: 4, incidents: 4, alerts: 4, evidence: 5, observed: 4, governance: 4, mcp: 4,
+  deliveries: 4, incidents: 4, alerts: 4, evidence: 5, observed: 4, governance: 4, mcp: 6,
 };
 
 type Edge = { from: string; to: string; file: string; specifier: string };

@@ -59,7 +59,8 @@ export type FeedEntry = RecordCommon & { detail: Record<string, unknown> };
 
 export type FeedFilter = {
   kinds: string[]; sources: string[]; modes: string[]; statuses: string[];
-  service: string | null; unauthorized: boolean; denied: boolean; q: string | null;
+  /** Services by key or name (any of them): empty for every service. */
+  services: string[]; unauthorized: boolean; denied: boolean; q: string | null;
   since?: Date; until?: Date; limit: number;
   /** Flag change requests waiting on a person are listed too (include_proposed=true, requests=true). */
   includeProposed: boolean;

@@ -100,6 +100,8 @@ export type ListQuery = {
   status?: string; q?: string; mine?: boolean; criticality?: string; limit?: number;
   since?: string; until?: string; awaiting?: 'me'; component?: string;
   kind?: string; source?: string; mode?: string; service?: string;
+  /** Several services at once, any of them (what_changed's entity and its neighbours); joins service. */
+  services?: string[];
   unauthorized?: boolean; denied?: boolean; requests?: boolean; includeProposed?: boolean;
 };
 
@@ -163,6 +165,17 @@ export class ChangeService {
     return c;
   }
 
+  /** A change by its id or by the CHG-XXXXXXXX people read (MCP clients and assistants quote that one). */
+  async getByRef(p: Principal, ref: string): Promise<Change> {
+    const given = ref.trim();
+    if (!/^CHG-[0-9A-F]{8}$/i.test(given)) return this.get(p, given);
+    const ids = await store.idsOfDisplayId(this.deps.db, p.org.id, given.toUpperCase());
+    if (ids.length > 1) throw badRequest(`${given.toUpperCase()} names more than one change; give its full id`, 'id');
+    const c = ids[0] ? await store.findChange(this.deps.db, p.org.id, ids[0]) : null;
+    if (!c) throw notFound(`no change ${given}`);
+    return c;
+  }
+
   /**
    * The one change list: planned changes, then whatever the feed adds (flag writes, observed
    * changes), merged newest first by `at` and cut at the limit. Filters only planned changes know
@@ -192,7 +205,7 @@ export class ChangeService {
     const until = timeBound(q.until, now, 'until');
     if (since && until && since > until) throw badRequest('since must be before until', 'since');
     const limit = q.limit ?? 200;
-    const service = q.service?.trim() || null;
+    const services = [...new Set([q.service ?? '', ...(q.services ?? [])].map((s) => s.trim()).filter(Boolean))];
     const text = q.q?.trim() || null;
     const neverCaptured = this.feed ? await this.feed.neverCaptured(p.org.id) : [];
     // Decisions are made by people, signed in: nothing waits for an API token.
@@ -210,10 +223,10 @@ export class ChangeService {
       planned ? store.listChanges(this.deps.db, p.org.id, {
         statuses: plannedStatuses, q: text, ownerId: q.mine ? p.user.id : null, criticalities: crit as store.ListFilter['criticalities'], limit,
         since, until, awaitingUserId: q.awaiting === 'me' ? p.user.id : undefined, component: q.component?.trim() || undefined,
-        kinds: plannedKinds, modes: plannedModes, services: service ? serviceCandidates(service) : [],
+        kinds: plannedKinds, modes: plannedModes, services: services.flatMap(serviceCandidates),
       }) : Promise.resolve([]),
       feed ? feed.list(p.org.id, {
-        kinds, sources, modes, statuses, service, unauthorized: q.unauthorized ?? false, denied: q.denied ?? false, q: text, since, until, limit,
+        kinds, sources, modes, statuses, services, unauthorized: q.unauthorized ?? false, denied: q.denied ?? false, q: text, since, until, limit,
         includeProposed: (q.includeProposed ?? false) || (q.requests ?? false), requests: q.requests ?? false,
       }) : Promise.resolve([]),
     ]);
@@ -493,6 +506,11 @@ export class ChangeService {
     if (c.criticality === 'critical' && critical.length === 0) warnings.push(`a critical change needs a critical approver: ${criticalNeed(c.ownerId, await readApprovers(this.deps.db, c.orgId)).detail}`);
     if (warnings.length) out.warning = warnings.join('; ');
     return out;
+  }
+
+  /** Where people reach the UI: the base of every link. */
+  publicUrl(): string {
+    return this.deps.baseUrl();
   }
 
   link(c: Pick<Change, 'id'>, approve = false): string {

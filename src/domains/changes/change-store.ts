@@ -171,6 +171,13 @@ export async function findChange(db: Queryable, orgId: string, id: string, lock 
   return r.rows[0] ? toChange(r.rows[0]) : null;
 }
 
+/** The ids of the organisation's changes whose display id is this (CHG-XXXXXXXX): one, or none. */
+export async function idsOfDisplayId(db: Queryable, orgId: string, shown: string): Promise<string[]> {
+  const hex = shown.slice('CHG-'.length).toLowerCase();
+  const r = await db.query<{ id: string }>(`SELECT id FROM changes WHERE org_id = $1 AND id >= $2 AND id < $3 LIMIT 2`, [orgId, `chg_${hex}`, `chg_${hex}g`]);
+  return r.rows.map((x) => x.id);
+}
+
 /** A change by id alone, for timers (they carry no organisation). */
 export async function findChangeForTimer(tx: Tx, id: string): Promise<Change | null> {
   await tx.query('SELECT 1 FROM changes WHERE id = $1 FOR UPDATE', [id]);

@@ -95,7 +95,7 @@ export class ObservedFeed implements ChangeFeed {
       kinds = observed;
     }
     return listObserved(this.deps.db, orgId, {
-      kinds, sources: f.sources, services: f.service ? serviceCandidates(f.service) : [], unauthorized: f.unauthorized, denied: f.denied,
+      kinds, sources: f.sources, services: f.services.flatMap(serviceCandidates), unauthorized: f.unauthorized, denied: f.denied,
       q: f.q, since: f.since, until: f.until, limit: f.limit,
     });
   }
@@ -107,7 +107,7 @@ export class ObservedFeed implements ChangeFeed {
     const modes = f.modes.includes(PLATFORM_MODE) ? [] : f.modes;
     if (f.modes.length && !f.modes.includes(PLATFORM_MODE) && !modes.some((m) => (FLAG_SOURCES as readonly string[]).includes(m))) return [];
     const owners = new Map((await this.deps.flags.list(orgId)).map((x) => [x.key, x.ownerService]));
-    const ownedBy = f.service ? new Set(ownerNamesOf(f.service.trim()).map((s) => s.toLowerCase())) : null;
+    const ownedBy = f.services.length ? new Set(f.services.flatMap((s) => ownerNamesOf(s.trim())).map((s) => s.toLowerCase())) : null;
     const keep = (e: FeedEntry, flag: string) =>
       (!ownedBy || ownedBy.has((owners.get(flag) ?? '').toLowerCase())) && (!modes.length || modes.includes(e.mode)) && matchesQ(e, f.q) && within(e.at, f);
     const out: FeedEntry[] = [];

@@ -7,9 +7,10 @@ import type { AuditContext } from '../../domains/ledger/index.js';
  * or a token holding the scope, an application's SDK key (the route checks it itself), or a change
  * source's sender (GitHub, a cluster's audit webhook, EventBridge …) proving itself with the
  * connection's secret the way that sender can: the route checks it, the guard still limits the
- * rate per connection and the body size.
+ * rate per connection and the body size. `token`: any API token, whatever its scopes; the route
+ * decides from them what the caller may do (the MCP endpoint shows each token only its tools).
  */
-export type Access = 'public' | 'session' | 'sdk' | 'source' | { scope: Scope };
+export type Access = 'public' | 'session' | 'sdk' | 'source' | 'token' | { scope: Scope };
 export type Listener = 'main' | 'pipeline';
 
 declare module 'fastify' {

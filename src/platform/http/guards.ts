@@ -55,6 +55,8 @@ function checkAccess(req: FastifyRequest, rule: RouteRule): void {
   if (!p || access === 'public' || access === 'sdk' || access === 'source') return;
   if (access === 'session') {
     if (p.kind === 'token') throw forbidden('this route needs a signed-in person; API tokens cannot use it');
+  } else if (access === 'token') {
+    // Any token: the route itself decides from its scopes.
   } else if (p.kind === 'token' && !p.scopes.includes(access.scope)) {
     throw forbidden(`this token lacks the scope ${access.scope}`);
   }
