@@ -4,6 +4,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeEachEngine } from '../../../test/support/engines.js';
+import { anObserved } from '../../../test/support/observed.js';
 import { pipelineOrganization } from '../../../test/support/pipeline-org.js';
 import { createToken, type SignedIn, type TestApp, testApp } from '../../../test/support/test-app.js';
 import { SettableClock } from '../../platform/clock.js';
@@ -57,11 +58,17 @@ describeEachEngine('MCP: the SDK client over Streamable HTTP and over stdio', (e
       const r = await pipe('/api/changes', { title, kind: 'deploy', components: [{ query: component }], windowStart: start, windowEnd: end, draft: true });
       expect(r.statusCode, r.body).toBe(201);
     }
-    // A flag owned by checkout-api, toggled at 09:50.
+    // A flag owned by checkout-api, created at 09:50 and turned on at 09:51.
     const api = (method: 'POST' | 'PUT', url: string, payload: Json) => t.main.inject({ method, url, headers: owner.headers, payload });
     clock.set(new Date('2026-12-04T09:50:00Z'));
     expect((await api('POST', '/api/flags', { key: 'checkout.new-flow', type: 'boolean', risk: 'low', ownerService: 'svc:checkout-api' })).statusCode).toBe(201);
+    clock.set(new Date('2026-12-04T09:51:00Z'));
     expect((await api('PUT', '/api/flags/checkout.new-flow/environments/production', { enabled: true, reason: 'canary' })).statusCode).toBe(200);
+    // Seen, not registered: a kubectl edit of payments at 09:45 that nothing vouches for.
+    await anObserved(engine.db(), owner.org.id, {
+      source: 'kubernetes', kind: 'k8s_write', title: 'deployment payments patched', occurredAt: '2026-12-04T09:45:00.000Z', services: ['payments'], authorized: false,
+      principal: { kind: 'person', name: 'dana@acme.dev', id: null, detail: {} }, link: 'https://k8s.acme.dev/audit/1',
+    });
     clock.set(new Date('2026-12-04T10:00:00Z'));
     pipelineBase = await t.pipeline.listen({ host: '127.0.0.1', port: 0 });
   });
@@ -98,8 +105,7 @@ describeEachEngine('MCP: the SDK client over Streamable HTTP and over stdio', (e
     expect(a.searched).toEqual(expect.arrayContaining(['svc:checkout-api', 'svc:payments', 'svc:web']));
     expect(a.searched).not.toContain('svc:search');
     const titles = a.changes.map((c: Json) => c.title);
-    expect(titles).toEqual(['checkout.new-flow created', 'checkout.new-flow in production: enabled false → true', 'Deploy payments 7.1'].sort((x, y) => titles.indexOf(x) - titles.indexOf(y)));
-    expect(titles).toContain('Deploy payments 7.1');
+    expect(titles).toEqual(['checkout.new-flow in production: enabled false → true', 'checkout.new-flow created', 'deployment payments patched', 'Deploy payments 7.1']);
     expect(titles).not.toContain('Reindex search');
     expect(titles).not.toContain('Old checkout deploy');
     const flag = a.changes.find((c: Json) => c.origin === 'flag' && c.title.includes('production'));
@@ -107,6 +113,8 @@ describeEachEngine('MCP: the SDK client over Streamable HTTP and over stdio', (e
     const planned = a.changes.find((c: Json) => c.title === 'Deploy payments 7.1');
     expect(planned).toMatchObject({ origin: 'planned', relation: 'neighbour', touches: ['svc:payments'], status: 'draft', verdict: null, window: { start: '2026-12-04T09:20:00.000Z' } });
     expect(planned.id).toMatch(/^CHG-[0-9A-F]{8}$/);
+    const seen = a.changes.find((c: Json) => c.origin === 'observed');
+    expect(seen).toMatchObject({ title: 'deployment payments patched', authorized: false, relation: 'neighbour', touches: ['payments'], who: { name: 'dana@acme.dev' }, link: 'https://k8s.acme.dev/audit/1', approval: null });
     expect(planned.link).toMatch(new RegExp(`^${PUBLIC_URL}/\\?view=changes&change=chg_`));
     expect(a.changes.map((c: Json) => c.at)).toEqual([...a.changes.map((c: Json) => c.at)].sort().reverse());
     expect(a.neverCaptured.length).toBeGreaterThan(0);
