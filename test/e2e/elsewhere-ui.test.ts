@@ -80,7 +80,7 @@ describe('first-hour fixes elsewhere, in the web UI', () => {
     }
   }, 90_000);
 
-  it.skipIf(!hasChromium)('the tokens page names the pipeline listener at the address it really listens on', async () => {
+  it.skipIf(!hasChromium)('the tokens page names the pipeline listener at the address it really listens on, and its /mcp for assistants', async () => {
     const { server, browser } = suite();
     const { context, page } = await openPage(browser);
     try {
@@ -91,6 +91,8 @@ describe('first-hour fixes elsewhere, in the web UI', () => {
       expect(await shown.textContent()).toBe(server.pipelineUrl);
       expect(new URL(server.pipelineUrl).port).not.toBe('4320');
       expect(await page.locator('.lede').textContent()).not.toContain('by default');
+      // Where an assistant connects over MCP: the same listener's /mcp.
+      expect(await page.getByTestId('tokens-mcp-url').textContent()).toBe(`${server.pipelineUrl}/mcp`);
       await shot(page, 'tokens');
     } finally {
       await context.close();

@@ -78,6 +78,13 @@ export function TokensPage() {
         )}
         , never on this web address. A token acts as its owner; every change made with it is recorded in the audit log under the token’s name.
       </p>
+      {pipelineUrl !== null && (
+        <p className="lede muted" data-testid="tokens-mcp">
+          Assistants (Claude Desktop, VS Code, any MCP client) connect with a token at{' '}
+          <code data-testid="tokens-mcp-url">{`${pipelineUrl}/mcp`}</code>, or run <code>changeledger mcp</code> on stdio. A token with
+          <code>changes:read</code> lets them ask what changed near an incident; its scopes decide which tools they see.
+        </p>
+      )}
       {created !== null && <TokenSecret created={created} onDismiss={() => { setCreated(null); }} />}
       {canCreate ? (
         <TokenCreateForm onCreated={onCreated} />
