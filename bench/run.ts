@@ -18,6 +18,7 @@ const BENCHES: Record<string, { about: string; load: () => Promise<Bench> }> = {
   governance: { about: 'the window matcher with 200 windows (goal ≤ 20 µs a check), and registration with classes, tiers and windows on vs off (goal ≤ 1.10×) (PGlite and PostgreSQL)', load: () => import('./governance.js') },
   evidence: { about: 'a 300-service change\'s RED from Debian\'s Prometheus with a backfilled history: 18 queries by service label vs one set per service (no database)', load: () => import('./evidence.js') },
   'verify-file': { about: 'audit verify --file and scripts/verify-ledger.mjs over 1,000,000 exported events vs a plain SHA-256 of the same bytes (goal ≥ 100,000 events/s; no database)', load: () => import('./verify-file.js') },
+  'what-changed': { about: 'the MCP tool what_changed over Streamable HTTP with 1,000,000 change records (planned, observed, flag writes) on 200 services vs tools/list and GET /api/changes (goal p99 ≤ 50 ms; PostgreSQL, --engine pglite|both)', load: () => import('./what-changed.js') },
   load: { about: 'a mixed load (flag reads, lists, audit pages, changes, toggles, OFREP) on 1 and on 3 `serve` processes on one PostgreSQL: req/s, p50/p99, errors, CPU, RSS and PostgreSQL waits (built CLI; PostgreSQL only)', load: () => import('./load.js') },
 };
 

@@ -90,7 +90,7 @@ describe('first-hour fixes elsewhere, in the web UI', () => {
       await shown.waitFor();
       expect(await shown.textContent()).toBe(server.pipelineUrl);
       expect(new URL(server.pipelineUrl).port).not.toBe('4320');
-      expect(await page.locator('.lede').textContent()).not.toContain('by default');
+      expect(await page.locator('.lede').first().textContent()).not.toContain('by default');
       // Where an assistant connects over MCP: the same listener's /mcp.
       expect(await page.getByTestId('tokens-mcp-url').textContent()).toBe(`${server.pipelineUrl}/mcp`);
       await shot(page, 'tokens');
