@@ -9,6 +9,7 @@ import type { Resolved, Unresolved } from '../catalogue/matching.js';
 import type { ChangeStatus } from './change-lifecycle.js';
 import type { ChangeClass, ClassDropCause, ClassSource } from './change-class.js';
 import type { RiskTier } from './risk-tier.js';
+import { MAX_WINDOW_MS } from './window.js';
 import type { ValidationItem } from './validation-plan.js';
 
 export const CHANGE_KINDS = ['deploy', 'config', 'infra', 'other'] as const;
@@ -174,7 +175,9 @@ export async function findChange(db: Queryable, orgId: string, id: string, lock 
 /** The ids of the organisation's changes whose display id is this (CHG-XXXXXXXX): one, or none. */
 export async function idsOfDisplayId(db: Queryable, orgId: string, shown: string): Promise<string[]> {
   const hex = shown.slice('CHG-'.length).toLowerCase();
-  const r = await db.query<{ id: string }>(`SELECT id FROM changes WHERE org_id = $1 AND id >= $2 AND id < $3 LIMIT 2`, [orgId, `chg_${hex}`, `chg_${hex}g`]);
+  if (!/^[0-9a-f]{8}$/.test(hex)) return [];
+  // A prefix of the id, through its text_pattern_ops index.
+  const r = await db.query<{ id: string }>(`SELECT id FROM changes WHERE org_id = $1 AND id LIKE $2 LIMIT 2`, [orgId, `chg_${hex}%`]);
   return r.rows.map((x) => x.id);
 }
 
@@ -206,6 +209,13 @@ export type ListFilter = {
   services?: string[];
 };
 
+/**
+ * No window is longer than MAX_WINDOW_MS (registration, edits and extensions all refuse more), so a
+ * window that reaches `since` started at most that long before it. Saying so bounds the newest-first
+ * walk of the window index; without it, a filter that matches few changes reads back to the first.
+ */
+const MAX_WINDOW_SQL = `interval '${MAX_WINDOW_MS / 1000} seconds'`;
+
 export async function listChanges(db: Queryable, orgId: string, f: ListFilter): Promise<Change[]> {
   const r = await db.query<ChangeRow>(
     `${SELECT} WHERE c.org_id = $1
@@ -214,15 +224,17 @@ export async function listChanges(db: Queryable, orgId: string, f: ListFilter): 
          OR EXISTS (SELECT 1 FROM jsonb_array_elements(c.components) x WHERE strpos(lower(x->>'name'), lower($3)) > 0 OR lower(x->>'key') = lower($3)))
        AND ($4::text IS NULL OR c.owner_id = $4)
        AND (cardinality($5::text[]) = 0 OR c.criticality = ANY($5::text[]) OR ('pending' = ANY($5::text[]) AND c.criticality_source = 'pending'))
-       AND ($7::timestamptz IS NULL OR c.window_end >= $7::timestamptz)
+       AND ($7::timestamptz IS NULL OR (c.window_end >= $7::timestamptz AND c.window_start >= $7::timestamptz - ${MAX_WINDOW_SQL}))
        AND ($8::timestamptz IS NULL OR c.window_start <= $8::timestamptz)
        AND ($9::text IS NULL OR (c.status = 'pending_approval' AND c.owner_id <> $9::text
          AND EXISTS (SELECT 1 FROM change_approvers a JOIN memberships m ON m.org_id = a.org_id AND m.user_id = a.user_id WHERE a.org_id = c.org_id AND a.user_id = $9::text)
          AND NOT EXISTS (SELECT 1 FROM change_approvals d WHERE d.change_id = c.id AND d.user_id = $9::text)))
        AND ($10::text IS NULL OR c.components @> jsonb_build_array(jsonb_build_object('key', $10::text))
-         OR EXISTS (SELECT 1 FROM change_blasts b, jsonb_array_elements_text(b.stored->'k') WITH ORDINALITY AS k(key, n)
+         OR (c.scope_keys_version = c.blast_version AND c.scope_keys @> ARRAY[$10::text])
+         OR (c.blast_version > 0 AND c.scope_keys_version IS DISTINCT FROM c.blast_version
+           AND EXISTS (SELECT 1 FROM change_blasts b, jsonb_array_elements_text(b.stored->'k') WITH ORDINALITY AS k(key, n)
            WHERE b.change_id = c.id AND b.version = (SELECT max(version) FROM change_blasts WHERE change_id = c.id) AND k.key = $10::text
-             AND ((b.stored->'scope'->'s') @> to_jsonb(k.n - 1) OR (b.stored->'scope'->'a') @> to_jsonb(k.n - 1))))
+             AND ((b.stored->'scope'->'s') @> to_jsonb(k.n - 1) OR (b.stored->'scope'->'a') @> to_jsonb(k.n - 1)))))
        AND (cardinality($11::text[]) = 0 OR c.kind = ANY($11::text[]))
        AND (cardinality($12::text[]) = 0 OR (CASE WHEN c.pipeline IS NOT NULL AND c.pipeline <> '{}'::jsonb THEN 'pipeline' WHEN c.via_token_id IS NOT NULL THEN 'api' ELSE 'ui' END) = ANY($12::text[]))
        AND (cardinality($13::text[]) = 0 OR EXISTS (SELECT 1 FROM jsonb_array_elements(c.components) x WHERE lower(x->>'key') = ANY($13::text[]) OR lower(x->>'name') = ANY($13::text[])))

@@ -1,0 +1,548 @@
+/**
+ * `npm run bench -- what-changed`: the MCP tool what_changed over the Streamable HTTP transport
+ * (the SDK client against POST /mcp on the pipeline listener) with a million change records in the
+ * organisation: 10 % planned changes, 60 % observed changes, 30 % flag writes over 90 days and
+ * 200 services with call links. Goal: p99 ≤ 50 ms on PostgreSQL. Beside it, interleaved in the
+ * same run: the transport's floor (tools/list over the same client) and the plain list route for
+ * one service (GET /api/changes?service=…&since=…&until= with the same token).
+ *
+ * Every statement the app sends is timed through a wrapper of the database, so a missed goal says
+ * which statement the time went to, with its plan (EXPLAIN ANALYZE of the slowest one).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { DEFAULT_POOL_SIZE, openDatabase, type Database, type Engine, type Queryable, type Row } from '../src/platform/db/database.js';
+import { migrate } from '../src/platform/db/migrate.js';
+import { SettableClock } from '../src/platform/clock.js';
+import { AUDIT_COLUMNS } from '../src/domains/ledger/ledger-store.js';
+import { testApp, testCtx, type TestApp } from '../test/support/test-app.js';
+import { findPostgresBin, startCluster } from '../test/support/postgres-cluster.js';
+import { BENCH_URL_VAR, pgliteVersion } from './bench-engines.js';
+import { busy, Cleanup, int, latencyStats, machine, ms, parseOptions, positiveInt, say, seconds, seededRandom, table, UsageError, type LatencyStats } from './bench-support.js';
+
+export const GOAL_P99_MS = 50;
+const DAY_MS = 86_400_000;
+const SPAN_DAYS = 90;
+const SERVICES = 200;
+const WARMUP = 20;
+
+const USAGE = `usage: npm run bench -- what-changed [options]
+  --records N   change records loaded (default 1,000,000: 10 % planned, 60 % observed, 30 % flag writes; 100k and 1m work)
+  --runs N      timed what_changed calls (default 300, after ${WARMUP} untimed), each interleaved with one of each baseline
+  --batch N     rows per bulk-load statement (default 100,000)
+  --engine E    postgres (default), pglite or both
+PostgreSQL: ${BENCH_URL_VAR}, or else a throw-away cluster from the installed binaries.`;
+
+type Options = { records: number; runs: number; batch: number; engines: Engine[] };
+
+function options(args: string[]): Options {
+  try {
+    const { values, flags } = parseOptions(args, { values: ['records', 'runs', 'batch', 'engine'], flags: ['help'] });
+    if (flags.has('help')) throw new UsageError('');
+    const engine = values.get('engine') ?? 'postgres';
+    if (!['postgres', 'pglite', 'both'].includes(engine)) throw new UsageError(`--engine must be postgres, pglite or both, got "${engine}"`);
+    return {
+      records: positiveInt('records', values.get('records')) ?? 1_000_000,
+      runs: positiveInt('runs', values.get('runs')) ?? 300,
+      batch: positiveInt('batch', values.get('batch')) ?? 100_000,
+      engines: engine === 'both' ? ['pglite', 'postgres'] : [engine as Engine],
+    };
+  } catch (err) {
+    if (err instanceof UsageError) throw new UsageError(`${err.message ? `${err.message}\n\n` : ''}${USAGE}`);
+    throw err;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Engines: as bench-engines.ts opens them, except that PostgreSQL gets the server's own pool size
+// (what_changed runs its list calls and the feed's queries in parallel; one connection would
+// serialise them, which `serve` does not).
+
+type Opened = { name: Engine; db: Database; version: string; notes: string[] } | { name: Engine; skipped: string };
+
+async function openEngine(name: Engine, cleanup: Cleanup): Promise<Opened> {
+  if (name === 'pglite') {
+    const dir = mkdtempSync(join(tmpdir(), 'changeledger-bench-pglite-'));
+    cleanup.add(`remove ${dir}`, () => rmSync(dir, { recursive: true, force: true }));
+    const db = await openDatabase({ engine: 'pglite', dataDir: dir, holder: 'changeledger-bench' });
+    cleanup.add('close PGlite', () => db.close());
+    await migrate(db);
+    return { name, db, version: `PGlite ${pgliteVersion()}`, notes: [`data directory ${dir}`] };
+  }
+  let adminUrl = process.env[BENCH_URL_VAR];
+  let origin = BENCH_URL_VAR;
+  if (!adminUrl) {
+    const bin = findPostgresBin();
+    if (!bin) return { name, skipped: `${BENCH_URL_VAR} is not set and no PostgreSQL server binaries (initdb, pg_ctl) were found on PATH or in /usr/lib/postgresql` };
+    try {
+      const cluster = await startCluster(bin);
+      cleanup.add('stop the throw-away PostgreSQL cluster', () => cluster.stop());
+      adminUrl = cluster.url;
+      origin = `throw-away cluster from ${bin} (fsync=off, as the test suite starts it)`;
+    } catch (err) {
+      return { name, skipped: `${BENCH_URL_VAR} is not set and starting a throw-away cluster from ${bin} failed: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}` };
+    }
+  }
+  const dbName = `clbench_wc_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE ${dbName}`);
+  } finally {
+    await admin.end();
+  }
+  cleanup.add(`drop database ${dbName}`, async () => {
+    const c = new pg.Client({ connectionString: adminUrl });
+    await c.connect();
+    try {
+      await c.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+    } finally {
+      await c.end();
+    }
+  });
+  const u = new URL(adminUrl);
+  u.pathname = `/${dbName}`;
+  const db = await openDatabase({ engine: 'postgres', url: u.toString(), poolSize: DEFAULT_POOL_SIZE });
+  cleanup.add('close the PostgreSQL pool', () => db.close());
+  await migrate(db);
+  const s = await db.query<{ name: string; setting: string }>(
+    `SELECT name, current_setting(name) AS setting FROM unnest(ARRAY['server_version', 'shared_buffers', 'work_mem', 'random_page_cost', 'jit']) AS name`,
+  );
+  const setting = (n: string) => s.rows.find((r) => r.name === n)?.setting ?? '?';
+  return {
+    name, db, version: `PostgreSQL ${setting('server_version')}`,
+    notes: [`${origin}, scratch database ${dbName}, pool of ${DEFAULT_POOL_SIZE} (the server's default)`,
+      ['shared_buffers', 'work_mem', 'random_page_cost', 'jit'].map((n) => `${n}=${setting(n)}`).join(' ')],
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Statement timing: a wrapper of the app's database that records each statement while recording is on.
+
+type Stmt = { text: string; params: readonly unknown[]; ms: number };
+
+function timed(db: Database): { db: Database; start: () => void; stop: () => Stmt[] } {
+  let current: Stmt[] | null = null;
+  const wrapQ = (q: Queryable): Queryable => ({
+    async query<R extends Row = Row>(text: string, params?: readonly unknown[]) {
+      const t0 = performance.now();
+      try {
+        return await q.query<R>(text, params);
+      } finally {
+        current?.push({ text, params: params ?? [], ms: performance.now() - t0 });
+      }
+    },
+    exec: (text: string) => q.exec(text),
+  });
+  const wrapped: Database = {
+    engine: db.engine,
+    location: db.location,
+    ...wrapQ(db),
+    transaction: (fn) => db.transaction((tx) => fn({ ...wrapQ(tx), transactional: true })),
+    close: () => db.close(),
+  };
+  return { db: wrapped, start: () => (current = []), stop: () => { const s = current ?? []; current = null; return s; } };
+}
+
+/** Which part of what_changed a statement is. */
+function statementKind(s: Stmt): string {
+  const t = s.text;
+  if (/FROM changes c JOIN users/.test(t)) return s.params[9] != null ? 'planned changes (component = entity, via blast)' : 'planned changes (services = entity + neighbours)';
+  if (/FROM observed_changes o/.test(t)) return 'observed changes (services)';
+  if (/FROM audit_events/.test(t)) return 'flag writes (audit_events)';
+  if (/FROM flags\b/.test(t) || /flag_states/.test(t)) return 'flags of the organisation';
+  if (/catalogue_/.test(t)) return 'catalogue / blast preview';
+  if (/change_sources/.test(t)) return 'connected sources (neverCaptured)';
+  if (/api_tokens|memberships|users|organizations/.test(t)) return 'token / principal';
+  return 'other';
+}
+
+// ---------------------------------------------------------------------------------------------
+// The estate and the records.
+
+const WORDS = ['checkout', 'payments', 'search', 'cart', 'auth', 'ledger', 'fraud', 'pricing', 'catalog', 'inventory', 'shipping', 'email', 'push', 'reports', 'billing', 'profile', 'reviews', 'gateway', 'quotes', 'tax'];
+const TIERS = ['critical', 'important', 'standard'];
+
+/** 200 services; service i calls 2–4 of the next 40 (a DAG a few hops deep), a few early ones are hubs. */
+function estate(): { keys: string[]; names: string[]; from: string[]; to: string[]; tier: string[]; blasts: unknown[] } {
+  const rand = seededRandom(20_261_204);
+  const names = Array.from({ length: SERVICES }, (_, i) => `${WORDS[i % WORDS.length]}-${String(i).padStart(3, '0')}`);
+  const keys = names.map((n) => `svc:${n}`);
+  const tier = names.map(() => TIERS[Math.floor(rand() * 3)]!);
+  const edges = new Set<string>();
+  for (let i = 0; i < SERVICES - 1; i++) {
+    const n = 2 + Math.floor(rand() * 3);
+    for (let c = 0; c < n; c++) edges.add(`${i} ${Math.min(SERVICES - 1, i + 1 + Math.floor(rand() * 40))}`);
+    if (i >= 10) edges.add(`${i} ${Math.floor(rand() * 5)}`); // the first five are called by many: hubs
+  }
+  const from: string[] = [];
+  const to: string[] = [];
+  const callers: number[][] = names.map(() => []);
+  for (const e of edges) {
+    const [a, b] = e.split(' ').map(Number) as [number, number];
+    if (a === b) continue;
+    from.push(keys[a]!);
+    to.push(keys[b]!);
+    callers[b]!.push(a);
+  }
+  // The stored blast radius of a planned change to service i: the service and its callers (at most 30), compact form.
+  const blasts = keys.map((k, i) => {
+    const kk = [k, ...callers[i]!.slice(0, 30).map((c) => keys[c]!)];
+    return { k: kk, scope: { s: kk.map((_, j) => j), a: [] } };
+  });
+  return { keys, names, from, to, tier, blasts };
+}
+
+const PLANNED_SQL = `
+WITH r AS MATERIALIZED (
+  SELECT g.i, 1 + floor(cardinality($3::text[]) * power(random(), 1.5))::int AS s, random() AS rs, random() AS rk, random() AS rd,
+         $7::timestamptz + ((g.i - 1) * $8::float8) * interval '1 millisecond' AS ws
+    FROM generate_series($5::bigint, $6::bigint) AS g(i)
+)
+INSERT INTO changes (id, org_id, title, kind, status, outcome, impact, hops, window_start, window_end, evidence_minutes, components, criticality, criticality_source,
+                     gated, quorum, decided_at, owner_id, blast_version, scope_keys, scope_keys_version, reported_at, created_at, updated_at)
+SELECT 'chg_' || md5('chg' || r.i), $1, 'Deploy ' || ($4::text[])[r.s] || ' build ' || r.i,
+       (ARRAY['deploy', 'config', 'infra', 'other'])[1 + floor(r.rk * 4)::int],
+       CASE WHEN r.rs < 0.85 THEN 'reported' WHEN r.rs < 0.9 THEN 'cancelled' WHEN r.rs < 0.95 THEN 'expired' ELSE 'rejected' END,
+       CASE WHEN r.rs < 0.85 THEN 'success' END, CASE WHEN r.rs < 0.85 THEN 'none' END,
+       1, r.ws, r.ws + (30 + floor(r.rd * 90)::int) * interval '1 minute', 60,
+       jsonb_build_array(jsonb_build_object('kind', 'service', 'key', ($3::text[])[r.s], 'name', ($4::text[])[r.s], 'match', 'key', 'seen', true)),
+       ($10::text[])[r.s], 'components', r.rs < 0.5, 1, CASE WHEN r.rs < 0.5 THEN r.ws - interval '30 minutes' END, $2,
+       1, ARRAY(SELECT jsonb_array_elements_text(($9::jsonb)->(r.s - 1)->'k')), 1,
+       CASE WHEN r.rs < 0.85 THEN r.ws + interval '3 hours' END, r.ws - interval '1 hour', r.ws + interval '3 hours'
+  FROM r`;
+
+const BLASTS_SQL = `
+INSERT INTO change_blasts (change_id, version, stored, bytes, created_at)
+SELECT c.id, 1, b.stored, length(b.stored::text), c.created_at
+  FROM changes c, LATERAL (SELECT ($2::jsonb)->(array_position($3::text[], c.components->0->>'key') - 1) AS stored) b
+ WHERE c.org_id = $1`;
+
+const OBSERVED_SQL = `
+WITH r AS MATERIALIZED (
+  SELECT g.i, 1 + floor(cardinality($2::text[]) * power(random(), 1.5))::int AS s, 1 + floor(cardinality($2::text[]) * random())::int AS s2,
+         1 + floor(random() * 6)::int AS k, random() AS ra, random() AS rb,
+         $5::timestamptz + ((g.i - 1) * $6::float8) * interval '1 millisecond' AS at
+    FROM generate_series($3::bigint, $4::bigint) AS g(i)
+)
+INSERT INTO observed_changes (id, org_id, source, kind, event_id, title, occurred_at, received_at, principal, action, resource, location,
+                              service, service_via, services, diff, link, denied, outcome, authorized, authorized_reason, principal_class)
+SELECT 'obs_' || md5('obs' || r.i), $1,
+       (ARRAY['github', 'github', 'argocd', 'argocd', 'kubernetes', 'aws'])[r.k],
+       (ARRAY['push', 'pr_merged', 'sync', 'deploy', 'k8s_write', 'cloud_write'])[r.k],
+       'ev-' || r.i,
+       (ARRAY['push to', 'merged into', 'synced', 'deployed', 'deployment patched:', 'cloud write to'])[r.k] || ' ' || ($2::text[])[r.s],
+       r.at, r.at + interval '4 seconds',
+       jsonb_build_object('kind', CASE WHEN r.rb < 0.6 THEN 'person' ELSE 'service' END,
+                          'name', CASE WHEN r.rb < 0.6 THEN 'dev' || (r.i % 150) || '@acme.example' ELSE 'system:serviceaccount:ci:deployer' END, 'id', NULL, 'detail', '{}'::jsonb),
+       (ARRAY['push', 'merge', 'sync', 'deploy', 'patch', 'PutObject'])[r.k], 'apps/' || ($2::text[])[r.s],
+       jsonb_build_object('repo', 'acme/' || ($2::text[])[r.s], 'environment', 'production'),
+       ($2::text[])[r.s], 'repo_map',
+       CASE WHEN r.rb < 0.1 AND r.s2 <> r.s THEN ARRAY[($2::text[])[r.s], ($2::text[])[r.s2]] ELSE ARRAY[($2::text[])[r.s]] END,
+       'replicas: 3 -> 4', 'https://git.acme.example/' || ($2::text[])[r.s] || '/' || r.i,
+       r.ra < 0.02, 'succeeded', r.ra >= 0.1, CASE WHEN r.ra >= 0.1 THEN 'change_window' ELSE 'no reference' END,
+       CASE WHEN r.rb < 0.6 THEN 'human' ELSE 'pipeline' END
+  FROM r`;
+
+const fillerHash = (n: string) => `md5(${n}::text || ':a') || md5(${n}::text || ':b')`;
+
+/** flag.updated (and 2 % flag.created) of the services' flags, schema 2, md5 filler hashes (NOT a valid chain, as the flags bench loads them). */
+const FLAGS_SQL = `
+WITH r AS MATERIALIZED (
+  SELECT g.i, floor(cardinality($7::text[]) / 2 * power(random(), 1.5))::int AS s, random() < 0.5 AS second, random() AS ra, random() < 0.6 AS prod, random() < 0.5 AS b
+    FROM generate_series($5::bigint, $6::bigint) AS g(i)
+), e AS (
+  SELECT r.*, ($7::text[])[1 + 2 * r.s + CASE WHEN r.second THEN 1 ELSE 0 END] AS flag,
+         CASE WHEN r.ra < 0.02 THEN 'flag.created' ELSE 'flag.updated' END AS action,
+         CASE WHEN r.prod THEN 'production' ELSE 'staging' END AS env
+    FROM r
+)
+INSERT INTO audit_events (${AUDIT_COLUMNS})
+SELECT $1, $2::bigint + e.i,
+       $3::timestamptz + ((e.i - 1) * $4::float8) * interval '1 millisecond',
+       'user', 'usr_' || (e.i % 150), 'dev' || (e.i % 150) || '@acme.example', NULL, NULL,
+       e.action, 'flag', e.flag, NULL, 'req_' || substr(md5(e.i::text), 1, 20), 'ui',
+       CASE WHEN e.action = 'flag.created' THEN jsonb_build_object('flag', e.flag, 'env', NULL, 'from', NULL,
+              'to', jsonb_build_object('type', 'boolean', 'risk', 'low', 'offValue', false, 'value', true), 'fields', jsonb_build_array('type', 'risk', 'offValue', 'value'),
+              'reason', '', 'approvers', '[]'::jsonb, 'source', 'ui', 'gitops', NULL)
+            ELSE jsonb_build_object('flag', e.flag, 'env', e.env, 'from', e.b, 'to', NOT e.b, 'fields', '["enabled"]'::jsonb,
+              'reason', 'OPS-' || (100 + e.i % 9000) || ' roll ' || e.flag, 'approvers', '[]'::jsonb, 'source', 'ui', 'gitops', NULL)
+       END,
+       2, ${fillerHash('($2::bigint + e.i - 1)')}, ${fillerHash('($2::bigint + e.i)')}
+  FROM e`;
+
+type Load = { orgId: string; token: string; names: string[]; keys: string[]; from: Date; to: Date; planned: number; observed: number; flagWrites: number; loadMs: number; analyzeMs: number };
+
+async function batches(label: string, what: string, total: number, batch: number, fn: (lo: number, hi: number) => Promise<unknown>): Promise<void> {
+  const t0 = performance.now();
+  for (let lo = 1; lo <= total; lo += batch) {
+    const hi = Math.min(total, lo + batch - 1);
+    await fn(lo, hi);
+    const el = performance.now() - t0;
+    say(`  [${label}] load ${what}: ${int(hi)} / ${int(total)} after ${seconds(el)} (${int((hi / el) * 1000)} rows/s)`);
+  }
+}
+
+async function load(t: TestApp, db: Database, label: string, opts: Options): Promise<Load> {
+  const { org, owner } = await t.services.auth.createOrganizationWithOwner(testCtx, { name: 'What changed benchmark', email: 'owner@what-changed-bench.example' });
+  const made = await t.services.auth.createToken(testCtx, { org, user: owner }, { name: 'assistant', scopes: ['changes:read'] });
+  const e = estate();
+  const to = new Date(Math.floor(t.clock.now().getTime() / 60_000) * 60_000 - DAY_MS);
+  const from = new Date(to.getTime() - SPAN_DAYS * DAY_MS);
+  const iso = from.toISOString();
+  const planned = Math.round(opts.records * 0.1);
+  const observed = Math.round(opts.records * 0.6);
+  const flagWrites = opts.records - planned - observed;
+
+  const t0 = performance.now();
+  await db.query(
+    `INSERT INTO catalogue_entities (org_id, key, kind, name, source, stale, tier, team, attrs, first_seen, last_seen)
+     SELECT $1, k, 'service', n, 'bench:what-changed', false, ti, 'team-' || (o % 30), '{}'::jsonb, $2, $2 FROM unnest($3::text[], $4::text[], $5::text[]) WITH ORDINALITY AS u(k, n, ti, o)`,
+    [org.id, iso, e.keys, e.names, e.tier]);
+  await db.query(
+    `INSERT INTO catalogue_links (org_id, from_key, to_key, via, source, stale, first_seen, last_seen)
+     SELECT $1, f, t, 'calls', 'bench:what-changed', false, $2, $2 FROM unnest($3::text[], $4::text[]) AS u(f, t)`,
+    [org.id, iso, e.from, e.to]);
+  // Two flags per service, owned by it, with their two states.
+  const flags = e.names.flatMap((n) => [`${n}.new-flow`, `${n}.kill-switch`]);
+  const owners = e.keys.flatMap((k) => [k, k]);
+  await db.query(
+    `INSERT INTO flags (org_id, key, type, description, owner_service, risk, tags, off_value, approvals_needed, created_at, updated_at)
+     SELECT $1, k, 'boolean', '', o, 'low', '{}', 'false', 0, $2, $2 FROM unnest($3::text[], $4::text[]) AS u(k, o)`,
+    [org.id, iso, flags, owners]);
+  await db.query(
+    `INSERT INTO flag_states (org_id, flag_key, env_key, enabled, value, rules, rollout, version, updated_at)
+     SELECT $1, k, env, false, 'true', '[]', NULL, 1, $2 FROM unnest($3::text[]) AS k CROSS JOIN unnest(ARRAY['production', 'staging']) AS env`,
+    [org.id, to.toISOString(), flags]);
+  say(`  [${label}] estate: ${SERVICES} services, ${int(e.from.length)} call links, ${flags.length} flags (2 per service)`);
+
+  await db.query('SELECT setseed(0.1204)');
+  say(`  [${label}] load: ${int(planned)} planned, ${int(observed)} observed, ${int(flagWrites)} flag writes over ${SPAN_DAYS} days, statements of ${int(opts.batch)} (flag writes: md5 filler hashes, not a valid chain)`);
+  const span = SPAN_DAYS * DAY_MS;
+  await batches(label, 'planned', planned, opts.batch, (lo, hi) =>
+    db.query(PLANNED_SQL, [org.id, owner.id, e.keys, e.names, lo, hi, iso, span / planned, JSON.stringify(e.blasts), e.tier]));
+  await db.query(BLASTS_SQL, [org.id, JSON.stringify(e.blasts), e.keys]);
+  await batches(label, 'observed', observed, opts.batch, (lo, hi) => db.query(OBSERVED_SQL, [org.id, e.names, lo, hi, iso, span / observed]));
+  const head = await db.query<{ seq: number }>('SELECT seq FROM audit_heads WHERE org_id = $1', [org.id]);
+  const seq0 = Number(head.rows[0]!.seq);
+  await batches(label, 'flag writes', flagWrites, opts.batch, (lo, hi) => db.query(FLAGS_SQL, [org.id, seq0, iso, span / flagWrites, lo, hi, flags]));
+  // The head says where the chain ends, so an append after the load (a token's use) continues after it.
+  await db.query(`UPDATE audit_heads SET seq = $2, hash = ${fillerHash('$2::bigint')} WHERE org_id = $1`, [org.id, seq0 + flagWrites]);
+  const loadMs = performance.now() - t0;
+  const a0 = performance.now();
+  for (const tbl of ['changes', 'change_blasts', 'observed_changes', 'audit_events', 'flags', 'flag_states', 'catalogue_entities', 'catalogue_links']) await db.exec(`VACUUM (ANALYZE) ${tbl}`);
+  const analyzeMs = performance.now() - a0;
+  say(`  [${label}] load: done in ${seconds(loadMs)}, VACUUM ANALYZE ${seconds(analyzeMs)}`);
+  return { orgId: org.id, token: made.secret, names: e.names, keys: e.keys, from, to, planned, observed, flagWrites, loadMs, analyzeMs };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The measurement.
+
+type Kind = 'what_changed' | 'tools/list' | 'GET /api/changes';
+const KINDS: Kind[] = ['what_changed', 'tools/list', 'GET /api/changes'];
+type Answer = { changes: Array<{ origin: string }>; searched: string[] };
+type Slow = { ms: number; args: Record<string, unknown>; stmts: Stmt[] };
+
+type Done = {
+  name: Engine; version: string; notes: string[]; load: Load; stats: Record<Kind, LatencyStats>;
+  avgChanges: number; avgSearched: number; byOrigin: Record<string, number>; apiRows: number; empty: number;
+  perStatement: Array<{ kind: string; perCall: number; stats: LatencyStats }>; serverStats: Map<string, LatencyStats>; slowest: Slow; loadAvg: string; plan: string[];
+};
+
+async function measure(name: Engine, db0: Database, version: string, notes: string[], opts: Options, cleanup: Cleanup): Promise<Done> {
+  const loadBefore = busy();
+  say(`\n== ${version} ==`);
+  for (const n of notes) say(`  ${n}`);
+  const tdb = timed(db0);
+  const t = await testApp(tdb.db, { clock: new SettableClock(new Date()), publicUrl: 'https://changes.bench.example' });
+  cleanup.add('close the app', () => t.close());
+  const ld = await load(t, db0, name, opts);
+  const base = await t.pipeline.listen({ host: '127.0.0.1', port: 0 });
+  const auth = { authorization: `Bearer ${ld.token}` };
+  const client = new Client({ name: 'changeledger-bench', version: '1.0.0' });
+  t.clock.set(new Date(t.clock.now().getTime() + 61_000));
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`), { requestInit: { headers: auth } }));
+  cleanup.add('close the MCP client', () => client.close());
+
+  // The app counts each token's requests on a one-minute window of its clock (60 a minute): the
+  // clock steps 1.05 s before each request, so the calls stay under it as an assistant at that rate
+  // would (and, as for one, the token's last-used time is written about once a minute: one call in ~57).
+  const tick = () => t.clock.set(new Date(t.clock.now().getTime() + 1050));
+  const whatChanged = async (args: Record<string, unknown>): Promise<Answer> => {
+    tick();
+    const r = (await client.callTool({ name: 'what_changed', arguments: args })) as { isError?: boolean; structuredContent?: Answer; content: Array<{ text?: string }> };
+    if (r.isError || !r.structuredContent) throw new Error(`what_changed failed: ${JSON.stringify(r.content).slice(0, 500)}`);
+    return r.structuredContent;
+  };
+  const listTools = async () => {
+    tick();
+    await client.listTools();
+  };
+  const listRoute = async (key: string, since: Date, until: Date): Promise<number> => {
+    tick();
+    const res = await fetch(`${base}/api/changes?service=${encodeURIComponent(key)}&since=${since.toISOString()}&until=${until.toISOString()}`, { headers: auth });
+    const body = await res.text();
+    if (res.status !== 200) throw new Error(`GET /api/changes answered ${res.status}: ${body.slice(0, 300)}`);
+    return (JSON.parse(body) as { changes: unknown[] }).changes.length;
+  };
+
+  // Not the empty path: an answer around an observed change of the busiest service has changes in it.
+  const probe = await db0.query<{ at: Date }>('SELECT occurred_at AS at FROM observed_changes WHERE org_id = $1 AND $2 = ANY(services) AND NOT denied ORDER BY occurred_at LIMIT 1 OFFSET 100', [ld.orgId, ld.names[0]]);
+  const probeAt = new Date(probe.rows[0]!.at);
+  const check = await whatChanged({ entity: ld.keys[0], around: probeAt.toISOString(), before: '60m', after: '15m', hops: 1 });
+  if (check.changes.length === 0) throw new Error(`what_changed answered no changes around ${probeAt.toISOString()} for ${ld.keys[0]}, where an observed change is: the benchmark would measure the empty path`);
+  say(`  [${name}] check: what_changed ${ld.keys[0]} around ${probeAt.toISOString()} answered ${check.changes.length} changes (${[...new Set(check.changes.map((c) => c.origin))].join(', ')}), ${check.searched.length} entities searched`);
+
+  const rand = seededRandom(4_242);
+  const lo = ld.from.getTime() + 2 * 3600_000;
+  const hi = ld.to.getTime() - 2 * 3600_000;
+  const question = () => {
+    const s = Math.floor(rand() * SERVICES);
+    const around = new Date(lo + Math.floor(rand() * (hi - lo) / 1000) * 1000);
+    const entity = rand() < 0.5 ? ld.keys[s]! : ld.names[s]!;
+    return { s, around, args: { entity, around: around.toISOString(), before: '60m', after: '15m', hops: 1 } };
+  };
+  for (let i = 0; i < WARMUP; i++) {
+    const q = question();
+    await whatChanged(q.args);
+    await listTools();
+    await listRoute(ld.keys[q.s]!, new Date(q.around.getTime() - 3600_000), new Date(q.around.getTime() + 900_000));
+  }
+
+  const samples: Record<Kind, number[]> = { what_changed: [], 'tools/list': [], 'GET /api/changes': [] };
+  const stmtMs = new Map<string, number[]>();
+  const stmtCount = new Map<string, number>();
+  let slowest: Slow = { ms: -1, args: {}, stmts: [] };
+  const allStmts: Stmt[] = [];
+  let changes = 0;
+  let searched = 0;
+  let apiRows = 0;
+  let empty = 0;
+  const byOrigin: Record<string, number> = {};
+  for (let i = 0; i < opts.runs; i++) {
+    const q = question();
+    // Rotating order, so none of the three always runs first after the other two.
+    for (let j = 0; j < KINDS.length; j++) {
+      const kind = KINDS[(i + j) % KINDS.length]!;
+      if (kind === 'what_changed') {
+        tdb.start();
+        const t0 = performance.now();
+        const a = await whatChanged(q.args);
+        const el = performance.now() - t0;
+        const stmts = tdb.stop();
+        allStmts.push(...stmts);
+        samples[kind].push(el);
+        changes += a.changes.length;
+        searched += a.searched.length;
+        if (a.changes.length === 0) empty++;
+        for (const c of a.changes) byOrigin[c.origin] = (byOrigin[c.origin] ?? 0) + 1;
+        const per = new Map<string, number>();
+        for (const s of stmts) per.set(statementKind(s), (per.get(statementKind(s)) ?? 0) + s.ms);
+        for (const s of stmts) stmtCount.set(statementKind(s), (stmtCount.get(statementKind(s)) ?? 0) + 1);
+        for (const [k, v] of per) stmtMs.set(k, [...(stmtMs.get(k) ?? []), v]);
+        if (el > slowest.ms) slowest = { ms: el, args: q.args, stmts };
+      } else if (kind === 'tools/list') {
+        const t0 = performance.now();
+        await listTools();
+        samples[kind].push(performance.now() - t0);
+      } else {
+        const t0 = performance.now();
+        apiRows += await listRoute(ld.keys[q.s]!, new Date(q.around.getTime() - 3600_000), new Date(q.around.getTime() + 900_000));
+        samples[kind].push(performance.now() - t0);
+      }
+    }
+  }
+  const stats = Object.fromEntries(KINDS.map((k) => [k, latencyStats(samples[k])])) as Record<Kind, LatencyStats>;
+  const perStatement = [...stmtMs].map(([kind, v]) => ({ kind, perCall: (stmtCount.get(kind) ?? 0) / opts.runs, stats: latencyStats(v) })).sort((a, b) => b.stats.p99 - a.stats.p99);
+
+  // Server-side: each read of the lists the timed calls sent, re-run under EXPLAIN (ANALYZE, TIMING OFF): the
+  // database's own execution time, without the pool, the event loop or a busy machine. Then the plan of the worst.
+  const server = new Map<string, number[]>();
+  let worst: { stmt: Stmt; exec: number } | null = null;
+  for (const st of allStmts) {
+    const kind = statementKind(st);
+    if (!/^planned|^observed|^flag writes|^flags of/.test(kind)) continue;
+    const r = await db0.query<Record<string, unknown>>(`EXPLAIN (ANALYZE, TIMING OFF, FORMAT JSON) ${st.text}`, st.params);
+    const raw = Object.values(r.rows[0]!)[0];
+    const exec = Number((((typeof raw === 'string' ? JSON.parse(raw) : raw) as Array<{ 'Execution Time': number }>)[0]!)['Execution Time']);
+    server.set(kind, [...(server.get(kind) ?? []), exec]);
+    if (!worst || exec > worst.exec) worst = { stmt: st, exec };
+  }
+  const serverStats = new Map([...server].map(([k, v]) => [k, latencyStats(v)]));
+  let plan: string[] = [];
+  if (worst) {
+    const r = await db0.query<Record<string, string>>(`EXPLAIN (ANALYZE, BUFFERS) ${worst.stmt.text}`, worst.stmt.params);
+    plan = [`the list read with the longest server-side time (${statementKind(worst.stmt)}, ${ms(worst.exec)} ms; params ${JSON.stringify(worst.stmt.params)}):`,
+      ...r.rows.map((x) => Object.values(x)[0]!)];
+  }
+  return {
+    name, version, notes, load: ld, stats, avgChanges: changes / opts.runs, avgSearched: searched / opts.runs, byOrigin, apiRows: apiRows / opts.runs, empty,
+    perStatement, serverStats, slowest, loadAvg: `${loadBefore} before, ${busy()} after`, plan,
+  };
+}
+
+function report(done: Done[], skipped: Array<{ name: Engine; skipped: string }>, opts: Options): void {
+  say('\n================ changeledger what_changed benchmark ================');
+  for (const line of machine()) say(line);
+  for (const s of skipped) say(`${s.name}: SKIPPED - ${s.skipped}`);
+  for (const d of done) {
+    say(`${d.name}: ${d.version}; ${d.notes.join('; ')}`);
+    say(`load average (1, 5, 15 min) around the ${d.name} run: ${d.loadAvg}`);
+  }
+  say(`\nwhat_changed over Streamable HTTP (SDK client → POST /mcp on the pipeline listener, stateless, JSON), ${int(opts.records)} change records in one organisation:`);
+  say(`  ${SERVICES} services with call links; ${SPAN_DAYS} days; ${opts.runs} timed calls after ${WARMUP} warm-up; a random service (by key or name, seeded), a random moment, before 60m, after 15m, hops 1.`);
+  say('  Baselines, interleaved with each call in rotating order: tools/list over the same client (the transport\'s floor), and GET /api/changes?service=<key>&since&until (the same window) with the same token.');
+  for (const d of done) {
+    const w = d.stats.what_changed;
+    say(`\n[${d.name}] loaded ${int(d.load.planned)} planned + ${int(d.load.observed)} observed + ${int(d.load.flagWrites)} flag writes in ${seconds(d.load.loadMs)} (VACUUM ANALYZE ${seconds(d.load.analyzeMs)})`);
+    say(`[${d.name}] what_changed answered ${d.avgChanges.toFixed(1)} changes on average (${Object.entries(d.byOrigin).map(([k, v]) => `${k} ${(v / opts.runs).toFixed(1)}`).join(', ')}), ${d.empty} of ${opts.runs} empty, ${d.avgSearched.toFixed(1)} entities searched; the list route ${d.apiRows.toFixed(1)} rows`);
+    say(table(['engine', 'call', 'n', 'p50 ms', 'p99 ms', 'mean ms', 'max ms', 'what_changed p99 / this p99'],
+      KINDS.map((k) => {
+        const s = d.stats[k];
+        return [d.name, k, String(s.n), ms(s.p50), ms(s.p99), ms(s.mean), ms(s.max), k === 'what_changed' ? '-' : `${(w.p99 / s.p99).toFixed(2)}x`];
+      })));
+    say(`\n[${d.name}] where a what_changed call's time goes: per part, the app's wait for its statements in one call (wall time in the app's database wrapper, pool and event-loop waits included;`);
+    say('  parts run in parallel, so they do not add up to the call), and the database\'s own execution time of the same statements re-run under EXPLAIN (ANALYZE, TIMING OFF):');
+    say(table(['part', 'statements per call', 'app wait p50 ms', 'p99 ms', 'max ms', 'server p50 ms', 'server p99 ms', 'server max ms'], d.perStatement.map((p) => {
+      const sv = d.serverStats.get(p.kind);
+      return [p.kind, p.perCall.toFixed(1), ms(p.stats.p50), ms(p.stats.p99), ms(p.stats.max), sv ? ms(sv.p50) : '', sv ? ms(sv.p99) : '', sv ? ms(sv.max) : ''];
+    })));
+    say(`  slowest call ${ms(d.slowest.ms)} ms: ${JSON.stringify(d.slowest.args)}`);
+    for (const s of [...d.slowest.stmts].sort((a, b) => b.ms - a.ms).slice(0, 5)) say(`    ${ms(s.ms).padStart(6)} ms  ${statementKind(s)}`);
+    if ((d.name === 'postgres' && w.p99 > GOAL_P99_MS) || process.env.WC_EXPLAIN) for (const l of d.plan) say(`    ${l}`);
+  }
+  say('\nVerdict:');
+  for (const d of done) {
+    const w = d.stats.what_changed;
+    const goal = d.name === 'postgres' ? (w.p99 <= GOAL_P99_MS ? 'met' : 'missed') : `${w.p99 <= GOAL_P99_MS ? 'met' : 'missed'} (the goal is PostgreSQL's)`;
+    say(`  [${d.name}] what_changed p99 ${ms(w.p99)} ms — goal ≤ ${GOAL_P99_MS} ms: ${goal}; p50 ${ms(w.p50)} ms; ${(w.p99 / d.stats['tools/list'].p99).toFixed(1)}x the tools/list p99, ${(w.p99 / d.stats['GET /api/changes'].p99).toFixed(1)}x the list route's p99`);
+  }
+  for (const s of skipped) say(`  [${s.name}] skipped: ${s.skipped}`);
+}
+
+export async function run(args: string[]): Promise<void> {
+  const opts = options(args);
+  for (const line of machine()) say(line);
+  const done: Done[] = [];
+  const skipped: Array<{ name: Engine; skipped: string }> = [];
+  for (const name of opts.engines) {
+    const cleanup = new Cleanup();
+    try {
+      const e = await openEngine(name, cleanup);
+      if ('skipped' in e) {
+        say(`\n== ${name}: SKIPPED - ${e.skipped} ==`);
+        skipped.push(e);
+        continue;
+      }
+      done.push(await measure(name, e.db, e.version, e.notes, opts, cleanup));
+    } finally {
+      await cleanup.run();
+    }
+  }
+  report(done, skipped, opts);
+}
