@@ -350,6 +350,11 @@ export class FlagService {
     return page.items.map(toFlagRecord);
   }
 
+  /** The flags owned by any of these services (names in lower case): key → owner as stored. Reads two columns, not every flag. */
+  async ownersAmong(orgId: string, lowerNames: string[]): Promise<Map<string, string>> {
+    return lowerNames.length ? store.flagOwnersAmong(this.deps.db, orgId, lowerNames) : new Map();
+  }
+
   /** The records of flag changes, newest first: by namespace, actor, environment and window. */
   async audit(orgId: string, f: { namespace?: string; actor?: string; env?: string; since?: Date; until?: Date; service?: string }, limit: number, cursor?: string): Promise<{ items: FlagRecord[]; nextCursor: string | null }> {
     // People are asked about by e-mail (the record's display name), tokens and users also by id.

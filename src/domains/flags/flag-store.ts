@@ -131,6 +131,13 @@ export async function flagKeysUnder(db: Queryable, orgId: string, prefix: string
   return r.rows.map((x) => x.key);
 }
 
+/** The flags whose owner is one of these names (compared in lower case), with their owner as stored. */
+export async function flagOwnersAmong(db: Queryable, orgId: string, lowerNames: string[]): Promise<Map<string, string>> {
+  const r = await db.query<{ key: string; owner_service: string }>(
+    'SELECT key, owner_service FROM flags WHERE org_id = $1 AND lower(owner_service) = ANY($2::text[])', [orgId, lowerNames]);
+  return new Map(r.rows.map((x) => [x.key, x.owner_service]));
+}
+
 export async function flagKeysOwnedBy(db: Queryable, orgId: string, owners: string[]): Promise<string[]> {
   const r = await db.query<{ key: string }>('SELECT key FROM flags WHERE org_id = $1 AND owner_service = ANY($2::text[]) ORDER BY key', [orgId, owners]);
   return r.rows.map((x) => x.key);

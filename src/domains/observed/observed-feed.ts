@@ -106,8 +106,11 @@ export class ObservedFeed implements ChangeFeed {
     if (f.sources.length && !f.sources.includes('flags')) return [];
     const modes = f.modes.includes(PLATFORM_MODE) ? [] : f.modes;
     if (f.modes.length && !f.modes.includes(PLATFORM_MODE) && !modes.some((m) => (FLAG_SOURCES as readonly string[]).includes(m))) return [];
-    const owners = new Map((await this.deps.flags.list(orgId)).map((x) => [x.key, x.ownerService]));
     const ownedBy = f.services.length ? new Set(f.services.flatMap((s) => ownerNamesOf(s.trim())).map((s) => s.toLowerCase())) : null;
+    // For some services, only their flags' owners are read; for every service, every flag's owner.
+    const owners: Map<string, string | null> = ownedBy
+      ? await this.deps.flags.ownersAmong(orgId, [...ownedBy])
+      : new Map((await this.deps.flags.list(orgId)).map((x) => [x.key, x.ownerService]));
     const keep = (e: FeedEntry, flag: string) =>
       (!ownedBy || ownedBy.has((owners.get(flag) ?? '').toLowerCase())) && (!modes.length || modes.includes(e.mode)) && matchesQ(e, f.q) && within(e.at, f);
     const out: FeedEntry[] = [];
