@@ -104,6 +104,24 @@ function redactUrl(url: string): string {
   }
 }
 
+/**
+ * A pool connection that turns PostgreSQL's JIT off for its session before the pool hands it out.
+ * Our statements are short and indexed, but a few (the change list's OR-ed filters) carry planner
+ * cost estimates above jit_above_cost, and PostgreSQL then spent 20–350 ms compiling a query that
+ * runs in 3 ms (bench what-changed). A plain SET, so it also passes through a connection pooler;
+ * if the server refuses it, the connection is used as it is.
+ */
+class SessionClient extends pg.Client {
+  override connect(): Promise<pg.Client>;
+  override connect(callback: ((err: Error) => void) | ((err: null, c: pg.Client) => void)): void;
+  override connect(callback?: ((err: Error) => void) | ((err: null, c: pg.Client) => void)): Promise<pg.Client> | void {
+    const ready = super.connect().then(() => super.query('SET jit = off').then(() => this, () => this));
+    if (!callback) return ready;
+    const cb = callback as (err: Error | null, c?: pg.Client) => void;
+    ready.then((c) => cb(null, c), (err: Error) => cb(err));
+  }
+}
+
 async function openPostgres(url: string, poolSize: number): Promise<Database> {
   const pool = new pg.Pool({
     connectionString: url,
@@ -111,6 +129,7 @@ async function openPostgres(url: string, poolSize: number): Promise<Database> {
     // A request waits this long for a connection (all in use, or the server not answering), then
     // fails as unavailable: the API answers 503 with Retry-After instead of hanging.
     connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    Client: SessionClient,
     types: { getTypeParser: ((oid: number, format?: string) => (oid === INT8 ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format as 'text'))) as typeof pg.types.getTypeParser },
   });
   // A dropped connection must not crash the process, idle or checked out (a server shutdown ends
@@ -122,10 +141,6 @@ async function openPostgres(url: string, poolSize: number): Promise<Database> {
   };
   pool.on('connect', (client) => {
     client.on('error', () => undefined);
-    // Our statements are short and indexed, but a few (the change list's OR-ed filters) carry planner
-    // cost estimates above jit_above_cost, and PostgreSQL then spends 20–350 ms compiling a query that
-    // runs in 3 ms (bench what-changed). Off for our sessions only; queued ahead of the first query.
-    client.query('SET jit = off').catch(() => undefined);
   });
   const wrap = (c: pg.Pool | pg.PoolClient) => ({
     async query<R extends Row>(text: string, params?: readonly unknown[]) {
