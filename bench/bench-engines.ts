@@ -44,7 +44,9 @@ export async function openPgliteEngine(cleanup: Cleanup): Promise<BenchEngine> {
  * database that keeps them) or else a throw-away cluster from the installed server binaries.
  * Answers why it was skipped when neither is possible; a URL that was given but fails is an error.
  */
-export async function openPostgresEngine(cleanup: Cleanup): Promise<BenchEngine | Skipped> {
+/** poolSize: 1 by default (one writer, one session); a benchmark of the server's own concurrency asks for more. */
+export async function openPostgresEngine(cleanup: Cleanup, opts: { poolSize?: number } = {}): Promise<BenchEngine | Skipped> {
+  const poolSize = opts.poolSize ?? 1;
   let adminUrl = process.env[BENCH_URL_VAR];
   let origin = BENCH_URL_VAR;
   if (!adminUrl) {
@@ -80,8 +82,7 @@ export async function openPostgresEngine(cleanup: Cleanup): Promise<BenchEngine 
   });
   const u = new URL(adminUrl);
   u.pathname = `/${dbName}`;
-  // One connection: the append figures are for one writer, and every query must see the same session.
-  const db = await openDatabase({ engine: 'postgres', url: u.toString(), poolSize: 1 });
+  const db = await openDatabase({ engine: 'postgres', url: u.toString(), poolSize });
   cleanup.add('close the PostgreSQL pool', () => db.close());
   await migrate(db);
   const s = await db.query<{ name: string; setting: string }>(
@@ -93,7 +94,7 @@ export async function openPostgresEngine(cleanup: Cleanup): Promise<BenchEngine 
     db,
     version: `PostgreSQL ${setting('server_version')}`,
     notes: [
-      `${origin}, scratch database ${dbName} on ${db.location.replace(/\/[^/]*$/, '')}`,
+      `${origin}, scratch database ${dbName} on ${db.location.replace(/\/[^/]*$/, '')}${poolSize > 1 ? `, pool of ${poolSize}` : ''}`,
       ['shared_buffers', 'fsync', 'synchronous_commit', 'work_mem', 'random_page_cost', 'jit'].map((n) => `${n}=${setting(n)}`).join(' '),
     ],
   };

@@ -9,19 +9,13 @@
  * Every statement the app sends is timed through a wrapper of the database, so a missed goal says
  * which statement the time went to, with its plan (EXPLAIN ANALYZE of the slowest one).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import pg from 'pg';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { DEFAULT_POOL_SIZE, openDatabase, type Database, type Engine, type Queryable, type Row } from '../src/platform/db/database.js';
-import { migrate } from '../src/platform/db/migrate.js';
+import { DEFAULT_POOL_SIZE, type Database, type Engine, type Queryable, type Row } from '../src/platform/db/database.js';
 import { SettableClock } from '../src/platform/clock.js';
 import { AUDIT_COLUMNS } from '../src/domains/ledger/ledger-store.js';
 import { testApp, testCtx, type TestApp } from '../test/support/test-app.js';
-import { findPostgresBin, startCluster } from '../test/support/postgres-cluster.js';
-import { BENCH_URL_VAR, pgliteVersion } from './bench-engines.js';
+import { BENCH_URL_VAR, openPgliteEngine, openPostgresEngine, type BenchEngine, type Skipped } from './bench-engines.js';
 import { busy, Cleanup, int, latencyStats, machine, ms, parseOptions, positiveInt, say, seconds, seededRandom, table, UsageError, type LatencyStats } from './bench-support.js';
 
 export const GOAL_P99_MS = 50;
@@ -57,68 +51,12 @@ function options(args: string[]): Options {
   }
 }
 
-// ---------------------------------------------------------------------------------------------
-// Engines: as bench-engines.ts opens them, except that PostgreSQL gets the server's own pool size
+// Engines: as the other benchmarks open them, except that PostgreSQL gets the server's own pool size
 // (what_changed runs its list calls and the feed's queries in parallel; one connection would
 // serialise them, which `serve` does not).
 
-type Opened = { name: Engine; db: Database; version: string; notes: string[] } | { name: Engine; skipped: string };
-
-async function openEngine(name: Engine, cleanup: Cleanup): Promise<Opened> {
-  if (name === 'pglite') {
-    const dir = mkdtempSync(join(tmpdir(), 'changeledger-bench-pglite-'));
-    cleanup.add(`remove ${dir}`, () => rmSync(dir, { recursive: true, force: true }));
-    const db = await openDatabase({ engine: 'pglite', dataDir: dir, holder: 'changeledger-bench' });
-    cleanup.add('close PGlite', () => db.close());
-    await migrate(db);
-    return { name, db, version: `PGlite ${pgliteVersion()}`, notes: [`data directory ${dir}`] };
-  }
-  let adminUrl = process.env[BENCH_URL_VAR];
-  let origin = BENCH_URL_VAR;
-  if (!adminUrl) {
-    const bin = findPostgresBin();
-    if (!bin) return { name, skipped: `${BENCH_URL_VAR} is not set and no PostgreSQL server binaries (initdb, pg_ctl) were found on PATH or in /usr/lib/postgresql` };
-    try {
-      const cluster = await startCluster(bin);
-      cleanup.add('stop the throw-away PostgreSQL cluster', () => cluster.stop());
-      adminUrl = cluster.url;
-      origin = `throw-away cluster from ${bin} (fsync=off, as the test suite starts it)`;
-    } catch (err) {
-      return { name, skipped: `${BENCH_URL_VAR} is not set and starting a throw-away cluster from ${bin} failed: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}` };
-    }
-  }
-  const dbName = `clbench_wc_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  try {
-    await admin.query(`CREATE DATABASE ${dbName}`);
-  } finally {
-    await admin.end();
-  }
-  cleanup.add(`drop database ${dbName}`, async () => {
-    const c = new pg.Client({ connectionString: adminUrl });
-    await c.connect();
-    try {
-      await c.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
-    } finally {
-      await c.end();
-    }
-  });
-  const u = new URL(adminUrl);
-  u.pathname = `/${dbName}`;
-  const db = await openDatabase({ engine: 'postgres', url: u.toString(), poolSize: DEFAULT_POOL_SIZE });
-  cleanup.add('close the PostgreSQL pool', () => db.close());
-  await migrate(db);
-  const s = await db.query<{ name: string; setting: string }>(
-    `SELECT name, current_setting(name) AS setting FROM unnest(ARRAY['server_version', 'shared_buffers', 'work_mem', 'random_page_cost', 'jit']) AS name`,
-  );
-  const setting = (n: string) => s.rows.find((r) => r.name === n)?.setting ?? '?';
-  return {
-    name, db, version: `PostgreSQL ${setting('server_version')}`,
-    notes: [`${origin}, scratch database ${dbName}, pool of ${DEFAULT_POOL_SIZE} (the server's default)`,
-      ['shared_buffers', 'work_mem', 'random_page_cost', 'jit'].map((n) => `${n}=${setting(n)}`).join(' ')],
-  };
-}
+const openEngine = (name: Engine, cleanup: Cleanup): Promise<BenchEngine | Skipped> =>
+  name === 'pglite' ? openPgliteEngine(cleanup) : openPostgresEngine(cleanup, { poolSize: DEFAULT_POOL_SIZE });
 
 // ---------------------------------------------------------------------------------------------
 // Statement timing: a wrapper of the app's database that records each statement while recording is on.
