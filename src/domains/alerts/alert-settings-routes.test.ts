@@ -96,6 +96,16 @@ describeEachEngine('Settings → Alert sources API', (engine) => {
       const back = await api('PUT', '/api/alert-settings', { holdMode: 'relay', labelMapping: null });
       expect(back.json()).toMatchObject({ holdMode: 'relay', labelMappingIsDefault: true, labelMapping: DEFAULT_LABEL_MAPPING });
     });
+
+    it('writes nothing when an update changes nothing (an empty body, or the values already set)', async () => {
+      const events = (await audit('settings.alerts_updated')).length;
+      for (const body of [{}, { holdMode: 'relay' }, { labelMapping: null }]) {
+        const res = await api('PUT', '/api/alert-settings', body);
+        expect(res.statusCode).toBe(200);
+        expect(res.json()).toMatchObject({ holdMode: 'relay', labelMappingIsDefault: true });
+      }
+      expect((await audit('settings.alerts_updated')).length).toBe(events);
+    });
   });
 
   describe('Alertmanagers', () => {

@@ -106,15 +106,16 @@ export class AlertSettingsService {
       const holdMode = input.holdMode ?? before.holdMode;
       const stored = before.labelMappingIsDefault ? null : before.labelMapping;
       const nextMapping = mapping === undefined ? stored : mapping;
-      const at = this.deps.clock.now().toISOString();
-      await tx.query(
-        `INSERT INTO alert_settings (org_id, hold_mode, label_mapping, updated_at) VALUES ($1, $2, $3, $4)
-         ON CONFLICT (org_id) DO UPDATE SET hold_mode = $2, label_mapping = $3, updated_at = $4`,
-        [m.org.id, holdMode, nextMapping === null ? null : JSON.stringify(nextMapping), at],
-      );
       const changed: Record<string, { from: unknown; to: unknown }> = {};
       if (holdMode !== before.holdMode) changed.holdMode = { from: before.holdMode, to: holdMode };
       if (JSON.stringify(nextMapping) !== JSON.stringify(stored)) changed.labelMapping = { from: stored ?? 'defaults', to: nextMapping ?? 'defaults' };
+      // Nothing to change (an empty body, or the values already set): answer the settings and write nothing.
+      if (Object.keys(changed).length === 0) return { ...before, defaultLabelMapping: DEFAULT_LABEL_MAPPING };
+      await tx.query(
+        `INSERT INTO alert_settings (org_id, hold_mode, label_mapping, updated_at) VALUES ($1, $2, $3, $4)
+         ON CONFLICT (org_id) DO UPDATE SET hold_mode = $2, label_mapping = $3, updated_at = $4`,
+        [m.org.id, holdMode, nextMapping === null ? null : JSON.stringify(nextMapping), this.deps.clock.now().toISOString()],
+      );
       await appendAuditEvent(tx, this.deps.clock, ctx, { orgId: m.org.id, action: 'settings.alerts_updated', target: { type: 'settings', id: 'alerts' }, data: { changed } });
       return { ...(await readHoldSettings(tx, m.org.id)), defaultLabelMapping: DEFAULT_LABEL_MAPPING };
     });
