@@ -207,9 +207,10 @@ export class ChangeService {
     const limit = q.limit ?? 200;
     const services = [...new Set([q.service ?? '', ...(q.services ?? [])].map((s) => s.trim()).filter(Boolean))];
     const text = q.q?.trim() || null;
-    const neverCaptured = this.feed ? await this.feed.neverCaptured(p.org.id) : [];
+    // Asked beside the lists below, not before them: one round trip fewer in series.
+    const uncaptured = this.feed ? this.feed.neverCaptured(p.org.id) : Promise.resolve([]);
     // Decisions are made by people, signed in: nothing waits for an API token.
-    if (q.awaiting === 'me' && p.kind !== 'session') return { changes: [], neverCaptured };
+    if (q.awaiting === 'me' && p.kind !== 'session') return { changes: [], neverCaptured: await uncaptured };
 
     const plannedModes = modes.includes(PLATFORM_MODE) ? [] : modes.filter((m) => (REGISTERED_MODES as readonly string[]).includes(m));
     const plannedKinds = kinds.filter((k) => (CHANGE_KINDS as readonly string[]).includes(k)) as ChangeKind[];
@@ -219,7 +220,7 @@ export class ChangeService {
     const plannedOnly = q.mine || q.awaiting === 'me' || crit.length > 0 || Boolean(q.component?.trim());
     const feed = this.feed && !plannedOnly && !(sources.length === 1 && sources[0] === 'changeledger') ? this.feed : null;
 
-    const [registered, fed] = await Promise.all([
+    const [registered, fed, neverCaptured] = await Promise.all([
       planned ? store.listChanges(this.deps.db, p.org.id, {
         statuses: plannedStatuses, q: text, ownerId: q.mine ? p.user.id : null, criticalities: crit as store.ListFilter['criticalities'], limit,
         since, until, awaitingUserId: q.awaiting === 'me' ? p.user.id : undefined, component: q.component?.trim() || undefined,
@@ -229,6 +230,7 @@ export class ChangeService {
         kinds, sources, modes, statuses, services, unauthorized: q.unauthorized ?? false, denied: q.denied ?? false, q: text, since, until, limit,
         includeProposed: (q.includeProposed ?? false) || (q.requests ?? false), requests: q.requests ?? false,
       }) : Promise.resolve([]),
+      uncaptured,
     ]);
     // requests=true: what waits on a person comes first, then newest first.
     const waiting = (e: { status: string }) => (q.requests && (e.status === 'pending_approval' || e.status === 'pending_mapping') ? 1 : 0);
