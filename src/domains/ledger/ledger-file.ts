@@ -1,8 +1,13 @@
-import { createReadStream } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { open, stat } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { availableParallelism } from 'node:os';
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
 import { badRequest } from '../../platform/errors.js';
 import { GENESIS_HASH, hashEventOf, type AuditEvent } from './audit-event.js';
 import { checkpointSignedBy, parseCheckpoint, readVerifierKey, type ParsedCheckpoint } from './checkpoint-note.js';
+import { EVENT_MEMBERS, jsonLines, type ByteRange, type RangeSummary, type RangeWork } from './ledger-walk.js';
 
 /**
  * An exported ledger, verified from the file alone: no database, no server. The export is newest
@@ -10,9 +15,6 @@ import { checkpointSignedBy, parseCheckpoint, readVerifierKey, type ParsedCheckp
  * head to the first event, checking each event's hash and its link to the one before.
  */
 export const EXPORT_FORMAT = 'changeledger.audit-export.v1';
-
-/** seq, occurredAt, actor, action, target, correlationId, requestId, source, data, schemaVersion, prevHash, hash. */
-const EVENT_MEMBERS = 12;
 
 export type ExportTrailer = {
   format: typeof EXPORT_FORMAT;
@@ -40,57 +42,6 @@ export type FileVerifyResult = {
   reason: string | null;
   checkpoints: CheckpointFinding[];
 };
-
-type Line = { no: number; value: Record<string, unknown> } | { no: number; bad: true };
-
-/**
- * The file's non-empty lines, numbered from 1 and parsed, a chunk's worth at a time: one await per
- * megabyte instead of one per line, which is most of what reading a million events costs.
- */
-async function* jsonLines(path: string): AsyncGenerator<Line[]> {
-  let no = 0;
-  let rest: Buffer | null = null;
-  const parse = (buf: Buffer, start: number, end: number): Line | null => {
-    no += 1;
-    if (end > start && buf[end - 1] === 0x0d) end -= 1;
-    if (start === end) return null;
-    const text = buf.toString('utf8', start, end);
-    if (buf[start] !== 0x7b && text.trim() === '') return null;
-    let value: unknown;
-    try {
-      value = JSON.parse(text);
-    } catch {
-      return { no, bad: true };
-    }
-    return value === null || typeof value !== 'object' || Array.isArray(value) ? { no, bad: true } : { no, value: value as Record<string, unknown> };
-  };
-  for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20 })) {
-    const buf = chunk as Buffer;
-    const batch: Line[] = [];
-    let start = 0;
-    if (rest) {
-      // Only the line that straddles two chunks is copied.
-      const nl = buf.indexOf(0x0a);
-      if (nl < 0) {
-        rest = Buffer.concat([rest, buf]);
-        continue;
-      }
-      const joined = Buffer.concat([rest, buf.subarray(0, nl)]);
-      const l = parse(joined, 0, joined.length);
-      if (l) batch.push(l);
-      start = nl + 1;
-    }
-    for (let nl = buf.indexOf(0x0a, start); nl >= 0; nl = buf.indexOf(0x0a, start)) {
-      const l = parse(buf, start, nl);
-      if (l) batch.push(l);
-      start = nl + 1;
-    }
-    rest = start < buf.length ? buf.subarray(start) : null;
-    yield batch;
-  }
-  const last = rest ? parse(rest, 0, rest.length) : null;
-  if (last) yield [last];
-}
 
 /** Where a wanted event is in the file, when the walk met another in its place. */
 async function lineOfSeq(path: string, seq: number): Promise<number | null> {
@@ -141,7 +92,99 @@ function readOr<T>(field: 'key' | 'checkpoint', read: () => T, say: (message: st
   }
 }
 
-export type VerifyFileOptions = { checkpoints?: { file: string; text: string }[]; key?: string };
+/** Below this size one walk is quicker than starting workers. */
+const PARALLEL_MIN_BYTES = 16 << 20;
+
+/** Cuts the file into about equal byte ranges, each starting at a line; null when a cut finds no line end. */
+async function cutAtLines(path: string, size: number, parts: number): Promise<ByteRange[] | null> {
+  const fh = await open(path, 'r');
+  try {
+    const starts = [0];
+    const probe = Buffer.alloc(1 << 20);
+    for (let i = 1; i < parts; i++) {
+      const at = Math.floor((size * i) / parts);
+      const { bytesRead } = await fh.read(probe, 0, probe.length, at);
+      const nl = probe.subarray(0, bytesRead).indexOf(0x0a);
+      if (nl < 0) return null;
+      const start = at + nl + 1;
+      if (start <= starts.at(-1)! || start >= size) return null;
+      starts.push(start);
+    }
+    return starts.map((start, i) => ({ start, end: starts[i + 1] ?? size }));
+  } finally {
+    await fh.close();
+  }
+}
+
+/** When the walk is split, and into how many ranges (tests set both; by default one a core from 16 MiB). */
+export type ParallelOptions = { fromBytes?: number; parts?: number };
+
+/** tsx's ESM API, by file (its CommonJS twin, which require would resolve, cannot register the hooks a worker needs). */
+const tsxApi = () => pathToFileURL(join(dirname(createRequire(import.meta.url).resolve('tsx/package.json')), 'dist', 'esm', 'api', 'index.mjs')).href;
+
+/** One range checked in a worker thread. From the TypeScript sources (tests, tsx), the worker loads tsx first. */
+function inWorker(work: RangeWork): Promise<RangeSummary> {
+  const ts = import.meta.url.endsWith('.ts');
+  const entry = new URL(`./ledger-walk-worker.${ts ? 'ts' : 'js'}`, import.meta.url);
+  const worker = ts
+    ? new Worker(`import(${JSON.stringify(tsxApi())}).then((m) => { m.register(); return import(${JSON.stringify(entry.href)}); })`, { eval: true, workerData: work })
+    : new Worker(entry, { workerData: work });
+  return new Promise((resolve, reject) => {
+    worker.once('message', (m: RangeSummary) => resolve(m));
+    worker.once('error', reject);
+    worker.once('exit', (code) => reject(new Error(`the verifying worker exited with ${code} before it answered`)));
+  }).finally(() => void worker.terminate()) as Promise<RangeSummary>;
+}
+
+/**
+ * The quick way through a large complete export: a worker per core checks a range of lines, and the
+ * ranges must then join into one chain from the trailer's head down to the genesis. Answers the
+ * events counted and the hashes of the wanted sequence numbers when all of it is sound, and null
+ * otherwise (or when workers cannot run): the sequential walk then says what is broken and where.
+ */
+export async function soundInParallel(path: string, tr: ExportTrailer, wanted: number[], o: ParallelOptions = {}): Promise<{ events: number; found: Map<number, string> } | null> {
+  const { size } = await stat(path);
+  const parts = o.parts ?? Math.min(availableParallelism(), 8);
+  if (parts < 2 || size < (o.fromBytes ?? PARALLEL_MIN_BYTES) || tr.head.seq < 1) return null;
+  const ranges = await cutAtLines(path, size, parts);
+  if (!ranges) return null;
+  let summaries: RangeSummary[];
+  try {
+    summaries = await Promise.all(ranges.map((range) => inWorker({ path, range, orgId: tr.organization.id, wanted })));
+  } catch {
+    return null;
+  }
+  const sound = summaries.filter((x): x is Extract<RangeSummary, { sound: true }> => x.sound);
+  if (sound.length !== summaries.length) return null;
+  // The trailer is the last line of the last range, and of no other.
+  if (!sound.at(-1)!.trailer || sound.slice(0, -1).some((x) => x.trailer)) return null;
+  const withEvents = sound.filter((x) => x.events > 0);
+  const newest = withEvents[0]?.first;
+  if (!newest || newest.seq !== tr.head.seq || newest.hash !== tr.head.hash) return null;
+  for (let i = 1; i < withEvents.length; i++) {
+    const below = withEvents[i]!.first!;
+    const above = withEvents[i - 1]!.last!;
+    if (above.seq - 1 !== below.seq || above.prevHash !== below.hash) return null;
+  }
+  const oldest = withEvents.at(-1)!.last!;
+  const events = withEvents.reduce((n, x) => n + x.events, 0);
+  if (oldest.seq !== 1 || oldest.prevHash !== GENESIS_HASH || events !== tr.events) return null;
+  return { events, found: new Map(sound.flatMap((x) => x.found)) };
+}
+
+/** A checkpoint judged against the hash the file holds at its sequence number. */
+function onChain(c: { file: string; cp: ParsedCheckpoint }, hash: string): CheckpointFinding {
+  const ok = c.cp.hash === hash;
+  return { file: c.file, seq: c.cp.seq, time: c.cp.time, ok, reason: ok ? null : `checkpoint #${c.cp.seq} does not match event ${c.cp.seq}: the ledger was rewritten since it was signed` };
+}
+
+/** A checkpoint whose sequence number the file does not hold (the genesis, #0, always matches its hash). */
+function notHeld(c: { file: string; cp: ParsedCheckpoint }): CheckpointFinding {
+  const reason = c.cp.seq === 0 && c.cp.hash === GENESIS_HASH ? null : `checkpoint #${c.cp.seq} names an event this export does not hold`;
+  return { file: c.file, seq: c.cp.seq, time: c.cp.time, ok: reason === null, reason };
+}
+
+export type VerifyFileOptions = { checkpoints?: { file: string; text: string }[]; key?: string; parallel?: ParallelOptions };
 
 /**
  * Verifies an export and, when given, checkpoints against it: each must be signed by the key and
@@ -179,6 +222,23 @@ export async function verifyExportFile(path: string, o: VerifyFileOptions = {}):
     else if (res.complete && c.cp.seq > tr.head.seq) {
       res.checkpoints.push({ ...base, ok: false, reason: `checkpoint at #${c.cp.seq} is beyond this export's head #${tr.head.seq}: events after #${tr.head.seq} were dropped, or the export is older than the checkpoint` });
     } else wanted.set(c.cp.seq, [...(wanted.get(c.cp.seq) ?? []), c]);
+  }
+
+  const finish = (r: FileVerifyResult): FileVerifyResult => {
+    r.checkpoints.sort((a, b) => a.seq - b.seq);
+    const badCp = r.checkpoints.find((c) => !c.ok);
+    return badCp ? { ...r, ok: false, reason: badCp.reason, firstBrokenSeq: null, line: null } : { ...r, ok: true };
+  };
+  if (res.complete) {
+    const quick = await soundInParallel(path, tr, [...wanted.keys()], o.parallel);
+    if (quick) {
+      res.checked = quick.events;
+      for (const [seq, list] of wanted) {
+        const hash = quick.found.get(seq);
+        for (const c of list) res.checkpoints.push(hash === undefined ? notHeld(c) : onChain(c, hash));
+      }
+      return finish(res);
+    }
   }
 
   let expected = tr.head.seq;
@@ -219,10 +279,7 @@ export async function verifyExportFile(path: string, o: VerifyFileOptions = {}):
     } else if (above !== null && above.seq === e.seq + 1 && above.prevHash !== hash) {
       return fail(`event ${above.seq} does not link to event ${e.seq} (line ${above.line})`, above.seq, above.line);
     }
-    for (const c of wanted.get(e.seq) ?? []) {
-      res.checkpoints.push({ file: c.file, seq: c.cp.seq, time: c.cp.time, ok: c.cp.hash === hash,
-        reason: c.cp.hash === hash ? null : `checkpoint #${c.cp.seq} does not match event ${e.seq}: the ledger was rewritten since it was signed` });
-    }
+    for (const c of wanted.get(e.seq) ?? []) res.checkpoints.push(onChain(c, hash));
     wanted.delete(e.seq);
     above = { seq: e.seq, prevHash: e.prevHash, line: l.no };
   }
@@ -232,14 +289,6 @@ export async function verifyExportFile(path: string, o: VerifyFileOptions = {}):
     if (!above && tr.head.seq === 0 && tr.head.hash !== GENESIS_HASH) return fail('the trailer names an empty ledger with a head hash other than the genesis', 0, null);
     if (res.checked !== tr.events) return fail(`the trailer counts ${tr.events} events but the file holds ${res.checked}`, null, null);
   }
-  for (const [seq, list] of wanted) {
-    for (const c of list) {
-      const reason = seq === 0 && tr.head.seq >= 0 && c.cp.hash === GENESIS_HASH ? null : `checkpoint #${seq} names an event this export does not hold`;
-      res.checkpoints.push({ file: c.file, seq, time: c.cp.time, ok: reason === null, reason });
-    }
-  }
-  res.checkpoints.sort((a, b) => a.seq - b.seq);
-  const badCp = res.checkpoints.find((c) => !c.ok);
-  if (badCp) return { ...res, ok: false, reason: badCp.reason, firstBrokenSeq: null, line: null };
-  return { ...res, ok: true };
+  for (const list of wanted.values()) for (const c of list) res.checkpoints.push(notHeld(c));
+  return finish(res);
 }
