@@ -1,10 +1,9 @@
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
-import { join } from 'node:path';
 import { Command } from 'commander';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { engineNames } from '../../test/support/engines.js';
-import { runCli } from '../../test/support/spawn-server.js';
+import { cliEntry, runCli } from '../../test/support/spawn-server.js';
 import { startPipelineServer, type PipelineServer } from '../../test/fixtures/pipelines/pipeline-server.js';
 import { packageRoot } from '../platform/paths.js';
 import { assess, changeCommands, deliveryLine, durationOf, EXIT_TIMEOUT, pipelineFromEnv, registerBody, ticketLine, type Status } from './changes.js';
@@ -84,11 +83,9 @@ describe('changes: where a waited-on change stands', () => {
   });
 });
 
-const CLI = join(packageRoot, 'src', 'cli', 'main.ts');
-
 /** The CLI as its own process, with its output readable while it runs (runCli waits for the end). */
 function startCli(args: string[], env: Record<string, string>) {
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], { cwd: packageRoot, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...cliEntry(), ...args], { cwd: packageRoot, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));

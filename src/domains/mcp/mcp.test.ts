@@ -1,4 +1,3 @@
-import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -7,6 +6,7 @@ import { describeEachEngine } from '../../../test/support/engines.js';
 import { anObserved } from '../../../test/support/observed.js';
 import { pipelineOrganization } from '../../../test/support/pipeline-org.js';
 import { createToken, type SignedIn, type TestApp, testApp } from '../../../test/support/test-app.js';
+import { cliEntry } from '../../../test/support/spawn-server.js';
 import { SettableClock } from '../../platform/clock.js';
 import { packageRoot } from '../../platform/paths.js';
 
@@ -181,7 +181,7 @@ describeEachEngine('MCP: the SDK client over Streamable HTTP and over stdio', (e
 
     const stdio = new Client({ name: 'changeledger-stdio-test', version: '1.0.0' });
     await stdio.connect(new StdioClientTransport({
-      command: process.execPath, args: ['--import', 'tsx', join(packageRoot, 'src', 'cli', 'main.ts'), 'mcp', '--server', pipelineBase],
+      command: process.execPath, args: [...cliEntry(), 'mcp', '--server', pipelineBase],
       env: { PATH: process.env.PATH ?? '', CHANGELEDGER_TOKEN: readOnly }, cwd: packageRoot, stderr: 'pipe',
     }));
     clients.push(stdio);
