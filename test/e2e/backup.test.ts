@@ -1,4 +1,4 @@
-import { execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,42 +11,12 @@ import { main } from '../../src/cli/main.js';
 import { runOperation } from '../../src/cli/operations.js';
 import { unpackBackup } from '../../src/platform/db/backup-archive.js';
 import { openDatabase } from '../../src/platform/db/database.js';
-import { packageRoot } from '../../src/platform/paths.js';
 import { engineNames } from '../support/engines.js';
 import { PG_TEMPLATE_DB } from '../support/global-setup.js';
 import { findPostgresBin } from '../support/postgres-cluster.js';
+import { startServer } from '../support/spawn-server.js';
 
 const EMAIL = 'lead@example.test';
-/** The built command line, as an operator runs it (`npm run build` first). */
-const BUILT_CLI = join(packageRoot, 'bin', 'changeledger.js');
-
-/**
- * `changeledger serve` from the build with plain node (no tsx: on a busy machine that alone saves
- * several seconds of start-up), on free loopback ports; answers once it listens.
- */
-async function serveBuilt(dataDir: string, args: string[]) {
-  const child = spawn(process.execPath, [BUILT_CLI, 'serve', '--data', dataDir, '--host', '127.0.0.1', '--port', '0', '--pipeline-host', '127.0.0.1', '--pipeline-port', '0', ...args], {
-    cwd: packageRoot, env: { ...process.env, DATABASE_URL: '' }, stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let stderr = '';
-  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stderr!.on('data', (d: Buffer) => {
-      stderr += d.toString();
-      const m = /web UI and API on (\S+)/.exec(stderr);
-      if (m && /pipeline listener on/.test(stderr)) resolve(m[1]!);
-    });
-    void exited.then((code) => reject(new Error(`the server exited (${code}) before it listened:\n${stderr}`)));
-  });
-  return {
-    url, pid: child.pid!, stderr: () => stderr,
-    stop: () => {
-      if (child.exitCode === null) child.kill('SIGTERM');
-      return exited;
-    },
-  };
-}
-
 /** The command line in this process: only the server needs a process of its own. */
 async function cli(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
   let out = '';
@@ -69,7 +39,7 @@ describe('changeledger backup while `changeledger serve` runs and takes writes [
     vi.stubEnv('DATABASE_URL', '');
     const data = join(root, 'data');
     cpSync(inject('pgliteTemplate'), data, { recursive: true });
-    const server = await serveBuilt(data, ['--org-name', 'Platform team', '--owner-email', EMAIL]);
+    const server = await startServer({ dataDir: data, env: { DATABASE_URL: '' }, args: ['--org-name', 'Platform team', '--owner-email', EMAIL] });
     try {
       const link = /\/signin\/link#([A-Za-z0-9_-]{43})/.exec(server.stderr())?.[1];
       const signIn = await fetch(`${server.url}/api/session/link`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token: link }) });

@@ -129,11 +129,11 @@ function inWorker(work: RangeWork): Promise<RangeSummary> {
   const worker = ts
     ? new Worker(`import(${JSON.stringify(tsxApi())}).then((m) => { m.register(); return import(${JSON.stringify(entry.href)}); })`, { eval: true, workerData: work })
     : new Worker(entry, { workerData: work });
-  return new Promise((resolve, reject) => {
-    worker.once('message', (m: RangeSummary) => resolve(m));
+  return new Promise<RangeSummary>((resolve, reject) => {
+    worker.once('message', resolve);
     worker.once('error', reject);
     worker.once('exit', (code) => reject(new Error(`the verifying worker exited with ${code} before it answered`)));
-  }).finally(() => void worker.terminate()) as Promise<RangeSummary>;
+  }).finally(() => void worker.terminate());
 }
 
 /**
