@@ -93,7 +93,7 @@ function statementKind(s: Stmt): string {
   if (/FROM observed_changes o/.test(t)) return 'observed changes (services)';
   if (/FROM audit_events/.test(t)) return 'flag writes (audit_events)';
   if (/FROM flags\b/.test(t) || /flag_states/.test(t)) return 'flags of the organisation';
-  if (/catalogue_/.test(t)) return 'catalogue / blast preview';
+  if (/catalogue_|manual_services|component_aliases|change_settings/.test(t)) return 'catalogue / blast preview';
   if (/change_sources/.test(t)) return 'connected sources (neverCaptured)';
   if (/api_tokens|memberships|users|organizations/.test(t)) return 'token / principal';
   return 'other';

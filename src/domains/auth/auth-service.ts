@@ -382,8 +382,7 @@ export class AuthService {
     const wait = row.rate ? secondsOver(row.rate, perMinute, now.getTime()) : 0;
     if (wait > 0) throw new AppError(429, `more than ${perMinute} requests a minute for this token; retry in ${wait} s`, undefined, { retryAfter: wait });
     if (!row.lastUsedAt || now.getTime() - Date.parse(row.lastUsedAt) >= 60_000) await this.deps.db.transaction((tx) => store.touchToken(tx, row.id, now.toISOString()));
-    const p = await this.principalFor(this.deps.db, row.userId, row.orgId);
-    return p ? { kind: 'token', ...p, tokenId: row.id, tokenName: row.name, scopes: row.scopes } : null;
+    return { kind: 'token', user: row.user, org: row.org, role: row.role, tokenId: row.id, tokenName: row.name, scopes: row.scopes };
   }
 
   /** Checks the role a use case needs; used by routes and the CLI alike. */

@@ -177,21 +177,29 @@ export async function revokeTokenRow(tx: Tx, orgId: string, id: string, at: stri
 export type TokenAuthRow = {
   id: string; orgId: string; userId: string; name: string; scopes: Scope[]; secretHash: string;
   expiresAt: string | null; revokedAt: string | null; lastUsedAt: string | null; role: Role | null;
+  /** The owner and the organisation, read with the token: the principal needs no second round trip. */
+  user: User; org: Organization;
   /** The request's hit on the token's shared rate window; null when the secret did not match or the token is revoked (nothing counted). */
   rate: RateHit | null;
 };
 
 /**
- * The token with its owner's current role in the token's organisation (null once they left), and,
+ * The token with its owner, the organisation, the owner's current role there (null once they left), and,
  * in the same statement, the request counted on the token's rate window for `rateKey` (the token
  * and the route's rate) when the secret's hash matches and the token is not revoked: one round
  * trip authenticates and rate-limits, on every replica alike.
  */
 export async function findTokenForAuth(db: Queryable, id: string, count: { hash: string; rateKey: string; now: string }): Promise<TokenAuthRow | null> {
-  const r = await db.query<TokenRow & { role: Role | null; hits: number | null; window_start: Date | null }>(
+  const r = await db.query<TokenRow & {
+    role: Role | null; hits: number | null; window_start: Date | null; owner_display_name: string; owner_has_password: boolean;
+    org_name: string; org_slug: string; org_created_at: Date;
+  }>(
     `WITH tok AS (
-       SELECT t.*, u.email AS owner_email, m.role FROM api_tokens t
+       SELECT t.*, u.email AS owner_email, u.display_name AS owner_display_name, u.password_hash IS NOT NULL AS owner_has_password, m.role,
+              o.name AS org_name, o.slug AS org_slug, o.created_at AS org_created_at
+       FROM api_tokens t
        JOIN users u ON u.id = t.user_id
+       JOIN organizations o ON o.id = t.org_id
        LEFT JOIN memberships m ON m.org_id = t.org_id AND m.user_id = t.user_id
        WHERE t.id = $1
      ), hit AS (
@@ -205,6 +213,8 @@ export async function findTokenForAuth(db: Queryable, id: string, count: { hash:
   return {
     id: row.id, orgId: row.org_id, userId: row.user_id, name: row.name, scopes: row.scopes, secretHash: row.secret_hash,
     expiresAt: isoOrNull(row.expires_at), revokedAt: isoOrNull(row.revoked_at), lastUsedAt: isoOrNull(row.last_used_at), role: row.role,
+    user: { id: row.user_id, email: row.owner_email, displayName: row.owner_display_name, hasPassword: row.owner_has_password },
+    org: toOrg({ id: row.org_id, name: row.org_name, slug: row.org_slug, created_at: row.org_created_at }),
     rate: row.hits === null || row.window_start === null ? null : { hits: Number(row.hits), windowStart: new Date(row.window_start) },
   };
 }

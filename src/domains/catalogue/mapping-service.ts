@@ -104,8 +104,9 @@ export class MappingService {
       base = matchContext([...snap.graph.nodes.values()].filter((n) => !n.stale).map((n) => ({ kind: n.kind, key: n.key, name: n.name })), [], []);
       this.#byGraph.set(snap.graph, base);
     }
-    const manual = (await this.manualServices(orgId)).map((s) => ({ key: s.key, name: s.name }));
-    const aliases = await this.aliases(orgId);
-    return matchComponents({ ...base, aliases: new Map(aliases.map((a) => [a.alias, { kind: a.kind, key: a.key }])), manual }, input);
+    const [manual, aliases] = await Promise.all([this.manualServices(orgId), this.aliases(orgId)]);
+    return matchComponents({
+      ...base, aliases: new Map(aliases.map((a) => [a.alias, { kind: a.kind, key: a.key }])), manual: manual.map((s) => ({ key: s.key, name: s.name })),
+    }, input);
   }
 }

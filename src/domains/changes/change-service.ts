@@ -103,6 +103,8 @@ export type ListQuery = {
   /** Several services at once, any of them (what_changed's entity and its neighbours); joins service. */
   services?: string[];
   unauthorized?: boolean; denied?: boolean; requests?: boolean; includeProposed?: boolean;
+  /** Answer neverCaptured empty without asking (what_changed's second list: its first one asks). */
+  skipNeverCaptured?: boolean;
 };
 
 /** The one change list, and what the connected sources cannot see (so an empty list reads right). */
@@ -208,7 +210,7 @@ export class ChangeService {
     const services = [...new Set([q.service ?? '', ...(q.services ?? [])].map((s) => s.trim()).filter(Boolean))];
     const text = q.q?.trim() || null;
     // Asked beside the lists below, not before them: one round trip fewer in series.
-    const uncaptured = this.feed ? this.feed.neverCaptured(p.org.id) : Promise.resolve([]);
+    const uncaptured = this.feed && !q.skipNeverCaptured ? this.feed.neverCaptured(p.org.id) : Promise.resolve([]);
     // Decisions are made by people, signed in: nothing waits for an API token.
     if (q.awaiting === 'me' && p.kind !== 'session') return { changes: [], neverCaptured: await uncaptured };
 

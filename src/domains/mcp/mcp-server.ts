@@ -4,6 +4,7 @@
  * a refusal names the field, as the HTTP API does; nothing is written on a refusal.
  */
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import {
   CallToolRequestSchema, ErrorCode, ListResourcesRequestSchema, ListResourceTemplatesRequestSchema, ListToolsRequestSchema, McpError,
   ReadResourceRequestSchema, type CallToolResult,
@@ -25,6 +26,8 @@ const REPORT_PATTERN = /^changeledger:\/\/changes\/([A-Za-z0-9_-]{1,100})\/repor
 const LISTED_REPORTS = 50;
 
 const ajv = new Ajv({ allErrors: false, strict: false });
+/** The SDK's server makes an Ajv of its own unless given one: a server is made per request, so they share ours. */
+const sdkValidator = new AjvJsonSchemaValidator(ajv);
 const validators = new WeakMap<Tool['input'], ValidateFunction>();
 const plain = (schema: unknown) => JSON.parse(JSON.stringify(schema)) as Record<string, unknown>;
 
@@ -61,6 +64,7 @@ export function buildMcpServer(d: McpDeps, p: Principal, ctx: AuditContext): Mcp
   const readsReports = p.kind === 'session' || p.scopes.includes('changes:read');
   const mcp = new McpServer({ name: 'changeledger', version: d.version }, {
     capabilities: { tools: {}, ...(readsReports ? { resources: {} } : {}) },
+    jsonSchemaValidator: sdkValidator,
     instructions: 'changeledger records every change to production. Ask what_changed around an incident first; every answer lists what the connected sources cannot see (neverCaptured).',
   });
   const server = mcp.server;

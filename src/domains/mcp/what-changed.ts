@@ -100,7 +100,7 @@ export class WhatChanged {
     // Anything naming one of the searched entities, and planned changes whose blast radius reaches the entity.
     const [named, reaching] = await Promise.all([
       this.deps.changes.list(p, { ...window, services: searched }),
-      this.deps.changes.list(p, { ...window, component: entity.key }),
+      this.deps.changes.list(p, { ...window, component: entity.key, skipNeverCaptured: true }),
     ]);
     const seen = new Map<string, RegisteredEntry | FeedEntry>();
     for (const e of [...named.changes, ...reaching.changes]) if (!seen.has(e.id)) seen.set(e.id, e);
