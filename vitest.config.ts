@@ -10,6 +10,9 @@ export default defineConfig({
     // 5 s alone can take 30: a timeout here is a wait for an answer, never a measure of speed.
     testTimeout: 90_000,
     hookTimeout: 120_000,
+    // expect.poll waits for a page or a worker to catch up: as long as a browser step may (15 s),
+    // not vitest's default of 1 s, which a busy machine outlasts. A poll that passes ends at once.
+    expect: { poll: { timeout: 15_000 } },
     reporters: ['default'],
   },
 });

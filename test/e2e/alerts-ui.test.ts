@@ -227,7 +227,8 @@ describeEachEngine('the alerts pages in the web UI', (engine) => {
       // A link to an alert the filtered list does not hold still opens its history.
       await page.goto(new URL(`/alerts?state=resolved&alert=${heldFingerprint}`, base).toString());
       await page.getByTestId('alert-history-title').filter({ hasText: 'CheckoutErrors' }).waitFor();
-      expect(await page.getByTestId('alert-subject').allTextContents()).toEqual([expect.stringMatching(/^search-api · SearchSlow/)]);
+      // The history may paint before the list: wait for the list rather than read its first paint.
+      await expect.poll(() => page.getByTestId('alert-subject').allTextContents()).toEqual([expect.stringMatching(/^search-api · SearchSlow/)]);
       await page.goto(new URL(`/alerts?alert=${heldFingerprint}`, base).toString());
       await history.getByTestId('alert-held-badge').click();
       await page.waitForURL((url) => url.pathname === `/changes/${changeId}`);
@@ -249,7 +250,7 @@ describeEachEngine('the alerts pages in the web UI', (engine) => {
       await page.getByTestId('nav-home').click();
       const hold = page.getByTestId('home-hold');
       await hold.first().waitFor();
-      expect(await hold.getAttribute('data-change-id')).toBe(changeId);
+      await expect.poll(() => hold.evaluateAll((els) => els.map((e) => e.getAttribute('data-change-id')))).toEqual([changeId]);
       expect(await hold.getByTestId('home-hold-title').textContent()).toBe('Deploy checkout 2.4');
       expect(await hold.getByTestId('home-hold-held').textContent()).toBe('1 held');
       expect(consoleErrors, consoleErrors.join('\n')).toEqual([]);
