@@ -66,7 +66,8 @@ describeEachEngine('Prometheus sends its alerts straight to changeledger', (engi
     expect(recorded.generatorURL).toBe(inAm.generatorURL);
     expect((recorded.generatorURL as string).startsWith(`${prom.url}/graph?`)).toBe(true);
 
-    const posted = tap.tapped.find((h) => h.path === '/api/v2/alerts')!;
+    // The app commits the alert before the tap has read its answer: wait for the tap's record too.
+    const posted = await pollUntil('the post through the tap', async () => tap.tapped.find((h) => h.path === '/api/v2/alerts'));
     expect(posted.headers.authorization).toBe(`Bearer ${stack.token}`);
     expect(posted.status).toBe(200);
 
