@@ -175,7 +175,7 @@ export async function revokeTokenRow(tx: Tx, orgId: string, id: string, at: stri
 }
 
 export type TokenAuthRow = {
-  id: string; orgId: string; userId: string; name: string; scopes: Scope[]; secretHash: string;
+  id: string; name: string; scopes: Scope[]; secretHash: string;
   expiresAt: string | null; revokedAt: string | null; lastUsedAt: string | null; role: Role | null;
   /** The owner and the organisation, read with the token: the principal needs no second round trip. */
   user: User; org: Organization;
@@ -211,7 +211,7 @@ export async function findTokenForAuth(db: Queryable, id: string, count: { hash:
   const row = r.rows[0];
   if (!row) return null;
   return {
-    id: row.id, orgId: row.org_id, userId: row.user_id, name: row.name, scopes: row.scopes, secretHash: row.secret_hash,
+    id: row.id, name: row.name, scopes: row.scopes, secretHash: row.secret_hash,
     expiresAt: isoOrNull(row.expires_at), revokedAt: isoOrNull(row.revoked_at), lastUsedAt: isoOrNull(row.last_used_at), role: row.role,
     user: { id: row.user_id, email: row.owner_email, displayName: row.owner_display_name, hasPassword: row.owner_has_password },
     org: toOrg({ id: row.org_id, name: row.org_name, slug: row.org_slug, created_at: row.org_created_at }),
