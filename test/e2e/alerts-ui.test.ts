@@ -5,7 +5,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { hasAlertmanager, startAlertmanager, type Alertmanager } from '../support/alertmanager.js';
 import { hasChromium, launchChromium, openPage, signInAt } from '../support/browser.js';
 import { WallClock } from '../support/alert-stack.js';
-import { shoot } from '../support/ui-suite.js';
+import { shoot, snap } from '../support/ui-suite.js';
 import { webBundle } from '../support/deliveries-web.js';
 import { describeEachEngine } from '../support/engines.js';
 import { startReceiver } from '../support/receiver.js';
@@ -269,7 +269,7 @@ describeEachEngine('the alerts pages in the web UI', (engine) => {
       await narrow.page.getByTestId('change-alerts-card').getByTestId('change-alert').first().waitFor();
       expect(await narrow.page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(NARROW.width);
       await narrow.page.getByTestId('change-alerts-card').scrollIntoViewIfNeeded();
-      await narrow.page.getByTestId('change-alerts-card').screenshot({ path: join(artifactsDir, `alerts-change-card-narrow-${suffix}.png`) });
+      await snap(narrow.page.getByTestId('change-alerts-card'), `alerts-change-card-narrow-${suffix}.png`);
     } finally {
       await narrow.context.close();
     }

@@ -1,9 +1,8 @@
-import { join } from 'node:path';
 import { type Locator, type Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { fixtureJson, fixtureText } from '../fixtures/catalogue/fixtures.js';
 import { hasChromium, openPage, pressLandsOn } from '../support/browser.js';
-import { artifactsDir, uiSuite } from '../support/ui-suite.js';
+import { snap, uiSuite } from '../support/ui-suite.js';
 
 // Drives the blast radius preview of the built UI (dist/web, produced by `npm run build`)
 // against a real server process in Debian's Chromium: the payments estate of
@@ -187,7 +186,7 @@ async function defaultLayers(page: Page): Promise<void> {
   expect(await edges(page, 'svc:checkout', 'svc:payments-api').getAttribute('data-via')).toBe('calls');
   expect(await edges(page, 'schema:prod-pg-1/ledger/audit', 'db:prod-pg-1/ledger').getAttribute('data-via')).toBe('runs-on');
   await page.getByTestId('map-fit').click();
-  await map(page).screenshot({ path: join(artifactsDir, 'blast-map-default-layers.png') });
+  await snap(map(page), 'blast-map-default-layers.png');
 }
 
 async function allLayers(page: Page): Promise<void> {
@@ -226,12 +225,12 @@ async function allLayers(page: Page): Promise<void> {
   // The whole map on a large screen, then the page as a laptop shows it.
   await page.setViewportSize({ width: 2400, height: 1400 });
   await page.getByTestId('map-fit').click();
-  await map(page).screenshot({ path: join(artifactsDir, 'blast-map-all-layers.png') });
+  await snap(map(page), 'blast-map-all-layers.png');
   await page.setViewportSize({ width: 1440, height: 900 });
   await page.getByTestId('map-zoom').click();
   expect(await page.getByTestId('map-zoom').textContent()).toBe('100%');
   await page.evaluate('window.scrollTo(0, 0)');
-  await page.screenshot({ path: join(artifactsDir, 'blast-preview.png'), fullPage: true });
+  await snap(page, 'blast-preview.png', { fullPage: true });
 }
 
 async function bridgeHiddenVms(page: Page): Promise<void> {
@@ -328,7 +327,7 @@ async function candidates(page: Page): Promise<void> {
   const keys = await ledger.getByTestId('candidate').evaluateAll((els) => els.map((e) => e.getAttribute('data-key')));
   expect(keys.slice(0, 2)).toEqual(['db:prod-pg-1/ledger', 'db:prod-pg-2/ledger']);
   expect(await page.locator('[data-testid="unresolved"][data-query="no-such-thing"]').textContent()).toContain('matches nothing in the catalogue');
-  await page.screenshot({ path: join(artifactsDir, 'blast-candidates.png'), fullPage: false });
+  await snap(page, 'blast-candidates.png', { fullPage: false });
 
   // Picking the replica puts its key on the line.
   await ledger.locator('[data-testid="candidate"][data-key="db:prod-pg-2/ledger"]').click();

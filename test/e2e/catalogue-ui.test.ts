@@ -1,8 +1,7 @@
-import { join } from 'node:path';
 import { type Locator, type Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { hasChromium, openPage } from '../support/browser.js';
-import { artifactsDir, uiSuite } from '../support/ui-suite.js';
+import { snap, uiSuite } from '../support/ui-suite.js';
 
 // Drives the catalogue pages of the built UI (dist/web, produced by `npm run build`)
 // against a real server process in Debian's Chromium: imports through the UI (twice,
@@ -288,7 +287,7 @@ async function filterServices(page: Page): Promise<void> {
   const checkout = page.locator('[data-testid="catalogue-row"][data-key="svc:checkout"]');
   expect(await checkout.getByTestId('tier-badge').textContent()).toBe('critical');
   expect(await checkout.getByTestId('catalogue-uses').getAttribute('data-hop1')).toBe('5');
-  await page.screenshot({ path: join(artifactsDir, 'catalogue-list.png'), fullPage: true });
+  await snap(page, 'catalogue-list.png', { fullPage: true });
 
   const filtered = page.waitForResponse((response) => {
     const url = new URL(response.url());
@@ -343,7 +342,7 @@ async function servicePage(page: Page): Promise<void> {
   expect(badges).toEqual(['calls', 'calls', 'runs-on']);
   expect(await page.getByTestId('entity-used-by-hop1').getByTestId('via-badge').first().textContent()).toBe('member');
   expect(await page.getByTestId('entity-truncated').count()).toBe(0);
-  await page.screenshot({ path: join(artifactsDir, 'catalogue-entity.png'), fullPage: true });
+  await snap(page, 'catalogue-entity.png', { fullPage: true });
 }
 
 async function databasePage(page: Page): Promise<void> {

@@ -1,11 +1,10 @@
 import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { type Locator, type Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { hasChromium } from '../support/browser.js';
 import { startSmtpCapture, type SmtpCapture } from '../support/smtp-capture.js';
 import { runCli } from '../support/spawn-server.js';
-import { artifactsDir, shoot, uiSuite } from '../support/ui-suite.js';
+import { shoot, snap, uiSuite } from '../support/ui-suite.js';
 
 // Drives the change pages of the built UI (dist/web, produced by `npm run build`) against a
 // real server process in Debian's Chromium. An owner requires approval by a quorum of two and
@@ -385,7 +384,7 @@ async function approveFromLink(page: Page, link: string, id: string, email: stri
   await page.waitForFunction("document.activeElement?.id === 'approval-title'");
   expect(await page.getByTestId('header-user').getAttribute('title')).toBe(email);
   // Where the link lands, as the approver sees it: the panel scrolled to and focused.
-  if (shot !== undefined) await page.screenshot({ path: join(artifactsDir, shot) });
+  if (shot !== undefined) await snap(page, shot);
 
   await panel.getByLabel('Comment (optional)').fill(`Checked by ${email}`);
   await panel.getByRole('button', { name: button, exact: true }).click();

@@ -5,7 +5,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { hasChromium, launchChromium, openPage, signInAt } from '../support/browser.js';
 import { WallClock } from '../support/alert-stack.js';
-import { shoot } from '../support/ui-suite.js';
+import { shoot, snap } from '../support/ui-suite.js';
 import { startDeliveriesReceiver, type Hit, type Reply } from '../support/deliveries-receiver.js';
 import { webBundle } from '../support/deliveries-web.js';
 import { describeEachEngine } from '../support/engines.js';
@@ -297,7 +297,7 @@ describeEachEngine('deliveries in the web UI', (engine) => {
       // The card alone, cut from the full page (an element shot scrolls, and the sticky bar covers it).
       await page.evaluate('window.scrollTo(0, 0)');
       const box = (await card.boundingBox())!;
-      await page.screenshot({ path: join(artifactsDir, `deliveries-pipeline-card-detail-${suffix}.png`), fullPage: true, clip: { x: box.x - 4, y: box.y - 4, width: box.width + 8, height: box.height + 8 } });
+      await snap(page, `deliveries-pipeline-card-detail-${suffix}.png`, { fullPage: true, clip: { x: box.x - 4, y: box.y - 4, width: box.width + 8, height: box.height + 8 } });
       expect(consoleErrors.filter((text) => !/\b401\b/.test(text))).toEqual([]);
     } finally {
       await context.close();

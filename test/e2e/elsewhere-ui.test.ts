@@ -1,8 +1,7 @@
-import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { hasChromium, openPage } from '../support/browser.js';
-import { artifactsDir, uiSuite } from '../support/ui-suite.js';
+import { snap, uiSuite } from '../support/ui-suite.js';
 
 // The smaller fixes of the first hour, each as a person sees it in Chromium: the flag's updated
 // time after a toggle, an audit event's before → after, the layout at 760 and 390 px, the
@@ -43,7 +42,7 @@ async function call(page: Page, method: string, path: string, body: string, type
   }, { method, path, body, type });
 }
 
-const shot = (page: Page, name: string) => page.screenshot({ path: join(artifactsDir, `elsewhere-${name}.png`), fullPage: true });
+const shot = (page: Page, name: string) => snap(page, `elsewhere-${name}.png`, { fullPage: true });
 
 describe('first-hour fixes elsewhere, in the web UI', () => {
   const suite = uiSuite({ name: 'elsewhere-ui', owner: { email: ownerEmail, password: ownerPassword }, timeoutMs: 180_000 });

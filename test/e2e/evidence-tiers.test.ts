@@ -1,5 +1,4 @@
 import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hasChromium, launchChromium, openPage } from '../support/browser.js';
@@ -8,7 +7,7 @@ import { startEvidencePeers, startEvidenceStack, type EvidencePeers, type Eviden
 import { missingPeers, pollUntil, PEER_TEST_TIMEOUT_MS } from '../support/peer-process.js';
 import { AI_PEER_KEY, startOpenAiPeer, type AiPeer } from '../support/ai-peers.js';
 import { HEALTHY } from '../support/prometheus-history.js';
-import { artifactsDir } from '../support/ui-suite.js';
+import { artifactsDir, snap } from '../support/ui-suite.js';
 
 // One real change per verdict tier, all in one window, with Debian's Prometheus (an hour before
 // and a week earlier backfilled by promtool, the window from a live loopback exporter), Debian's
@@ -197,7 +196,7 @@ describeEachEngine('one real change per verdict tier, judged at the horizon', (e
         expect(body.toLowerCase()).toContain(t.tier);
         for (const n of t.names) expect(body).toContain(n);
         mkdirSync(artifactsDir, { recursive: true });
-        await page.screenshot({ path: join(artifactsDir, `evidence-${t.tier}-${engine.name}.png`), fullPage: true });
+        await snap(page, `evidence-${t.tier}-${engine.name}.png`, { fullPage: true });
         // The inline CSS applies under the CSP (a blocked <style> shows as a console error and an unstyled page).
         expect(consoleErrors).toEqual([]);
         expect(await page.evaluate('getComputedStyle(document.body).fontFamily')).not.toBe('"Times New Roman"');

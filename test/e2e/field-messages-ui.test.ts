@@ -1,7 +1,6 @@
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { hasChromium } from '../support/browser.js';
-import { artifactsDir, uiSuite } from '../support/ui-suite.js';
+import { snap, uiSuite } from '../support/ui-suite.js';
 
 // The register-a-change form in Chromium against a real server: a refused field's sentence, worded
 // by the server's one formatter, shows beside the input it names (recipients.0 belongs to
@@ -44,7 +43,7 @@ describe('refused fields in the web UI', () => {
       expect(await page.getByLabel('Report recipients').getAttribute('aria-invalid')).toBe('true');
       expect(await page.getByTestId('change-title').getAttribute('aria-invalid')).toBeNull();
       expect(await page.getByTestId('field-error').count()).toBe(1);
-      await page.screenshot({ path: join(artifactsDir, 'field-messages-recipient.png'), fullPage: true });
+      await snap(page, 'field-messages-recipient.png', { fullPage: true });
     } finally {
       await context.close();
     }

@@ -1,8 +1,7 @@
-import { join } from 'node:path';
 import { type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { hasChromium, openPage } from '../support/browser.js';
-import { artifactsDir, uiSuite } from '../support/ui-suite.js';
+import { snap, uiSuite } from '../support/ui-suite.js';
 import { runCli } from '../support/spawn-server.js';
 
 // Drives the flag pages of the built UI (dist/web, produced by `npm run build`) against a
@@ -245,7 +244,7 @@ async function approveProductionChange(page: Page): Promise<void> {
   expect(await applied.getByTestId('flag-change').textContent()).toBe('off → on');
   // The change stays the proposer's, with the approver recorded beside it.
   expect(await applied.getByTestId('history-actor').textContent()).toBe(ownerEmail);
-  await page.screenshot({ path: join(artifactsDir, 'flag-page.png'), fullPage: true });
+  await snap(page, 'flag-page.png', { fullPage: true });
 }
 
 async function flagAudit(page: Page, baseUrl: string): Promise<void> {
@@ -270,7 +269,7 @@ async function flagAudit(page: Page, baseUrl: string): Promise<void> {
   expect(envs).toEqual(['production', 'staging', 'staging', 'staging', '']);
   expect(await rows.first().getByTestId('fa-approvers').textContent()).toBe(approverEmail);
   for (const flag of await rows.getByTestId('fa-flag').allTextContents()) expect(flag).toBe(flagKey);
-  await page.screenshot({ path: join(artifactsDir, 'flags-audit.png'), fullPage: true });
+  await snap(page, 'flags-audit.png', { fullPage: true });
 
   // Narrowing to one environment lands in the URL and in the rows.
   const filtered = page.waitForResponse((response) => {
@@ -294,7 +293,7 @@ async function flagList(page: Page, baseUrl: string): Promise<void> {
   const staging = row.locator('[data-testid="env-state"][data-env="staging"]');
   expect(await staging.getAttribute('data-enabled')).toBe('true');
   expect(await staging.textContent()).toContain('50%');
-  await page.screenshot({ path: join(artifactsDir, 'flags-list.png'), fullPage: true });
+  await snap(page, 'flags-list.png', { fullPage: true });
 }
 
 // A direct API call with the browser's session: the cookie from the context, the CSRF

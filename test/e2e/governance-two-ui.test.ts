@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { hasChromium, signInAt } from '../support/browser.js';
 import { apiSession, call, type ApiSession, type Json } from '../support/server-api.js';
 import { runCli } from '../support/spawn-server.js';
-import { artifactsDir, shoot, uiSuite } from '../support/ui-suite.js';
+import { shoot, snap, uiSuite } from '../support/ui-suite.js';
 
 // Governance II in the built UI (dist/web, `npm run build`) against a real server in Debian's
 // Chromium. A change registered through the form with its before-state (a previous version and a
@@ -208,7 +208,7 @@ describe('governance II web UI', () => {
       expect(await rule.getAttribute('data-satisfied')).toBe('false');
       expect(await rule.textContent()).toMatch(/^Before-state required: /);
       expect(await page.getByTestId('before-state-empty').textContent()).toBe('No before-state was recorded for this change.');
-      await page.getByTestId('before-state-card').screenshot({ path: `${artifactsDir}/governance2-before-state-required.png` });
+      await snap(page.getByTestId('before-state-card'), 'governance2-before-state-required.png');
       await page.context().close();
     },
     180_000,
@@ -245,7 +245,7 @@ describe('governance II web UI', () => {
       await page.getByTestId('rollback-confirm').click();
       expect(await page.getByTestId('rollback-dialog-error').textContent()).toBe('Only the organisation’s designated approvers release a rollback');
       // A modal covers the viewport only: the screenshot is of what the person sees.
-      await page.screenshot({ path: `${artifactsDir}/governance2-rollback-refused.png` });
+      await snap(page, 'governance2-rollback-refused.png');
       await page.context().close();
 
       // Alice releases it with a note: changeledger sets the flag back at once.
@@ -254,7 +254,7 @@ describe('governance II web UI', () => {
       const dialog = ap.getByTestId('rollback-dialog');
       expect(await dialog.textContent()).toContain('changeledger writes the flags back at once');
       await dialog.getByLabel('Note (optional)').fill('EU carts charged the wrong price');
-      await ap.screenshot({ path: `${artifactsDir}/governance2-rollback-confirm.png` });
+      await snap(ap, 'governance2-rollback-confirm.png');
       await ap.getByTestId('rollback-confirm').click();
       await ap.getByTestId('change-notice').filter({ hasText: 'Rolled back: changeledger set 1 flag back to what it was.' }).waitFor();
       const rolled = ap.locator('[data-testid="rollback-card"][data-state="rolled_back"]');
@@ -349,7 +349,7 @@ describe('governance II web UI', () => {
       // Alice again: the server refuses a second release by the same approver, in its words.
       await release(ap);
       expect(await ap.getByTestId('rollback-dialog-error').textContent()).toBe('You released this rollback already: an L3 rollback needs a second, distinct approver');
-      await ap.screenshot({ path: `${artifactsDir}/governance2-rollback-second-approver.png` });
+      await snap(ap, 'governance2-rollback-second-approver.png');
       await ap.context().close();
 
       const cp = await open(carol.email, `/changes/${id}`);

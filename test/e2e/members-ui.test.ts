@@ -1,8 +1,7 @@
-import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { hasChromium, openPage } from '../support/browser.js';
-import { artifactsDir, uiSuite } from '../support/ui-suite.js';
+import { snap, uiSuite } from '../support/ui-suite.js';
 
 // Organisation → Members in Chromium against a real server without SMTP: an invitation shows its
 // link once, the invited person signs in with it, and the owner re-roles them, makes them an
@@ -57,7 +56,7 @@ describe('Organisation → Members', () => {
         expect(link).toMatch(new RegExp(`^${server.url}/signin/link#[A-Za-z0-9_-]{20,}$`));
         expect(await row(page, aliceEmail).getAttribute('data-status')).toBe('invited');
         expect(await row(page, aliceEmail).getByTestId('member-status').textContent()).toMatch(/Invited · link until/);
-        await page.screenshot({ path: join(artifactsDir, 'members-invited.png'), fullPage: true });
+        await snap(page, 'members-invited.png', { fullPage: true });
         await page.getByTestId('member-link-dismiss').click();
         expect(await page.getByTestId('member-link').count()).toBe(0);
         await page.reload();
@@ -94,7 +93,7 @@ describe('Organisation → Members', () => {
         await row(page, aliceEmail).and(page.locator('[data-role="admin"]')).waitFor();
         await alice.page.reload();
         await alice.page.getByTestId('nav-members').waitFor();
-        await page.screenshot({ path: join(artifactsDir, 'members-approver-critical.png'), fullPage: true });
+        await snap(page, 'members-approver-critical.png', { fullPage: true });
 
         // Approver off ends Critical with it.
         await row(page, aliceEmail).getByTestId('member-approver').uncheck();
@@ -105,12 +104,12 @@ describe('Organisation → Members', () => {
         // Removal, asked twice; her open page is signed out on its next request.
         await row(page, aliceEmail).getByTestId('member-remove').click();
         expect(await page.getByTestId('member-remove-confirm').textContent()).toMatch(/sessions end and their tokens are revoked/);
-        await page.screenshot({ path: join(artifactsDir, 'members-remove-confirm.png'), fullPage: true });
+        await snap(page, 'members-remove-confirm.png', { fullPage: true });
         await page.getByTestId('member-remove-yes').click();
         await row(page, aliceEmail).waitFor({ state: 'detached' });
         await alice.page.reload();
         await alice.page.waitForURL((url) => url.pathname === '/signin');
-        await page.screenshot({ path: join(artifactsDir, 'members-after-removal.png'), fullPage: true });
+        await snap(page, 'members-after-removal.png', { fullPage: true });
       } finally {
         await owner.context.close();
         await alice.context.close();
@@ -136,7 +135,7 @@ describe('Organisation → Members', () => {
         await page.getByTestId('account-name-save').click();
         await page.getByTestId('account-name').filter({ hasText: 'Olivia Owner' }).waitFor();
         expect(await page.getByTestId('header-user').textContent()).toBe('Olivia Owner');
-        await page.screenshot({ path: join(artifactsDir, 'account-display-name.png'), fullPage: true });
+        await snap(page, 'account-display-name.png', { fullPage: true });
         await page.reload();
         await page.getByTestId('account-name').filter({ hasText: 'Olivia Owner' }).waitFor();
       } finally {

@@ -4,7 +4,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { hasChromium, launchChromium, openPage, signInAt } from '../support/browser.js';
 import { WallClock } from '../support/alert-stack.js';
-import { shoot } from '../support/ui-suite.js';
+import { shoot, snap } from '../support/ui-suite.js';
 import { webBundle } from '../support/deliveries-web.js';
 import { describeEachEngine } from '../support/engines.js';
 import { PASSWORD, signIn, testApp, testCtx, type SignedIn, type TestApp } from '../support/test-app.js';
@@ -280,7 +280,7 @@ describeEachEngine('the observed changes pages in the web UI', (engine) => {
       expect(await receipt.getByTestId('receipt-what').textContent()).toContain('deployments/checkout');
       expect(await receipt.textContent()).toContain('prod-eu');
       await card.scrollIntoViewIfNeeded();
-      await card.screenshot({ path: join(artifactsDir, `observed-receipt-${suffix}.png`) });
+      await snap(card, `observed-receipt-${suffix}.png`);
 
       // Counted as a receipt on its connection, not as a recorded change.
       await page.goto(new URL('/settings/change-sources', base).toString());

@@ -1,9 +1,8 @@
-import { join } from 'node:path';
 import { type Locator, type Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { hasChromium, openPage } from '../support/browser.js';
 import { runCli } from '../support/spawn-server.js';
-import { artifactsDir, uiSuite } from '../support/ui-suite.js';
+import { snap, uiSuite } from '../support/ui-suite.js';
 
 // Drives the built UI (dist/web, produced by `npm run build`) against a real server
 // process in Debian's Chromium. Without a browser the test is skipped loudly rather
@@ -67,7 +66,7 @@ describe('web UI', () => {
         await row.waitFor();
         // The owner's tokens are not the member's to see.
         expect(await page.locator('[data-testid="token-row"][data-token-name="ci-deploy"]').count()).toBe(0);
-        await page.screenshot({ path: join(artifactsDir, 'ui-tokens-member.png'), fullPage: true });
+        await snap(page, 'ui-tokens-member.png', { fullPage: true });
         await row.getByTestId('token-revoke').click();
         await page.locator('[data-testid="token-revoke-confirm-row"]').getByTestId('token-revoke-confirm').click();
         await row.getByTestId('token-status').filter({ hasText: 'revoked' }).waitFor();
@@ -112,7 +111,7 @@ async function createToken(page: Page): Promise<string> {
   const row = tokenRow(page);
   await row.waitFor();
   expect(await row.getByTestId('token-status').textContent()).toBe('active');
-  await page.screenshot({ path: join(artifactsDir, 'ui-tokens.png'), fullPage: true });
+  await snap(page, 'ui-tokens.png', { fullPage: true });
   return secret;
 }
 
@@ -133,7 +132,7 @@ async function auditLog(page: Page): Promise<void> {
   const badge = page.getByTestId('verify-badge');
   await page.locator('[data-testid="verify-badge"]:not([data-state="pending"])').waitFor();
   expect(await badge.getAttribute('data-state')).toBe('ok');
-  await page.screenshot({ path: join(artifactsDir, 'ui-audit.png'), fullPage: false });
+  await snap(page, 'ui-audit.png', { fullPage: false });
 
   await page.getByTestId('event-panel-close').click();
   // Wait for the filtered answer itself, not just any row: the unfiltered rows are

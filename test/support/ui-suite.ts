@@ -1,7 +1,7 @@
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import { errors, type Browser, type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
 import { hasChromium, launchChromium } from './browser.js';
 import { createOwner, startServer, type ServerProcess } from './spawn-server.js';
@@ -58,5 +58,23 @@ export function uiSuite(o: {
 /** A full-page screenshot into test-artifacts/, taken from the top of the page (look at them). */
 export async function shoot(page: Page, name: string): Promise<void> {
   await page.evaluate('window.scrollTo(0, 0)');
-  await page.screenshot({ path: join(artifactsDir, name), fullPage: true });
+  await snap(page, name, { fullPage: true });
+}
+
+/**
+ * A screenshot into test-artifacts/ of a page (its viewport, or all of it with fullPage) or of one
+ * element. Screenshots are for people to look at, never what a test asserts, so one that Chromium
+ * does not answer in time is asked for again, saying so: a CI run on a busy machine lost a capture
+ * after 15 s, with every check of the page before it passed. A second miss fails the test.
+ */
+export async function snap(target: Page | Locator, name: string, options: { fullPage?: boolean; clip?: { x: number; y: number; width: number; height: number } } = {}): Promise<void> {
+  const path = join(artifactsDir, name);
+  const take = (timeout: number): Promise<Buffer> => ('goto' in target ? target.screenshot({ path, timeout, ...options }) : target.screenshot({ path, timeout }));
+  try {
+    await take(30_000);
+  } catch (err) {
+    if (!(err instanceof errors.TimeoutError)) throw err;
+    console.warn(`screenshot ${name}: Chromium did not answer in 30 s; asking once more`);
+    await take(60_000);
+  }
 }
