@@ -73,7 +73,15 @@ function fixedObject(v: unknown, keys: readonly string[]): string {
 const ACTOR_KEYS = ['automation', 'id', 'kind', 'name', 'trigger'] as const;
 const TARGET_KEYS = ['id', 'type'] as const;
 
-function hashedBody(e: Omit<AuditEvent, 'hash' | 'orgId'>, orgId: string): string {
+/** The members of an event's hashed body, in canonical order, as `"key":json` texts (an undefined one left out). */
+type BodyEvent = Omit<AuditEvent, 'hash' | 'orgId' | 'seq' | 'prevHash'>;
+
+/**
+ * The hashed body's text on either side of the sequence number: `before + seq + after` is the
+ * canonical JSON of the body. What lets the engine number and hash an append in one statement
+ * (ledger-store), with everything but the number written out here first.
+ */
+export function hashedBodyAround(e: BodyEvent, orgId: string): { before: string; after: string } {
   let out = '{';
   const member = (key: string, v: unknown, json = canonicalJson) => {
     if (v === undefined) return;
@@ -87,10 +95,23 @@ function hashedBody(e: Omit<AuditEvent, 'hash' | 'orgId'>, orgId: string): strin
   member('orgId', orgId);
   member('requestId', e.requestId);
   member('schemaVersion', e.schemaVersion);
-  member('seq', e.seq);
+  const before = `${out}${out.length === 1 ? '' : ','}"seq":`;
+  // Members after the number always follow it, so each takes a comma.
+  out = '{,';
   member('source', e.source);
   member('target', e.target, (v) => fixedObject(v, TARGET_KEYS));
-  return `${out}}`;
+  return { before, after: `${out.slice(2)}}` };
+}
+
+function hashedBody(e: Omit<AuditEvent, 'hash' | 'orgId'>, orgId: string): string {
+  // An event read from a file may lack its number (or carry something else there): canonicalJson
+  // then writes the body as it is, leaving out what is missing.
+  if (typeof e.seq !== 'number') {
+    const { action, actor, correlationId, data, occurredAt, requestId, schemaVersion, seq, source, target } = e;
+    return canonicalJson({ action, actor, correlationId, data, occurredAt, orgId, requestId, schemaVersion, seq, source, target });
+  }
+  const { before, after } = hashedBodyAround(e, orgId);
+  return `${before}${canonicalJson(e.seq)}${after}`;
 }
 
 /** SHA-256 over the previous hash and the canonical JSON of everything else in the row. */

@@ -5,6 +5,7 @@ import {
   fullActor,
   GENESIS_HASH,
   hashEvent,
+  hashedBodyAround,
   type AuditContext,
   type AuditEvent,
   type NewAuditEvent,
@@ -19,43 +20,61 @@ export async function createLedgerHead(tx: Tx, orgId: string): Promise<void> {
   await tx.query('INSERT INTO audit_heads (org_id, seq, hash) VALUES ($1, 0, $2)', [orgId, GENESIS_HASH]);
 }
 
-/**
- * The only way an audit event is written: inside the caller's transaction, so the domain write
- * and its event commit together or not at all. Locking the head row serialises appends of one
- * organisation, which keeps its sequence gap-free and its hash chain linear.
- */
 /** The next event of an organisation's chain: its sequence number, the hash before it, and its own hash over both. */
 function chained(ev: NewAuditEvent, ctx: AuditContext, actor: AuditEvent['actor'], occurredAt: string, seq: number, prevHash: string): AuditEvent {
-  const unhashed: Omit<AuditEvent, 'hash'> = {
-    orgId: ev.orgId, seq, occurredAt, actor, action: ev.action, target: ev.target, correlationId: ctx.correlationId ?? null,
-    requestId: ctx.requestId ?? null, source: ctx.source, data: ev.data ?? {}, schemaVersion: ev.schemaVersion ?? AUDIT_SCHEMA_VERSION, prevHash,
-  };
+  const unhashed: Omit<AuditEvent, 'hash'> = { ...unnumbered(ev, ctx, actor, occurredAt), seq, prevHash };
   return { ...unhashed, hash: hashEvent(unhashed) };
 }
 
+function unnumbered(ev: NewAuditEvent, ctx: AuditContext, actor: AuditEvent['actor'], occurredAt: string): Omit<AuditEvent, 'hash' | 'seq' | 'prevHash'> {
+  return {
+    orgId: ev.orgId, occurredAt, actor, action: ev.action, target: ev.target, correlationId: ctx.correlationId ?? null,
+    requestId: ctx.requestId ?? null, source: ctx.source, data: ev.data ?? {}, schemaVersion: ev.schemaVersion ?? AUDIT_SCHEMA_VERSION,
+  };
+}
+
+/**
+ * The only way an audit event is written: inside the caller's transaction, so the domain write
+ * and its event commit together or not at all.
+ *
+ * One statement numbers, hashes and stores the event. Its UPDATE of the organisation's head row
+ * takes the row's lock, which serialises appends of one organisation and keeps its sequence
+ * gap-free and its chain linear, and the engine computes the hash there with its own sha256() over
+ * the text Node wrote out on either side of the number. So the head is held for this statement and
+ * the COMMIT after it, not across a round trip to Node and back as when Node hashed. The hash is
+ * the one hashEvent computes, so verification is unchanged. The event's time is taken before the
+ * lock: under concurrent writers, two neighbours in the chain can be out of time order by the time
+ * one waited for the other.
+ */
 export async function appendAuditEvent(tx: Tx, clock: Clock, ctx: AuditContext, ev: NewAuditEvent): Promise<AuditEvent> {
   // One registry of actions, so the documented list cannot drift from what is written.
   if (!isAuditAction(ev.action)) throw new Error(`audit action ${ev.action} is not in the registry (src/domains/ledger/audit-actions.ts)`);
-  // Lock first, write the head once: one new row version of it per append (updating it twice
-  // made PostgreSQL re-check its foreign key on the second write).
-  const head = await tx.query<{ seq: number; hash: string }>('SELECT seq, hash FROM audit_heads WHERE org_id = $1 FOR UPDATE', [ev.orgId]);
-  const h = head.rows[0];
-  if (!h) throw new Error(`organisation ${ev.orgId} has no ledger head`);
-  const event = chained(ev, ctx, fullActor(ctx.actor), clock.now().toISOString(), h.seq + 1, h.hash);
-  const a = event.actor;
-  await tx.query(
-    `WITH appended AS (
-       INSERT INTO audit_events (${AUDIT_COLUMNS})
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)
+  const body = unnumbered(ev, ctx, fullActor(ctx.actor), clock.now().toISOString());
+  const { before, after } = hashedBodyAround(body, body.orgId);
+  const a = body.actor;
+  // One UPDATE locks the head, numbers and hashes the event from the row it locked (the newest
+  // version, however long the lock was waited for), and keeps the old hash for RETURNING; the
+  // INSERT takes all three from it.
+  const r = await tx.query<{ seq: string | number; prev_hash: string; hash: string }>(
+    `WITH head AS (
+       UPDATE audit_heads
+          SET seq = seq + 1, prev_hash = hash,
+              hash = encode(sha256(convert_to(hash || E'\\n' || $16::text || (seq + 1)::text || $17::text, 'UTF8')), 'hex')
+        WHERE org_id = $1
+       RETURNING seq, prev_hash, hash
      )
-     UPDATE audit_heads SET seq = $2, hash = $18 WHERE org_id = $1`,
+     INSERT INTO audit_events (${AUDIT_COLUMNS})
+     SELECT $1, seq, $2::timestamptz, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14::jsonb, $15::int, prev_hash, hash FROM head
+     RETURNING seq, prev_hash, hash`,
     [
-      event.orgId, event.seq, event.occurredAt, a.kind, a.id, a.name, a.automation, a.trigger,
-      event.action, event.target.type, event.target.id, event.correlationId, event.requestId, event.source,
-      JSON.stringify(event.data), event.schemaVersion, event.prevHash, event.hash,
+      body.orgId, body.occurredAt, a.kind, a.id, a.name, a.automation, a.trigger,
+      body.action, body.target.type, body.target.id, body.correlationId, body.requestId, body.source,
+      JSON.stringify(body.data), body.schemaVersion, before, after,
     ],
   );
-  return event;
+  const row = r.rows[0];
+  if (!row) throw new Error(`organisation ${ev.orgId} has no ledger head`);
+  return { ...body, seq: Number(row.seq), prevHash: row.prev_hash, hash: row.hash };
 }
 
 /** Rows of one INSERT of a batch: 18 parameters each, well under PostgreSQL's 65,535. */
@@ -100,7 +119,7 @@ export async function appendAuditEvents(tx: Tx, clock: Clock, ctx: AuditContext,
         col((e) => e.prevHash), col((e) => e.hash)]);
   }
   const last = events.at(-1)!;
-  await tx.query('UPDATE audit_heads SET seq = $2, hash = $3 WHERE org_id = $1', [orgId, last.seq, last.hash]);
+  await tx.query('UPDATE audit_heads SET seq = $2, hash = $3, prev_hash = $4 WHERE org_id = $1', [orgId, last.seq, last.hash, last.prevHash]);
   return events;
 }
 

@@ -4,7 +4,7 @@ import { testCtx } from '../../../test/support/test-app.js';
 import { SettableClock } from '../../platform/clock.js';
 import { openDatabase } from '../../platform/db/database.js';
 import { AuthService } from '../auth/index.js';
-import { appendAuditEvent, appendAuditEvents, listAuditEvents, verifyLedger, ledgerDigest, type AuditContext } from './index.js';
+import { appendAuditEvent, appendAuditEvents, listAuditEvents, verifyLedger, ledgerDigest, type AuditContext, type AuditEvent } from './index.js';
 
 const ctx: AuditContext = { actor: { kind: 'user', id: 'usr_a', name: 'alice@example.test' }, source: 'api', requestId: 'req_1', correlationId: 'inc-42' };
 
@@ -56,14 +56,51 @@ describeEachEngine('the audit ledger', (engine) => {
     expect(page.items[0]!.occurredAt).toBe('2026-07-22T13:00:00.000Z');
   });
 
-  it('keeps the sequence gap-free when concurrent transactions append to one organisation', async () => {
+  it('keeps one gap-free, unforked chain under 16 concurrent writers, each event as its writer was told', async () => {
     const orgId = await newOrg();
-    await Promise.all(Array.from({ length: 20 }, (_, i) =>
-      engine.db().transaction((tx) => appendAuditEvent(tx, clock, ctx, { orgId, action: 'change.registered', target: { type: 'change', id: `c${i}` } })),
-    ));
-    const v = await verifyLedger(engine.db(), orgId);
-    expect(v.ok).toBe(true);
-    expect(v.checked).toBeGreaterThanOrEqual(20);
+    const start = (await ledgerDigest(engine.db(), orgId)).seq;
+    const domain = `ledger_writers_${Math.random().toString(36).slice(2)}`;
+    await engine.db().exec(`CREATE TABLE ${domain} (id text PRIMARY KEY, seq bigint NOT NULL)`);
+    // Each writer's transaction makes a domain row and its event; every fifth one appends a second
+    // event after it, every seventh a batch of three, and every eleventh is rolled back.
+    const told: AuditEvent[] = [];
+    const rolledBack = new Set<string>();
+    const writer = async (w: number) => {
+      for (let i = 0; i < 12; i++) {
+        const id = `w${w}_${i}`;
+        const ev = (n: number) => ({ orgId, action: 'change.registered' as const, target: { type: 'change', id: `${id}_${n}` }, data: { w, i, n } });
+        try {
+          const got = await engine.db().transaction(async (tx) => {
+            const first = await appendAuditEvent(tx, clock, ctx, ev(0));
+            await tx.query(`INSERT INTO ${domain} (id, seq) VALUES ($1, $2)`, [id, first.seq]);
+            const more = i % 7 === 3 ? await appendAuditEvents(tx, clock, ctx, [ev(1), ev(2), ev(3)]) : i % 5 === 1 ? [await appendAuditEvent(tx, clock, ctx, ev(1))] : [];
+            if (i % 11 === 10) throw new Error('rolled back on purpose');
+            return [first, ...more];
+          });
+          told.push(...got);
+        } catch (e) {
+          if ((e as Error).message !== 'rolled back on purpose') throw e;
+          rolledBack.add(id);
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: 16 }, (_, w) => writer(w)));
+    const rows = (await engine.db().query<{ seq: number; prev_hash: string; hash: string; target_id: string }>(
+      'SELECT seq, prev_hash, hash, target_id FROM audit_events WHERE org_id = $1 AND seq > $2 ORDER BY seq', [orgId, start])).rows;
+    // No gaps: the numbers run on from the start, one for each event a writer was told of, and no more.
+    expect(rows.map((r) => Number(r.seq))).toEqual(Array.from({ length: told.length }, (_, k) => start + 1 + k));
+    // No forks: every event links to the one before it.
+    expect(new Set(rows.map((r) => r.prev_hash)).size).toBe(rows.length);
+    // What each writer was told is what the ledger holds, and a rolled-back write left nothing.
+    const stored = new Map(rows.map((r) => [r.target_id, r]));
+    for (const e of told) expect(stored.get(e.target.id)).toMatchObject({ seq: e.seq, prev_hash: e.prevHash, hash: e.hash });
+    expect(rolledBack.size).toBe(16);
+    for (const id of rolledBack) expect(stored.has(`${id}_0`)).toBe(false);
+    const domainRows = (await engine.db().query<{ id: string; seq: number }>(`SELECT id, seq FROM ${domain}`)).rows;
+    expect(domainRows).toHaveLength(16 * 12 - 16);
+    for (const d of domainRows) expect(stored.get(`${d.id}_0`)?.seq).toBe(d.seq);
+    expect(await verifyLedger(engine.db(), orgId)).toMatchObject({ ok: true, firstBrokenSeq: null });
+    expect(await ledgerDigest(engine.db(), orgId)).toMatchObject({ seq: start + told.length, hash: told.reduce((a, b) => (a.seq > b.seq ? a : b)).hash });
   });
 
   it('refuses an action the registry does not list, and writes nothing of the transaction', async () => {
