@@ -1,10 +1,10 @@
 /**
- * What recording a flag change costs a write: `FlagService.setState` (flag lookup, ticket pattern,
- * environment policy, locked read of the state, state UPDATE, flags.updated_at UPDATE, ledger
- * append, one transaction) against the bare `UPDATE flag_states` of the same flag in its own
- * transaction. A third variant, `core`, does only the locked read, the two UPDATEs and the append
- * (what the write needs at the least), which splits the gap into the service's checks and the
- * record itself.
+ * What recording a flag change costs a write: `FlagService.setState` (one statement reads the flag,
+ * ticket pattern and environment policy and locks the state; one updates the state and the flag's
+ * updated_at; one numbers, hashes and appends the record; one transaction) against the bare
+ * `UPDATE flag_states` of the same flag in its own transaction. A third variant, `core`, does only
+ * the locked read, the update and the append (what the write needs at the least), which splits the
+ * gap into the service's checks and the record itself.
  */
 import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';

@@ -189,8 +189,8 @@ export class FlagService {
   }
 
   /** Read the old state (locked), apply, append the record: inside the caller's transaction. */
-  async applyInTx(tx: Tx, ctx: AuditContext, orgId: string, flag: Flag, env: string, patch: StatePatch, meta: WriteMeta): Promise<WriteResult> {
-    const before = await store.lockState(tx, orgId, flag.key, env);
+  async applyInTx(tx: Tx, ctx: AuditContext, orgId: string, flag: Flag, env: string, patch: StatePatch, meta: WriteMeta, locked?: store.StoredState): Promise<WriteResult> {
+    const before = locked ?? (await store.lockState(tx, orgId, flag.key, env));
     if (!before) throw notFound(`no environment ${env}`);
     const after: FlagState = {
       enabled: patch.enabled ?? before.enabled,
@@ -281,9 +281,8 @@ export class FlagService {
   }
 
   /** A change that needs approval becomes a change request instead of being applied. */
-  private async proposeIfNeeded(tx: Tx, ctx: AuditContext, orgId: string, flag: Flag, env: string, patch: StatePatch, meta: WriteMeta): Promise<Proposed | null> {
-    const envs = await store.listEnvironments(tx, orgId);
-    const policy = envs.find((e) => e.key === env);
+  private async proposeIfNeeded(tx: Tx, ctx: AuditContext, orgId: string, flag: Flag, env: string, patch: StatePatch, meta: WriteMeta, known?: store.Environment): Promise<Proposed | null> {
+    const policy = known ?? (await store.listEnvironments(tx, orgId)).find((e) => e.key === env);
     if (!policy) throw notFound(`no environment ${env}`);
     const need = approvalsRequired(flag, policy);
     if (need.needed === 0 || meta.breakGlass) return null;
@@ -298,12 +297,16 @@ export class FlagService {
 
   async setState(ctx: AuditContext, orgId: string, key: string, env: string, patch: StatePatch, meta: WriteMeta): Promise<WriteResult | Proposed> {
     return this.deps.db.transaction(async (tx) => {
-      const flag = await store.findFlag(tx, orgId, key);
+      // The usual write reads all it needs in one statement; when something is missing, the reads
+      // one by one say what, in the order a person fixes them (the flag, the reason, the environment).
+      const loaded = await store.loadForWrite(tx, orgId, key, env);
+      const flag = loaded?.flag ?? (await store.findFlag(tx, orgId, key));
       if (!flag) throw notFound(`no flag ${key}`);
-      const reason = checkReason(meta.breakGlass ? 'high' : flag.risk, meta.reason, await this.ticketPattern(tx, orgId));
+      const pattern = loaded ? (loaded.ticketPattern ?? DEFAULT_TICKET_PATTERN) : await this.ticketPattern(tx, orgId);
+      const reason = checkReason(meta.breakGlass ? 'high' : flag.risk, meta.reason, pattern);
       if (!reason.ok) throw badRequest(reason.error, 'reason');
       FlagService.checkBreakGlass(patch, meta);
-      return (await this.proposeIfNeeded(tx, ctx, orgId, flag, env, patch, meta)) ?? this.applyInTx(tx, ctx, orgId, flag, env, patch, meta);
+      return (await this.proposeIfNeeded(tx, ctx, orgId, flag, env, patch, meta, loaded?.environment)) ?? this.applyInTx(tx, ctx, orgId, flag, env, patch, meta, loaded?.state);
     });
   }
 
