@@ -52,11 +52,7 @@ export type AuditEvent = {
 export const AUDIT_SCHEMA_VERSION = 1;
 export const GENESIS_HASH = '0'.repeat(64);
 
-/**
- * The canonical JSON of an event's hashed body: the eleven members in their sorted order, written
- * out directly instead of sorted on every call (the same text canonicalJson makes of the object,
- * as a test checks; a member that is undefined is left out, as canonicalJson leaves it out).
- */
+/** A nested object of the body (actor, target) written with its members in the given sorted order. */
 function fixedObject(v: unknown, keys: readonly string[]): string {
   // Written in the given (sorted) order only when the object has exactly those members, all defined:
   // then it is the text canonicalJson makes; anything else goes through canonicalJson itself.
@@ -73,12 +69,14 @@ function fixedObject(v: unknown, keys: readonly string[]): string {
 const ACTOR_KEYS = ['automation', 'id', 'kind', 'name', 'trigger'] as const;
 const TARGET_KEYS = ['id', 'type'] as const;
 
-/** The members of an event's hashed body, in canonical order, as `"key":json` texts (an undefined one left out). */
+/** An event without its number, its hashes and its organisation: what Node knows before the engine numbers it. */
 type BodyEvent = Omit<AuditEvent, 'hash' | 'orgId' | 'seq' | 'prevHash'>;
 
 /**
  * The hashed body's text on either side of the sequence number: `before + seq + after` is the
- * canonical JSON of the body. What lets the engine number and hash an append in one statement
+ * canonical JSON of the body, its eleven members written out in sorted order instead of sorted on
+ * every call (the text canonicalJson makes of the object, as a test checks; a member that is
+ * undefined is left out, as canonicalJson leaves it out). What lets the engine number and hash an append in one statement
  * (ledger-store), with everything but the number written out here first.
  */
 export function hashedBodyAround(e: BodyEvent, orgId: string): { before: string; after: string } {
