@@ -8,30 +8,10 @@
  * node:http with one keep-alive `Agent` per replica, not fetch: undici is not a dependency of the
  * project (Node's fetch hides its dispatcher), and the plain client costs the shared cores less.
  */
-import { Agent, request } from 'node:http';
+import { Agent } from 'node:http';
+import { type Answer, send } from './http-send.js';
 import { seededRandom } from './bench-support.js';
 import { OPS, pickOp, TOKEN_BUDGET, TOKEN_WINDOW_MS, type ChildMessage, type Op, type OpResult, type PhaseOrder, type PhaseResult } from './load-mix.js';
-
-type Answer = { status: string; ms: number };
-
-function send(agent: Agent, url: string, method: string, headers: Record<string, string>, body: string | undefined): Promise<Answer> {
-  const t0 = performance.now();
-  return new Promise((resolve) => {
-    const h: Record<string, string | number> = { ...headers };
-    if (body !== undefined) {
-      h['content-type'] = 'application/json';
-      h['content-length'] = Buffer.byteLength(body);
-    }
-    const req = request(url, { method, agent, headers: h, timeout: 30_000 }, (res) => {
-      res.on('data', () => {});
-      res.on('end', () => resolve({ status: String(res.statusCode ?? 0), ms: performance.now() - t0 }));
-      res.on('error', (err: NodeJS.ErrnoException) => resolve({ status: `ERR ${err.code ?? err.message}`, ms: performance.now() - t0 }));
-    });
-    req.on('timeout', () => req.destroy(Object.assign(new Error('timeout'), { code: 'TIMEOUT' })));
-    req.on('error', (err: NodeJS.ErrnoException) => resolve({ status: `ERR ${err.code ?? err.message}`, ms: performance.now() - t0 }));
-    req.end(body);
-  });
-}
 
 class TokenPool {
   #tokens: Array<{ secret: string; windowStart: number; used: number; ever: boolean }>;

@@ -5,15 +5,38 @@
  * product's own API and copied per phase with CREATE DATABASE … TEMPLATE, so each phase starts on
  * the same data.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, openSync, readFileSync } from 'node:fs';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { closeSync, existsSync, openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { packageRoot } from '../src/platform/paths.js';
+import { say } from './bench-support.js';
 import type { Fixtures } from './load-mix.js';
 
 export const BIN = join(packageRoot, 'bin', 'changeledger.js');
 export const OWNER = 'load@bench.test';
 export const PASSWORD = 'correct horse battery staple, load bench';
+
+const BUILT = join(packageRoot, 'dist', 'server', 'cli', 'main.js');
+
+/** Runs npm run build unless told not to, then waits for dist/ (another build may have emptied it). */
+export async function ensureBuilt(skip: boolean): Promise<void> {
+  if (!skip) {
+    say('npm run build ...');
+    const r = spawnSync('npm', ['run', '--silent', 'build'], { cwd: packageRoot, stdio: ['ignore', 'inherit', 'inherit'] });
+    if (r.status !== 0) throw new Error(`npm run build failed (${r.status})`);
+  }
+  // Another build in the same checkout may have emptied dist/ for a moment: wait for it.
+  for (let i = 0; i < 60 && !existsSync(BUILT); i++) await new Promise((r) => setTimeout(r, 1000));
+  if (!existsSync(BUILT)) throw new Error(`${BUILT} is missing: run npm run build`);
+}
+
+/** The same server's URL with another database. */
+export function withDb(url: string, db: string): string {
+  const u = new URL(url);
+  u.pathname = `/${db}`;
+  return u.toString();
+}
+
 
 export type Replica = {
   label: string;

@@ -10,7 +10,7 @@
  * 60 a minute (as many pipelines each with its own token would), OFREP evaluations carry SDK keys
  * (6,000 a minute each, per process). A 429 that happens anyway is counted and shown.
  */
-import { fork, spawnSync, type ChildProcess } from 'node:child_process';
+import { fork, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,7 +21,7 @@ import { busy, Cleanup, machine, parseOptions, positiveInt, say, UsageError } fr
 import type { ChildMessage, Fixtures, PhaseOrder, PhaseResult } from './load-mix.js';
 import { machineCpu, Probe, rssKb } from './load-probes.js';
 import { merge, report, summary, type Phase } from './load-report.js';
-import { cli, OWNER, PASSWORD, postmasterPid, seed, startReplica, type Replica } from './load-servers.js';
+import { cli, ensureBuilt, OWNER, PASSWORD, postmasterPid, seed, startReplica, withDb, type Replica } from './load-servers.js';
 
 const USAGE = `usage: npm run bench -- load [options]
   --concurrency N   requests in flight (closed loop; default 16)
@@ -63,25 +63,6 @@ function options(args: string[]): Options {
     if (err instanceof UsageError) throw new UsageError(`${err.message ? `${err.message}\n\n` : ''}${USAGE}`);
     throw err;
   }
-}
-
-const BUILT = join(packageRoot, 'dist', 'server', 'cli', 'main.js');
-
-async function ensureBuilt(skip: boolean): Promise<void> {
-  if (!skip) {
-    say('npm run build ...');
-    const r = spawnSync('npm', ['run', '--silent', 'build'], { cwd: packageRoot, stdio: ['ignore', 'inherit', 'inherit'] });
-    if (r.status !== 0) throw new Error(`npm run build failed (${r.status})`);
-  }
-  // Another build in the same checkout may have emptied dist/ for a moment: wait for it.
-  for (let i = 0; i < 60 && !existsSync(BUILT); i++) await new Promise((r) => setTimeout(r, 1000));
-  if (!existsSync(BUILT)) throw new Error(`${BUILT} is missing: run npm run build`);
-}
-
-function withDb(url: string, db: string): string {
-  const u = new URL(url);
-  u.pathname = `/${db}`;
-  return u.toString();
 }
 
 /** Error-level lines (pino level 50 or 60) of the replicas' JSON logs. */
