@@ -36,6 +36,7 @@ const USAGE = `usage: npm run bench -- vs-unleash [options]
   --seconds N       measured seconds per product (default 20)
   --rounds N        windows each product's seconds are split into, the products taking turns (default 4)
   --warmup N        seconds of load before each window, not counted (default 3)
+  --first-warmup N  seconds of load on each product before the first round, not counted (default 15)
   --flags N         flags made in each product (default 1000)
   --pool N          database connections of each product's process (default 10; Unleash's own default is 4)
   --records N       before measuring storage, toggle on (not timed) until each audit table holds N records
@@ -45,11 +46,11 @@ const USAGE = `usage: npm run bench -- vs-unleash [options]
   --skip-build      use the existing dist/ instead of running npm run build first
 Needs the npm registry on the first run (unleash-server@${UNLEASH_VERSION} and its dependencies, ~200 MB).`;
 
-type Options = { concurrency: number; seconds: number; rounds: number; warmup: number; flags: number; pool: number; records: number; fsync: boolean; cache: string; skipBuild: boolean };
+type Options = { concurrency: number; seconds: number; rounds: number; warmup: number; firstWarmup: number; flags: number; pool: number; records: number; fsync: boolean; cache: string; skipBuild: boolean };
 
 function options(args: string[]): Options {
   try {
-    const { values, flags } = parseOptions(args, { values: ['concurrency', 'seconds', 'rounds', 'warmup', 'flags', 'pool', 'records', 'fsync', 'cache'], flags: ['skip-build', 'help'] });
+    const { values, flags } = parseOptions(args, { values: ['concurrency', 'seconds', 'rounds', 'warmup', 'first-warmup', 'flags', 'pool', 'records', 'fsync', 'cache'], flags: ['skip-build', 'help'] });
     if (flags.has('help')) throw new UsageError('');
     const fsync = values.get('fsync') ?? 'on';
     if (fsync !== 'on' && fsync !== 'off') throw new UsageError(`--fsync must be on or off, got "${fsync}"`);
@@ -59,6 +60,7 @@ function options(args: string[]): Options {
       seconds: positiveInt('seconds', values.get('seconds')) ?? 20,
       rounds: positiveInt('rounds', values.get('rounds')) ?? 4,
       warmup: count('warmup', 3),
+      firstWarmup: count('first-warmup', 15),
       flags: positiveInt('flags', values.get('flags')) ?? 1000,
       pool: positiveInt('pool', values.get('pool')) ?? 10,
       records: count('records', 0),
@@ -372,6 +374,12 @@ export async function run(args: string[]): Promise<void> {
     const sampler = new pg.Client({ connectionString: cluster.url });
     await sampler.connect();
     cleanup.add('close the sampler connection', () => sampler.end());
+    // A fresh process is slower for its first seconds (JIT, caches, jobs that start with the server):
+    // each product runs the load for a while before any window counts.
+    for (const p of products) {
+      say(`warming ${p.name} up for ${opts.firstWarmup} s (not counted)`);
+      await load(p, { concurrency: opts.concurrency, warmupMs: 0, measureMs: opts.firstWarmup * 1000 });
+    }
     const windows: Win[][] = products.map(() => []);
     for (let round = 0; round < opts.rounds; round++) {
       say(`round ${round + 1} of ${opts.rounds}`);
