@@ -68,7 +68,13 @@ function where(orgId: string, f: AuditFilter, cursor: Cursor | null): { sql: str
   if (f.targetId) add((p) => `target_id = ${p}`, f.targetId);
   if (f.targetIds) add((p) => `target_id = ANY(${p}::text[])`, f.targetIds);
   if (f.targetIdPrefix) add((p) => `target_id LIKE ${p}`, `${escapeLike(f.targetIdPrefix)}%`);
-  if (f.actions) add((p) => `action = ANY(${p}::text[])`, f.actions);
+  if (f.actions) {
+    // The categories of the listed actions lead the category index, which then reads them newest first.
+    const categories = [...new Set(f.actions.map((a) => a.split('.', 1)[0]!))];
+    if (categories.length === 1) add((p) => `split_part(action, '.', 1) = ${p}`, categories[0]);
+    else add((p) => `split_part(action, '.', 1) = ANY(${p}::text[])`, categories);
+    add((p) => `action = ANY(${p}::text[])`, f.actions);
+  }
   if (f.dataField) {
     params.push(f.dataField.value);
     const valueParam = `$${params.length}`;
