@@ -20,14 +20,14 @@
 DROP INDEX audit_events_target_idx;
 DROP INDEX audit_events_action_idx;
 
--- The indexes that read newest first, rebuilt in ascending order and read backwards. An index
--- whose key grows within its leading columns takes new entries at the right end of that range:
--- there PostgreSQL leaves the page it splits full when the split is at the index's right edge
--- (the time index; the actor, category or target of an organisation that has mostly one), where a
--- descending key put them at the left end, and every split halved a page. Measured at 200,000
--- records: the time index 139 bytes a record against 77; an index of one actor 204 against 116.
--- Rebuilding holds appends for as long as it takes, about a second a million events for each
--- index on the benchmark machine.
+-- The indexes that read newest first, rebuilt in ascending order and read backwards. Within one
+-- key a record's time only grows, so its new entries land at the end of that key's range. When
+-- that end is the index's right edge (always for the time index; for the actor, category or target
+-- whose range sorts last), PostgreSQL splits a full page there leaving it full; a descending key
+-- put the entries at the left end, where every split halved a page. Measured at 200,000 records:
+-- the time index 139 bytes a record against 77, an index of one actor 204 against 116. A range in
+-- the middle of an index gains nothing either way. Rebuilding holds appends for as long as it
+-- takes, about a second a million events for each index on the benchmark machine.
 DROP INDEX audit_events_time_idx;
 CREATE INDEX audit_events_time_idx ON audit_events (org_id, occurred_at, seq);
 DROP INDEX audit_events_actor_idx;
