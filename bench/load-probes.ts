@@ -31,13 +31,18 @@ function procStat(pid: number): { ticks: number; ppid: number } | null {
   }
 }
 
-export function rssKb(pid: number): number | null {
+/** A memory figure of a process from /proc/PID/status (VmRSS now, VmHWM its high-water mark), or null when it is gone. */
+export function statusKb(pid: number, field: 'VmRSS' | 'VmHWM'): number | null {
   try {
-    const m = /^VmRSS:\s+(\d+)\s+kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    const m = new RegExp(`^${field}:\\s+(\\d+)\\s+kB`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
     return m ? Number(m[1]) : null;
   } catch {
     return null;
   }
+}
+
+export function rssKb(pid: number): number | null {
+  return statusKb(pid, 'VmRSS');
 }
 
 function childrenOf(parent: number): number[] {

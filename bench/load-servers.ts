@@ -121,7 +121,8 @@ export function postmasterPid(clusterDir: string): number {
   return Number(readFileSync(join(clusterDir, 'data', 'postmaster.pid'), 'utf8').split('\n', 1)[0]);
 }
 
-async function api(base: string, method: string, path: string, headers: Record<string, string>, body?: unknown): Promise<{ status: number; json: unknown; headers: Headers }> {
+/** A JSON (or, for a string body, YAML) request to a server's API; the answer parsed where it is JSON. */
+export async function api(base: string, method: string, path: string, headers: Record<string, string>, body?: unknown): Promise<{ status: number; json: unknown; headers: Headers }> {
   const res = await fetch(`${base}${path}`, {
     method,
     headers: { ...headers, ...(body === undefined ? {} : { 'content-type': typeof body === 'string' ? 'application/yaml' : 'application/json' }) },
@@ -144,7 +145,7 @@ async function expectOk(what: string, p: Promise<{ status: number; json: unknown
 }
 
 /** Runs `fn` over `items`, `width` at a time. */
-async function inParallel<T>(items: readonly T[], width: number, fn: (item: T, i: number) => Promise<void>): Promise<void> {
+export async function inParallel<T>(items: readonly T[], width: number, fn: (item: T, i: number) => Promise<void>): Promise<void> {
   let next = 0;
   await Promise.all(Array.from({ length: width }, async () => {
     while (next < items.length) {

@@ -24,8 +24,8 @@ import pg from 'pg';
 import { findPostgresBin, freePort, startCluster } from '../test/support/postgres-cluster.js';
 import { busy, Cleanup, int, latencyStats, machine, ms, parseOptions, positiveInt, say, table, UsageError } from './bench-support.js';
 import { send } from './http-send.js';
-import { machineCpu, Probe, rssKb } from './load-probes.js';
-import { cli, ensureBuilt, OWNER, PASSWORD, postmasterPid, startReplica, withDb } from './load-servers.js';
+import { machineCpu, Probe, rssKb, statusKb } from './load-probes.js';
+import { api, cli, ensureBuilt, inParallel, OWNER, PASSWORD, postmasterPid, startReplica, withDb } from './load-servers.js';
 
 const UNLEASH_VERSION = '8.2.0';
 const GOAL_RATIO = 5;
@@ -126,30 +126,7 @@ type Product = {
 
 type Win = { product: string; seconds: number; ok: number; latencies: number[]; statuses: Record<string, number>; cpuMs: number; pgCpuMs: number; busyPct: number; loadAvg: string };
 
-async function json(url: string, method: string, headers: Record<string, string>, body?: unknown): Promise<{ status: number; json: unknown; cookies: string[] }> {
-  const res = await fetch(url, {
-    method,
-    headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const text = await res.text();
-  let parsed: unknown = text;
-  try {
-    parsed = text ? JSON.parse(text) : null;
-  } catch {
-    // not JSON: keep the text for the error message
-  }
-  return { status: res.status, json: parsed, cookies: res.headers.getSetCookie() };
-}
-
-async function inParallel(n: number, width: number, fn: (i: number) => Promise<void>): Promise<void> {
-  let next = 0;
-  await Promise.all(Array.from({ length: width }, async () => {
-    while (next < n) await fn(next++);
-  }));
-}
-
-async function expect2xx(what: string, p: ReturnType<typeof json>): Promise<unknown> {
+async function expect2xx(what: string, p: ReturnType<typeof api>): Promise<unknown> {
   const r = await p;
   if (r.status < 200 || r.status > 299) throw new Error(`${what} answered ${r.status}: ${JSON.stringify(r.json).slice(0, 300)}`);
   return r.json;
@@ -161,15 +138,15 @@ async function startChangeledger(o: Options, url: string, dataDir: string, clean
   cleanup.add('stop changeledger', () => replica.stop());
   const sessions: { cookie: string; csrf: string }[] = [];
   for (let i = 0; i < o.concurrency; i++) {
-    const r = await json(`${replica.url}/api/session`, 'POST', {}, { email: OWNER, password: PASSWORD });
-    const cookie = r.cookies.find((c) => c.startsWith('cl_session='))?.split(';')[0];
+    const r = await api(replica.url, 'POST', '/api/session', {}, { email: OWNER, password: PASSWORD });
+    const cookie = r.headers.getSetCookie().find((c) => c.startsWith('cl_session='))?.split(';')[0];
     if (r.status !== 200 || !cookie) throw new Error(`changeledger sign-in answered ${r.status}: ${JSON.stringify(r.json)}`);
     sessions.push({ cookie, csrf: (r.json as { csrfToken: string }).csrfToken });
   }
   const key = (i: number) => `ops.bench.ns${i % 10}.flag${i}`;
   const h = { cookie: sessions[0]!.cookie, 'x-csrf-token': sessions[0]!.csrf };
-  await inParallel(o.flags, 4, async (i) => {
-    await expect2xx(`changeledger POST /api/flags ${key(i)}`, json(`${replica.url}/api/flags`, 'POST', h, { key: key(i), type: 'boolean', risk: 'low', description: 'vs-unleash benchmark flag', reason: 'vs-unleash benchmark seed' }));
+  await inParallel(Array.from({ length: o.flags }, (_, i) => i), 4, async (i) => {
+    await expect2xx(`changeledger POST /api/flags ${key(i)}`, api(replica.url, 'POST', '/api/flags', h, { key: key(i), type: 'boolean', risk: 'low', description: 'vs-unleash benchmark flag', reason: 'vs-unleash benchmark seed' }));
   });
   return {
     name: 'changeledger', pid: replica.pid, db: new URL(url).pathname.slice(1), auditTable: 'audit_events',
@@ -216,8 +193,8 @@ async function startUnleash(o: Options, dir: string, url: string, logFile: strin
   }
   const h = { authorization: token };
   const name = (i: number) => `bench.ns${i % 10}.flag${i}`;
-  await inParallel(o.flags, 4, async (i) => {
-    await expect2xx(`Unleash create ${name(i)}`, json(`${base}/api/admin/projects/default/features`, 'POST', h, { name: name(i), type: 'release' }));
+  await inParallel(Array.from({ length: o.flags }, (_, i) => i), 4, async (i) => {
+    await expect2xx(`Unleash create ${name(i)}`, api(base, 'POST', '/api/admin/projects/default/features', h, { name: name(i), type: 'release' }));
   });
   return {
     name: `Unleash ${UNLEASH_VERSION}`, pid: child.pid!, db: new URL(url).pathname.slice(1), auditTable: 'events',
@@ -283,15 +260,6 @@ async function measureWindow(p: Product, opts: Options, clusterDir: string, samp
   const s = latencyStats(w.latencies);
   say(`  ${p.name.padEnd(14)} ${(w.ok / w.seconds).toFixed(0).padStart(5)} toggles/s, p50 ${ms(s.p50)} ms, p99 ${ms(s.p99)} ms, ${w.latencies.length - w.ok} errors; machine ${w.busyPct.toFixed(0)} % busy, load ${loadAvg}`);
   return w;
-}
-
-function vmKb(pid: number, field: 'VmRSS' | 'VmHWM'): number | null {
-  try {
-    const m = new RegExp(`^${field}:\\s+(\\d+)\\s+kB`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return m ? Number(m[1]) : null;
-  } catch {
-    return null;
-  }
 }
 
 const mib = (kb: number | null | undefined) => (kb == null ? '-' : `${(kb / 1024).toFixed(0)} MiB`);
@@ -388,7 +356,7 @@ export async function run(args: string[]): Promise<void> {
     }
     await new Promise((r) => setTimeout(r, 3000));
     const afterRss = products.map((p) => rssKb(p.pid));
-    const hwm = products.map((p) => vmKb(p.pid, 'VmHWM'));
+    const hwm = products.map((p) => statusKb(p.pid, 'VmHWM'));
     const after = await Promise.all(products.map((p, i) => storage(clients[i]!, p.auditTable)));
     const landed = products.map((p, i) => ({ toggles: p.okAll - okBefore[i]!, records: after[i]!.records - before[i]!.records }));
 
