@@ -41,19 +41,29 @@ const USAGE = `usage: npm run bench -- vs-unleash [options]
   --pool N          database connections of each product's process (default 10; Unleash's own default is 4)
   --records N       before measuring storage, toggle on (not timed) until each audit table holds N records
                     (default 0: measure what the load wrote; 200000 is the issue's size and takes ~15 min)
+  --engine pglite   run changeledger on its embedded engine (PGlite, inside its own process, in a
+                    temporary data directory) instead of on the shared PostgreSQL; Unleash stays on
+                    PostgreSQL. Its RSS then includes its database. Not with --records or --profile
   --fsync off       run PostgreSQL with fsync off (default on: commits cost what they cost users)
   --cache DIR       where Unleash is installed (default $XDG_CACHE_HOME or ~/.cache, /changeledger-bench)
+  --profile         where a toggle's time goes: load pg_stat_statements into the cluster and print, for
+                    each product, transactions, statements (round trips), execution time and WAL a
+                    toggle, its busiest statements, and what its sessions were waiting on
   --skip-build      use the existing dist/ instead of running npm run build first
 Needs the npm registry on the first run (unleash-server@${UNLEASH_VERSION} and its dependencies, ~200 MB).`;
 
-type Options = { concurrency: number; seconds: number; rounds: number; warmup: number; firstWarmup: number; flags: number; pool: number; records: number; fsync: boolean; cache: string; skipBuild: boolean };
+type Options = { concurrency: number; seconds: number; rounds: number; warmup: number; firstWarmup: number; flags: number; pool: number; records: number; fsync: boolean; cache: string; skipBuild: boolean; profile: boolean; engine: 'postgres' | 'pglite' };
 
 function options(args: string[]): Options {
   try {
-    const { values, flags } = parseOptions(args, { values: ['concurrency', 'seconds', 'rounds', 'warmup', 'first-warmup', 'flags', 'pool', 'records', 'fsync', 'cache'], flags: ['skip-build', 'help'] });
+    const { values, flags } = parseOptions(args, { values: ['concurrency', 'seconds', 'rounds', 'warmup', 'first-warmup', 'flags', 'pool', 'records', 'fsync', 'cache', 'engine'], flags: ['skip-build', 'profile', 'help'] });
     if (flags.has('help')) throw new UsageError('');
     const fsync = values.get('fsync') ?? 'on';
     if (fsync !== 'on' && fsync !== 'off') throw new UsageError(`--fsync must be on or off, got "${fsync}"`);
+    const engine = values.get('engine') ?? 'postgres';
+    if (engine !== 'postgres' && engine !== 'pglite') throw new UsageError(`--engine must be postgres or pglite, got "${engine}"`);
+    if (engine === 'pglite' && values.has('records')) throw new UsageError('--records fills and sizes the audit table on PostgreSQL: leave it out with --engine pglite');
+    if (engine === 'pglite' && flags.has('profile')) throw new UsageError('--profile reads pg_stat_statements of the shared PostgreSQL: leave it out with --engine pglite');
     const count = (name: string, dflt: number) => (values.get(name) === '0' ? 0 : (positiveInt(name, values.get(name)) ?? dflt));
     return {
       concurrency: positiveInt('concurrency', values.get('concurrency')) ?? 8,
@@ -67,6 +77,8 @@ function options(args: string[]): Options {
       fsync: fsync === 'on',
       cache: values.get('cache') ?? join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'changeledger-bench'),
       skipBuild: flags.has('skip-build'),
+      profile: flags.has('profile'),
+      engine,
     };
   } catch (err) {
     if (err instanceof UsageError) throw new UsageError(`${err.message ? `${err.message}\n\n` : ''}${USAGE}`);
@@ -115,6 +127,10 @@ type Product = {
   db: string;
   /** The table its audit trail lives in, and what a record of it is called. */
   auditTable: string;
+  /** Its database runs inside its own process (changeledger on PGlite), not on the shared PostgreSQL. */
+  embedded: boolean;
+  /** How many audit records it holds now. */
+  records(): Promise<number>;
   toggle(i: number, on: boolean, vu: number): Request;
   /** Where each flag was left, so the next toggle of it is a change (flags start off in both). */
   state: boolean[];
@@ -124,7 +140,11 @@ type Product = {
   stop(): Promise<void>;
 };
 
-type Win = { product: string; seconds: number; ok: number; latencies: number[]; statuses: Record<string, number>; cpuMs: number; pgCpuMs: number; busyPct: number; loadAvg: string };
+type Win = {
+  product: string; seconds: number; ok: number; latencies: number[]; statuses: Record<string, number>; cpuMs: number; pgCpuMs: number; busyPct: number; loadAvg: string;
+  /** pg_stat_activity of the product's database, sampled: (state · wait) → sessions seen, and the number of samples. */
+  waits: Map<string, number>; samples: number;
+};
 
 async function expect2xx(what: string, p: ReturnType<typeof api>): Promise<unknown> {
   const r = await p;
@@ -132,8 +152,10 @@ async function expect2xx(what: string, p: ReturnType<typeof api>): Promise<unkno
   return r.json;
 }
 
-async function startChangeledger(o: Options, url: string, dataDir: string, cleanup: Cleanup): Promise<Product> {
-  await cli(['users', 'add', '--email', OWNER, '--role', 'owner', '--password-stdin', '--data', dataDir, '--database-url', url], `${PASSWORD}\n`);
+/** `url` undefined: the embedded engine in `dataDir`. */
+async function startChangeledger(o: Options, url: string | undefined, dataDir: string, cleanup: Cleanup): Promise<Product> {
+  const store = ['--data', dataDir, ...(url ? ['--database-url', url] : [])];
+  await cli(['users', 'add', '--email', OWNER, '--role', 'owner', '--password-stdin', ...store], `${PASSWORD}\n`);
   const replica = await startReplica({ label: 'changeledger', databaseUrl: url, dataDir, logFile: join(dataDir, 'changeledger.log') });
   cleanup.add('stop changeledger', () => replica.stop());
   const sessions: { cookie: string; csrf: string }[] = [];
@@ -149,7 +171,12 @@ async function startChangeledger(o: Options, url: string, dataDir: string, clean
     await expect2xx(`changeledger POST /api/flags ${key(i)}`, api(replica.url, 'POST', '/api/flags', h, { key: key(i), type: 'boolean', risk: 'low', description: 'vs-unleash benchmark flag', reason: 'vs-unleash benchmark seed' }));
   });
   return {
-    name: 'changeledger', pid: replica.pid, db: new URL(url).pathname.slice(1), auditTable: 'audit_events',
+    name: url ? 'changeledger' : 'changeledger (PGlite)', pid: replica.pid, db: url ? new URL(url).pathname.slice(1) : '', auditTable: 'audit_events', embedded: !url,
+    // The product's own check: the chains are walked and the events counted (through the server's admin socket on PGlite).
+    records: async () => {
+      const results = JSON.parse(await cli(['audit', 'verify', '--json', ...store])) as { organization: string; ok: boolean; checked: number }[];
+      return results.reduce((a, r) => a + r.checked, 0);
+    },
     toggle: (i, on, vu) => {
       const s = sessions[vu % sessions.length]!;
       return {
@@ -197,7 +224,16 @@ async function startUnleash(o: Options, dir: string, url: string, logFile: strin
     await expect2xx(`Unleash create ${name(i)}`, api(base, 'POST', '/api/admin/projects/default/features', h, { name: name(i), type: 'release' }));
   });
   return {
-    name: `Unleash ${UNLEASH_VERSION}`, pid: child.pid!, db: new URL(url).pathname.slice(1), auditTable: 'events',
+    name: `Unleash ${UNLEASH_VERSION}`, pid: child.pid!, db: new URL(url).pathname.slice(1), auditTable: 'events', embedded: false,
+    records: async () => {
+      const c = new pg.Client({ connectionString: url });
+      await c.connect();
+      try {
+        return Number((await c.query<{ n: string }>('SELECT count(*)::text AS n FROM events')).rows[0]!.n);
+      } finally {
+        await c.end();
+      }
+    },
     toggle: (i, on) => ({ url: `${base}/api/admin/projects/default/features/${name(i)}/environments/production/${on ? 'on' : 'off'}`, method: 'POST', headers: h, body: undefined }),
     state: new Array<boolean>(o.flags).fill(false), cursor: 0, okAll: 0, stop,
   };
@@ -207,7 +243,7 @@ async function startUnleash(o: Options, dir: string, url: string, logFile: strin
  * `concurrency` closed loops, each turning the next flag to the opposite of where it was left, for
  * warm-up + window; answers that end in the window are counted (the loops never pause).
  */
-async function load(p: Product, o: { concurrency: number; warmupMs: number; measureMs: number; onMeasuring?: () => void }): Promise<Omit<Win, 'cpuMs' | 'pgCpuMs' | 'busyPct' | 'loadAvg' | 'product'>> {
+async function load(p: Product, o: { concurrency: number; warmupMs: number; measureMs: number; onMeasuring?: () => void }): Promise<Pick<Win, 'seconds' | 'ok' | 'latencies' | 'statuses'>> {
   const agent = new Agent({ keepAlive: true, maxSockets: o.concurrency * 2, keepAliveMsecs: 10_000 });
   let measuring = false;
   let stop = false;
@@ -256,6 +292,7 @@ async function measureWindow(p: Product, opts: Options, clusterDir: string, samp
     cpuMs: ((probed.cpuPct[p.name] ?? 0) / 100) * probed.seconds * 1000,
     pgCpuMs: (probed.postgresCpuPct / 100) * probed.seconds * 1000,
     busyPct: (100 * (cpu1.busy - cpu0.busy)) / Math.max(1, cpu1.total - cpu0.total),
+    waits: probed.waits, samples: probed.samples,
   };
   const s = latencyStats(w.latencies);
   say(`  ${p.name.padEnd(14)} ${(w.ok / w.seconds).toFixed(0).padStart(5)} toggles/s, p50 ${ms(s.p50)} ms, p99 ${ms(s.p99)} ms, ${w.latencies.length - w.ok} errors; machine ${w.busyPct.toFixed(0)} % busy, load ${loadAvg}`);
@@ -276,6 +313,59 @@ async function storage(client: pg.Client, tableName: string): Promise<Storage> {
   );
   const row = r.rows[0]!;
   return { records: Number(row.records), total: Number(row.total), table: Number(row.heap), indexes: Number(row.indexes), perIndex: ix.rows.map((x) => ({ name: x.name, bytes: Number(x.bytes) })) };
+}
+
+/** A database's counters from pg_stat_database: transactions ended, and rows inserted, updated or deleted. */
+type DbCounters = { xacts: number; written: number };
+
+async function dbCounters(admin: pg.Client, db: string): Promise<DbCounters> {
+  const r = await admin.query<{ xacts: string; written: string }>(
+    `SELECT (xact_commit + xact_rollback)::text AS xacts, (tup_inserted + tup_updated + tup_deleted)::text AS written FROM pg_stat_database WHERE datname = $1`,
+    [db],
+  );
+  return { xacts: Number(r.rows[0]?.xacts ?? 0), written: Number(r.rows[0]?.written ?? 0) };
+}
+
+/** One normalised statement of pg_stat_statements (top level: one call is one round trip). */
+type Statement = { calls: number; ms: number; rows: number; wal: number; query: string };
+
+async function statements(admin: pg.Client, db: string): Promise<Statement[]> {
+  const r = await admin.query<{ calls: string; ms: number; rows: string; wal: string; query: string }>(
+    `SELECT s.calls::text AS calls, s.total_exec_time AS ms, s.rows::text AS rows, s.wal_bytes::text AS wal, regexp_replace(s.query, '\\s+', ' ', 'g') AS query
+       FROM pg_stat_statements s JOIN pg_database d ON d.oid = s.dbid WHERE d.datname = $1 AND s.toplevel ORDER BY s.calls DESC`,
+    [db],
+  );
+  return r.rows.map((x) => ({ calls: Number(x.calls), ms: Number(x.ms), rows: Number(x.rows), wal: Number(x.wal), query: x.query }));
+}
+
+/** PostgreSQL flushes a session's counters to pg_stat_database at most once a second, and an idle one's after 10 s. */
+const STATS_SETTLE_MS = 11_000;
+
+type Profile = { toggles: number; db: DbCounters; statements: Statement[]; waits: Map<string, number>; samples: number };
+
+function printProfile(products: readonly Product[], profiles: Profile[]): void {
+  say('\n---- where a toggle\'s time goes: PostgreSQL\'s own counters over the rounds (their warm-ups included), divided by the toggles that answered 2xx ----');
+  const per = (p: Profile, v: number, digits = 1) => (v / Math.max(1, p.toggles)).toFixed(digits);
+  const sumOf = (p: Profile, f: (x: Statement) => number) => p.statements.reduce((a, x) => a + f(x), 0);
+  say(table(['a toggle', ...products.map((p) => p.name)], [
+    ['toggles counted', ...profiles.map((p) => int(p.toggles))],
+    ['transactions', ...profiles.map((p) => per(p, p.db.xacts, 2))],
+    ['statements sent (round trips, BEGIN and COMMIT included)', ...profiles.map((p) => per(p, sumOf(p, (x) => x.calls), 1))],
+    ['rows inserted, updated or deleted', ...profiles.map((p) => per(p, p.db.written, 1))],
+    ['execution time inside PostgreSQL', ...profiles.map((p) => `${per(p, sumOf(p, (x) => x.ms), 2)} ms`)],
+    ['WAL written by its statements', ...profiles.map((p) => `${int(sumOf(p, (x) => x.wal) / Math.max(1, p.toggles))} B`)],
+  ]));
+  for (const [i, p] of products.entries()) {
+    const f = profiles[i]!;
+    const total = Math.max(1e-9, sumOf(f, (x) => x.ms));
+    say(`\n${p.name}: its busiest statements (by calls), all its statements in the database`);
+    say(table(['calls a toggle', 'mean', 'share of execution time', 'rows a call', 'statement'], f.statements.slice(0, 12).map((x) => [
+      per(f, x.calls, 2), `${(x.ms / Math.max(1, x.calls)).toFixed(3)} ms`, `${((100 * x.ms) / total).toFixed(0)} %`, (x.rows / Math.max(1, x.calls)).toFixed(1), x.query.slice(0, 110),
+    ])));
+    const waits = [...f.waits.entries()].sort((a, b) => b[1] - a[1]).slice(0, 8);
+    say(`${p.name}: its sessions by state and wait event, pg_stat_activity every 250 ms (${f.samples} samples; mean sessions in each)`);
+    say(table(['state | wait', 'sessions'], waits.map(([k, v]) => [k, (v / Math.max(1, f.samples)).toFixed(2)])));
+  }
 }
 
 /** Toggles (untimed) until the product's audit table holds `records` rows. */
@@ -300,11 +390,16 @@ export async function run(args: string[]): Promise<void> {
   if (Number(process.versions.node.split('.')[0]) < 22) say(`note: unleash-server ${UNLEASH_VERSION} asks for Node.js ≥ 22 in its package.json; it runs here on ${process.version}, the same Node.js as changeledger.`);
   const cleanup = new Cleanup();
   try {
-    const cluster = await startCluster(bin, { durable: opts.fsync });
+    const cluster = await startCluster(bin, {
+      durable: opts.fsync,
+      // Top level only: a call is a statement the product sent, so calls a toggle are its round trips.
+      settings: opts.profile ? { shared_preload_libraries: 'pg_stat_statements', 'pg_stat_statements.track': 'top', 'pg_stat_statements.max': '5000' } : {},
+    });
     cleanup.add('stop the throw-away PostgreSQL cluster', () => cluster.stop());
     const admin = new pg.Client({ connectionString: cluster.url });
     await admin.connect();
     cleanup.add('close the admin connection', () => admin.end());
+    if (opts.profile) await admin.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
     const settings = await admin.query<{ name: string; setting: string }>(
       `SELECT name, current_setting(name) AS setting FROM unnest(ARRAY['server_version', 'shared_buffers', 'fsync', 'synchronous_commit']) AS name`,
     );
@@ -323,11 +418,12 @@ export async function run(args: string[]): Promise<void> {
     const t0 = performance.now();
     process.env.CHANGELEDGER_DB_POOL_SIZE = String(opts.pool);
     const products = [
-      await startChangeledger(opts, withDb(cluster.url, dbs.cl), dataDir, cleanup),
+      await startChangeledger(opts, opts.engine === 'postgres' ? withDb(cluster.url, dbs.cl) : undefined, dataDir, cleanup),
       await startUnleash(opts, unleashDir, withDb(cluster.url, dbs.un), join(dataDir, 'unleash.log'), cleanup),
     ] as const;
     say(`started both and made ${opts.flags} flags in each (${((performance.now() - t0) / 1000).toFixed(1)} s); logs in ${dataDir}`);
     const clients = await Promise.all(products.map(async (p) => {
+      if (p.embedded) return null;
       const c = new pg.Client({ connectionString: withDb(cluster.url, p.db) });
       await c.connect();
       cleanup.add(`close the ${p.name} database connection`, () => c.end());
@@ -336,7 +432,7 @@ export async function run(args: string[]): Promise<void> {
     }));
     await new Promise((r) => setTimeout(r, 3000));
     const idleRss = products.map((p) => rssKb(p.pid));
-    const before = await Promise.all(products.map((p, i) => storage(clients[i]!, p.auditTable)));
+    const recordsBefore = await Promise.all(products.map((p) => p.records()));
     const okBefore = products.map((p) => p.okAll);
 
     const sampler = new pg.Client({ connectionString: cluster.url });
@@ -348,26 +444,48 @@ export async function run(args: string[]): Promise<void> {
       say(`warming ${p.name} up for ${opts.firstWarmup} s (not counted)`);
       await load(p, { concurrency: opts.concurrency, warmupMs: 0, measureMs: opts.firstWarmup * 1000 });
     }
+    let profileStart: { toggles: number; db: DbCounters }[] = [];
+    if (opts.profile) {
+      await new Promise((r) => setTimeout(r, STATS_SETTLE_MS));
+      await admin.query('SELECT pg_stat_statements_reset()');
+      profileStart = await Promise.all(products.map(async (p) => ({ toggles: p.okAll, db: await dbCounters(admin, p.db) })));
+    }
     const windows: Win[][] = products.map(() => []);
     for (let round = 0; round < opts.rounds; round++) {
       say(`round ${round + 1} of ${opts.rounds}`);
       const order = round % 2 === 0 ? [0, 1] : [1, 0];
       for (const i of order) windows[i]!.push(await measureWindow(products[i]!, opts, cluster.dir, sampler));
     }
-    await new Promise((r) => setTimeout(r, 3000));
+    await new Promise((r) => setTimeout(r, opts.profile ? STATS_SETTLE_MS : 3000));
+    const profiles: Profile[] = opts.profile
+      ? await Promise.all(products.map(async (p, i) => {
+          const db = await dbCounters(admin, p.db);
+          const waits = new Map<string, number>();
+          for (const w of windows[i]!) for (const [k, v] of w.waits) waits.set(k, (waits.get(k) ?? 0) + v);
+          return {
+            toggles: p.okAll - profileStart[i]!.toggles,
+            db: { xacts: db.xacts - profileStart[i]!.db.xacts, written: db.written - profileStart[i]!.db.written },
+            statements: await statements(admin, p.db), waits, samples: windows[i]!.reduce((a, w) => a + w.samples, 0),
+          };
+        }))
+      : [];
     const afterRss = products.map((p) => rssKb(p.pid));
     const hwm = products.map((p) => statusKb(p.pid, 'VmHWM'));
-    const after = await Promise.all(products.map((p, i) => storage(clients[i]!, p.auditTable)));
-    const landed = products.map((p, i) => ({ toggles: p.okAll - okBefore[i]!, records: after[i]!.records - before[i]!.records }));
+    const recordsAfter = await Promise.all(products.map((p) => p.records()));
+    const landed = products.map((p, i) => ({ toggles: p.okAll - okBefore[i]!, records: recordsAfter[i]! - recordsBefore[i]! }));
 
-    if (opts.records > 0) {
+    // Storage is compared on the shared PostgreSQL only: PGlite keeps its pages in its own process.
+    const pgClients = clients.every((c) => c !== null) ? clients : null;
+    if (pgClients && opts.records > 0) {
       say(`\nfilling each audit table to ${int(opts.records)} records (untimed) ...`);
-      for (const [i, p] of products.entries()) await fill(p, clients[i]!, opts.records, opts.concurrency);
+      for (const [i, p] of products.entries()) await fill(p, pgClients[i]!, opts.records, opts.concurrency);
     }
-    const sized = await Promise.all(products.map(async (p, i) => {
-      await clients[i]!.query(`VACUUM ANALYZE ${p.auditTable}`);
-      return storage(clients[i]!, p.auditTable);
-    }));
+    const sized = pgClients
+      ? await Promise.all(products.map(async (p, i) => {
+          await pgClients[i]!.query(`VACUUM ANALYZE ${p.auditTable}`);
+          return storage(pgClients[i]!, p.auditTable);
+        }))
+      : null;
 
     // ---- the report ----
     const sum = windows.map((ws) => {
@@ -385,35 +503,51 @@ export async function run(args: string[]): Promise<void> {
     const [cl, un] = sum as [typeof sum[0], typeof sum[0]];
     const ratio = cl.rps / un.rps;
     const p99Ratio = cl.stats.p99 / un.stats.p99;
-    const perRecord = sized.map((s) => s.total / Math.max(1, s.records));
-    const storageRatio = perRecord[0]! / perRecord[1]!;
+    const perRecord = sized?.map((s) => s.total / Math.max(1, s.records));
     const range = (v: number[]) => `${Math.round(Math.min(...v))}–${Math.round(Math.max(...v))}`;
 
     say('\n================ changeledger vs Unleash: flag toggles over HTTP ================');
     for (const line of machine()) say(line);
     say(`PostgreSQL ${settings.rows.map((r) => `${r.name}=${r.setting}`).join(' ')}; load average at the end ${busy()}`);
+    if (products[0].embedded) say('changeledger runs on PGlite, its database inside its own process: its CPU and RSS include the database\'s; Unleash runs on the PostgreSQL above.');
     say('');
-    say(table(['', 'changeledger', `Unleash ${UNLEASH_VERSION}`, 'changeledger / Unleash'], [
+    const storageRows = (sized: Storage[], perRecord: number[]) => {
+      const storageRatio = perRecord[0]! / perRecord[1]!;
+      return [
+        [`bytes a record (${int(sized[0]!.records)} / ${int(sized[1]!.records)} records)`, int(perRecord[0]!), int(perRecord[1]!), `${storageRatio.toFixed(2)}× (goal ≤ ${GOAL_STORAGE_RATIO}×: ${storageRatio <= GOAL_STORAGE_RATIO ? 'met' : 'MISSED'})`],
+        ['  of which the table (heap and TOAST)', int(sized[0]!.table / Math.max(1, sized[0]!.records)), int(sized[1]!.table / Math.max(1, sized[1]!.records)), ''],
+        ['  of which indexes', `${int(sized[0]!.indexes / Math.max(1, sized[0]!.records))} (${sized[0]!.perIndex.length})`, `${int(sized[1]!.indexes / Math.max(1, sized[1]!.records))} (${sized[1]!.perIndex.length})`, ''],
+      ];
+    };
+    say(table(['', products[0].name, `Unleash ${UNLEASH_VERSION}`, 'changeledger / Unleash'], [
       ['toggles/s', `${int(cl.rps)} (windows ${range(cl.rpsRange)})`, `${int(un.rps)} (windows ${range(un.rpsRange)})`, `${ratio.toFixed(2)}× (goal ≥ ${GOAL_RATIO}×: ${ratio >= GOAL_RATIO ? 'met' : 'MISSED'})`],
       ['p50', `${ms(cl.stats.p50)} ms`, `${ms(un.stats.p50)} ms`, `${(cl.stats.p50 / un.stats.p50).toFixed(2)}×`],
       ['p99', `${ms(cl.stats.p99)} ms`, `${ms(un.stats.p99)} ms`, `${p99Ratio.toFixed(2)}× (goal ≤ 1×: ${p99Ratio <= 1 ? 'met' : 'MISSED'})`],
       ['errors', `${cl.errors}${cl.errors ? ` ${JSON.stringify(cl.errs)}` : ''}`, `${un.errors}${un.errors ? ` ${JSON.stringify(un.errs)}` : ''}`, ''],
       ['CPU a toggle: server process', `${ms(cl.cpuPerToggle)} ms`, `${ms(un.cpuPerToggle)} ms`, `${(cl.cpuPerToggle / un.cpuPerToggle).toFixed(2)}×`],
-      ['CPU a toggle: PostgreSQL', `${ms(cl.pgPerToggle)} ms`, `${ms(un.pgPerToggle)} ms`, `${(cl.pgPerToggle / un.pgPerToggle).toFixed(2)}×`],
+      products[0].embedded
+        ? ['CPU a toggle: PostgreSQL', '(in the server process)', `${ms(un.pgPerToggle)} ms`, '']
+        : ['CPU a toggle: PostgreSQL', `${ms(cl.pgPerToggle)} ms`, `${ms(un.pgPerToggle)} ms`, `${(cl.pgPerToggle / un.pgPerToggle).toFixed(2)}×`],
+      products[0].embedded
+        ? ['CPU a toggle: both', `${ms(cl.cpuPerToggle)} ms`, `${ms(un.cpuPerToggle + un.pgPerToggle)} ms`, `${(cl.cpuPerToggle / (un.cpuPerToggle + un.pgPerToggle)).toFixed(2)}×`]
+        : ['CPU a toggle: both', `${ms(cl.cpuPerToggle + cl.pgPerToggle)} ms`, `${ms(un.cpuPerToggle + un.pgPerToggle)} ms`, `${((cl.cpuPerToggle + cl.pgPerToggle) / (un.cpuPerToggle + un.pgPerToggle)).toFixed(2)}×`],
       ['RSS idle (flags made, before the load)', mib(idleRss[0]), mib(idleRss[1]), ''],
-      ['RSS after the load (3 s later)', mib(afterRss[0]), mib(afterRss[1]), `${((afterRss[0] ?? NaN) / (afterRss[1] ?? NaN)).toFixed(2)}× (goal ≤ 1×: ${(afterRss[0] ?? Infinity) <= (afterRss[1] ?? 0) ? 'met' : 'MISSED'})`],
+      [`RSS after the load (${opts.profile ? STATS_SETTLE_MS / 1000 : 3} s later)`, mib(afterRss[0]), mib(afterRss[1]), `${((afterRss[0] ?? NaN) / (afterRss[1] ?? NaN)).toFixed(2)}× (goal ≤ 1×: ${(afterRss[0] ?? Infinity) <= (afterRss[1] ?? 0) ? 'met' : 'MISSED'})`],
       ['RSS high-water mark', mib(hwm[0]), mib(hwm[1]), ''],
       ['records written a toggle', (landed[0]!.records / Math.max(1, landed[0]!.toggles)).toFixed(2), (landed[1]!.records / Math.max(1, landed[1]!.toggles)).toFixed(2), ''],
-      [`bytes a record (${int(sized[0]!.records)} / ${int(sized[1]!.records)} records)`, int(perRecord[0]!), int(perRecord[1]!), `${storageRatio.toFixed(2)}× (goal ≤ ${GOAL_STORAGE_RATIO}×: ${storageRatio <= GOAL_STORAGE_RATIO ? 'met' : 'MISSED'})`],
-      ['  of which the table (heap and TOAST)', int(sized[0]!.table / Math.max(1, sized[0]!.records)), int(sized[1]!.table / Math.max(1, sized[1]!.records)), ''],
-      ['  of which indexes', `${int(sized[0]!.indexes / Math.max(1, sized[0]!.records))} (${sized[0]!.perIndex.length})`, `${int(sized[1]!.indexes / Math.max(1, sized[1]!.records))} (${sized[1]!.perIndex.length})`, ''],
+      ...(sized && perRecord ? storageRows(sized, perRecord) : []),
     ]));
     const everyOne = landed[0]!.records === landed[0]!.toggles;
-    say(`\nchangeledger ledger: ${int(landed[0]!.toggles)} toggles answered 2xx during the load (warm-ups included), ${int(landed[0]!.records)} audit records written: ${everyOne ? 'every toggle is in the ledger' : 'MISMATCH'}`);
-    for (const [i, p] of products.entries()) {
-      say(`${p.name} ${p.auditTable} indexes: ${sized[i]!.perIndex.map((x) => `${x.name} ${int(x.bytes / Math.max(1, sized[i]!.records))} B/record`).join(', ')}`);
+    say(`\nchangeledger ledger (audit verify: every chain intact): ${int(landed[0]!.toggles)} toggles answered 2xx during the load (warm-ups included), ${int(landed[0]!.records)} audit records written: ${everyOne ? 'every toggle is in the ledger' : 'MISMATCH'}`);
+    if (sized) {
+      for (const [i, p] of products.entries()) {
+        say(`${p.name} ${p.auditTable} indexes: ${sized[i]!.perIndex.map((x) => `${x.name} ${int(x.bytes / Math.max(1, sized[i]!.records))} B/record`).join(', ')}`);
+      }
+      if (opts.records === 0) say(`(bytes a record at the size the load left; --records 200000 measures at the issue's size)`);
+    } else {
+      say('(storage is compared on PostgreSQL: run without --engine pglite)');
     }
-    if (opts.records === 0) say(`(bytes a record at the size the load left; --records 200000 measures at the issue's size)`);
+    if (opts.profile) printProfile(products, profiles);
     if (!everyOne) process.exitCode = 1;
   } finally {
     await cleanup.run();

@@ -39,8 +39,10 @@ export type Cluster = {
  * A throw-away PostgreSQL cluster on a free loopback port. initdb and postgres refuse to run as
  * root, so as root they run as the `postgres` user. Tests run it with fsync off; `durable` keeps
  * PostgreSQL's own default (fsync on), for a benchmark that compares commits as users pay for them.
+ * `settings` are more server settings, each passed as `-c name=value` (a benchmark loads
+ * pg_stat_statements this way).
  */
-export async function startCluster(bin: string, o: { durable?: boolean } = {}): Promise<Cluster> {
+export async function startCluster(bin: string, o: { durable?: boolean; settings?: Record<string, string> } = {}): Promise<Cluster> {
   const dir = mkdtempSync(join(tmpdir(), 'changeledger-pg-'));
   chmodSync(dir, 0o777);
   const data = join(dir, 'data');
@@ -49,7 +51,8 @@ export async function startCluster(bin: string, o: { durable?: boolean } = {}): 
   const run = (cmd: string, args: string[]) =>
     asRoot ? execFileSync('runuser', ['-u', 'postgres', '--', join(bin, cmd), ...args], { stdio: 'pipe' }) : execFileSync(join(bin, cmd), args, { stdio: 'pipe' });
   run('initdb', ['-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync', '-E', 'UTF8', '--locale=C']);
-  const opts = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 ${o.durable ? '' : '-c fsync=off '}-c max_connections=200`;
+  const extra = Object.entries(o.settings ?? {}).map(([k, v]) => `-c ${k}=${v}`).join(' ');
+  const opts = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 ${o.durable ? '' : '-c fsync=off '}-c max_connections=200${extra ? ` ${extra}` : ''}`;
   const start = () => run('pg_ctl', ['-D', data, '-o', opts, '-l', join(dir, 'log'), '-w', '-t', '60', 'start']);
   start();
   return {
