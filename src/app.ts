@@ -40,7 +40,7 @@ import { installErrorHandler } from './platform/http/error-handler.js';
 import { installMainGuard, installPipelineGuard } from './platform/http/guards.js';
 import { listenerRoutes } from './platform/http/listener-routes.js';
 import { ErrorBody, installEmptyBodyRule } from './platform/http/schemas.js';
-import { buildValidator } from './platform/http/validation.js';
+import { buildSerializer, buildValidator } from './platform/http/validation.js';
 import { newId } from './platform/ids.js';
 import { webDistDir } from './platform/paths.js';
 
@@ -102,7 +102,7 @@ export async function buildApp(deps: AppDeps, listener: Listener): Promise<Fasti
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : newId('req');
     },
-    schemaController: { compilersFactory: { buildValidator } },
+    schemaController: { compilersFactory: { buildValidator, buildSerializer } },
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
     return503OnClosing: true,
     trustProxy: deps.trustProxy !== undefined && deps.trustProxy.length > 0 ? [...deps.trustProxy] : false,
