@@ -20,6 +20,7 @@ const BENCHES: Record<string, { about: string; load: () => Promise<Bench> }> = {
   'verify-file': { about: 'audit verify --file and scripts/verify-ledger.mjs over 1,000,000 exported events vs a plain SHA-256 of the same bytes (goal ≥ 100,000 events/s; no database)', load: () => import('./verify-file.js') },
   'what-changed': { about: 'the MCP tool what_changed over Streamable HTTP with 1,000,000 change records (planned, observed, flag writes) on 200 services vs tools/list and GET /api/changes (goal p99 ≤ 50 ms; PostgreSQL, --engine pglite|both)', load: () => import('./what-changed.js') },
   'vs-unleash': { about: 'flag toggles over HTTP at concurrency 8, changeledger vs Unleash 8.2.0 (installed from the npm registry into a cache on first use) on one throw-away PostgreSQL, alternating: toggles/s ratio (goal ≥ 5×), p99, CPU, RSS, audit bytes a record (goal ≤ 1.5×)', load: () => import('./vs-unleash.js') },
+  'pglite-footprint': { about: 'serve on the embedded engine: time to ready and RSS on a new and an existing data directory, changeledger\'s shared buffers vs the 128 MB PGlite\'s directory asks for (goals: ≤ 2 s, ≤ 250 MiB idle, ≤ 400 MiB at first start)', load: () => import('./pglite-footprint.js') },
   load: { about: 'a mixed load (flag reads, lists, audit pages, changes, toggles, OFREP) on 1 and on 3 `serve` processes on one PostgreSQL: req/s, p50/p99, errors, CPU, RSS and PostgreSQL waits (built CLI; PostgreSQL only)', load: () => import('./load.js') },
 };
 

@@ -55,3 +55,14 @@ describe('CHANGELEDGER_DB_POOL_SIZE', () => {
     expect(() => storeConfig({}, { CHANGELEDGER_DB_POOL_SIZE: text })).toThrow(`CHANGELEDGER_DB_POOL_SIZE must be a whole number of connections from 1 to 1000, got "${text}"`);
   });
 });
+
+describe('CHANGELEDGER_PGLITE_SHARED_BUFFERS_MB', () => {
+  it('is 16 MiB unless set', () => {
+    expect(storeConfig({}, {}).pgliteSharedBuffersMb).toBe(16);
+    expect(storeConfig({}, { CHANGELEDGER_PGLITE_SHARED_BUFFERS_MB: '128' }).pgliteSharedBuffersMb).toBe(128);
+  });
+
+  it.each(['0', '-1', '1.5', '16MB', '4097'])('refuses %j, naming the variable and the range', (text) => {
+    expect(() => storeConfig({}, { CHANGELEDGER_PGLITE_SHARED_BUFFERS_MB: text })).toThrow(`CHANGELEDGER_PGLITE_SHARED_BUFFERS_MB must be a whole number of MiB from 1 to 4096, got "${text}"`);
+  });
+});

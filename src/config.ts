@@ -2,12 +2,15 @@ import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { join, resolve } from 'node:path';
 import { AI_BUDGET_MS } from './domains/evidence/ai-limits.js';
-import { DEFAULT_POOL_SIZE } from './platform/db/database.js';
+import { DEFAULT_PGLITE_SHARED_BUFFERS_MB, DEFAULT_POOL_SIZE } from './platform/db/database.js';
 import type { MailConfig } from './platform/mail/mailer.js';
 import { packageRoot } from './platform/paths.js';
 
-/** poolSize: connections one process keeps to a PostgreSQL server (CHANGELEDGER_DB_POOL_SIZE); unused on the embedded database. */
-export type StoreConfig = { dataDir: string; databaseUrl: string | null; poolSize: number };
+/**
+ * poolSize: connections one process keeps to a PostgreSQL server (CHANGELEDGER_DB_POOL_SIZE); unused on the embedded database.
+ * pgliteSharedBuffersMb: the embedded database's shared buffers (CHANGELEDGER_PGLITE_SHARED_BUFFERS_MB); unused on PostgreSQL.
+ */
+export type StoreConfig = { dataDir: string; databaseUrl: string | null; poolSize: number; pgliteSharedBuffersMb: number };
 
 /** What one `serve` process does: everything, the listeners only, or the job worker only. */
 export const SERVE_ROLES = ['all', 'web', 'worker'] as const;
@@ -63,7 +66,15 @@ export function storeConfig(o: { data?: string; databaseUrl?: string }, env = pr
     dataDir: resolve(o.data ?? env.CHANGELEDGER_DATA ?? './data'),
     databaseUrl: o.databaseUrl ?? env.DATABASE_URL ?? null,
     poolSize: poolSize(env.CHANGELEDGER_DB_POOL_SIZE),
+    pgliteSharedBuffersMb: sharedBuffersMb(env.CHANGELEDGER_PGLITE_SHARED_BUFFERS_MB),
   });
+}
+
+function sharedBuffersMb(text: string | undefined): number {
+  if (text === undefined || text === '') return DEFAULT_PGLITE_SHARED_BUFFERS_MB;
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < 1 || n > 4096) throw new Error(`CHANGELEDGER_PGLITE_SHARED_BUFFERS_MB must be a whole number of MiB from 1 to 4096, got "${text}"`);
+  return n;
 }
 
 function poolSize(text: string | undefined): number {

@@ -1,4 +1,7 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeEachEngine } from '../../../test/support/engines.js';
 import { openDatabase, type Database } from './database.js';
 
@@ -22,5 +25,36 @@ describeEachEngine('the sessions the store opens', (engine) => {
     expect(answers.map((r) => r.rows[0]!.jit)).toEqual(Array(8).fill('off'));
     const inTx = await db.transaction(async (tx) => (await tx.query<{ jit: string }>('SHOW jit')).rows[0]!.jit);
     expect(inTx).toBe('off');
+  });
+});
+
+describe('the embedded engine', () => {
+  const dirs: string[] = [];
+  afterAll(() => {
+    for (const d of dirs) rmSync(d, { recursive: true, force: true });
+  });
+  const open = async (sharedBuffersMb?: number) => {
+    const dir = mkdtempSync(join(tmpdir(), 'cl-pglite-buffers-'));
+    dirs.push(dir);
+    return openDatabase({ engine: 'pglite', dataDir: dir, ...(sharedBuffersMb ? { sharedBuffersMb } : {}) });
+  };
+  const show = async (db: Database, name: string) => (await db.query<Record<string, string>>(`SHOW ${name}`)).rows[0]![name];
+
+  it('keeps 16 MiB of shared buffers, or what CHANGELEDGER_PGLITE_SHARED_BUFFERS_MB asks, and PGlite’s own start settings', async () => {
+    const small = await open();
+    try {
+      expect(await show(small, 'shared_buffers')).toBe('16MB');
+      // Two of PGlite's own start parameters, which ours must extend and not replace.
+      expect(await show(small, 'max_worker_processes')).toBe('0');
+      expect(await show(small, 'search_path')).toBe('public');
+    } finally {
+      await small.close();
+    }
+    const asked = await open(24);
+    try {
+      expect(await show(asked, 'shared_buffers')).toBe('24MB');
+    } finally {
+      await asked.close();
+    }
   });
 });
