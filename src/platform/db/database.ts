@@ -56,8 +56,8 @@ export const DEFAULT_POOL_SIZE = 10;
 
 /**
  * PGlite's data directory asks for PostgreSQL's 128 MB of shared buffers, and in WebAssembly every
- * page of them stays resident once touched: 16 MiB took the server's idle RSS down by about 120 MiB
- * and its start on an existing directory from 1.05 to 0.71 s (measured, docs/performance.md). The
+ * page of them stays resident once touched: PGlite's own open of an existing directory reached 291 MiB
+ * with 128 MB and 170 MiB with 16 (measured, docs/performance.md). The
  * embedded engine serves one process, and the operating system's page cache still holds the files.
  */
 export const DEFAULT_PGLITE_SHARED_BUFFERS_MB = 16;
