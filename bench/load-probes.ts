@@ -45,7 +45,8 @@ export function rssKb(pid: number): number | null {
   return statusKb(pid, 'VmRSS');
 }
 
-function childrenOf(parent: number): number[] {
+/** The pids whose parent is `parent`, from /proc. */
+export function childrenOf(parent: number): number[] {
   const out: number[] = [];
   for (const name of readdirSync('/proc')) {
     if (!/^\d+$/.test(name)) continue;

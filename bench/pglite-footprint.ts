@@ -7,11 +7,11 @@
  * pause, with the process's high-water mark. A first start makes the directory in a short-lived
  * child process: its peak is sampled from /proc every 50 ms while it runs.
  */
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { busy, Cleanup, machine, parseOptions, positiveInt, say, table, UsageError } from './bench-support.js';
-import { statusKb } from './load-probes.js';
+import { childrenOf, statusKb } from './load-probes.js';
 import { cli, ensureBuilt, OWNER, PASSWORD, startReplica } from './load-servers.js';
 
 const GOALS = { idleMiB: 250, readyS: 2, firstStartMiB: 400 };
@@ -38,19 +38,15 @@ function options(args: string[]): Options {
 
 type Start = { readyS: number; idleKb: number; hwmKb: number; childPeakKb: number | null };
 
-/** The largest resident size seen among the children of `pid`, sampled until stopped. */
-function childPeak(pid: number): { stop(): number | null } {
+/**
+ * The largest high-water mark seen among the grandchildren of this process, sampled every 50 ms
+ * until stopped: the server is this process's child, and the data directory's maker is the server's.
+ */
+function grandchildPeak(): { stop(): number | null } {
   let peak: number | null = null;
   const timer = setInterval(() => {
-    for (const name of readdirSync('/proc')) {
-      if (!/^\d+$/.test(name)) continue;
-      try {
-        const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
-        if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) !== pid) continue;
-      } catch {
-        continue;
-      }
-      const kb = statusKb(Number(name), 'VmHWM');
+    for (const pid of childrenOf(process.pid).flatMap(childrenOf)) {
+      const kb = statusKb(pid, 'VmHWM');
       if (kb !== null) peak = Math.max(peak ?? 0, kb);
     }
   }, 50);
@@ -69,49 +65,24 @@ async function start(dataDir: string, sharedBuffersMb: number | null, idleS: num
   else process.env.CHANGELEDGER_PGLITE_SHARED_BUFFERS_MB = String(sharedBuffersMb);
   mkdirSync(dataDir, { recursive: true });
   const t0 = performance.now();
-  // The server is this process's child, and the directory's maker is the server's.
-  const sampler = childPeakOfGrandchildren();
+  const sampler = grandchildPeak();
   const started = startReplica({ label: 'changeledger', databaseUrl: undefined, dataDir, logFile: `${dataDir}.log` });
   if (before === undefined) delete process.env.CHANGELEDGER_PGLITE_SHARED_BUFFERS_MB;
   else process.env.CHANGELEDGER_PGLITE_SHARED_BUFFERS_MB = before;
   let replica: Awaited<typeof started>;
+  let childPeakKb: number | null;
   try {
     replica = await started;
   } finally {
-    sampler.stop();
+    childPeakKb = sampler.stop();
   }
   const readyS = (performance.now() - t0) / 1000;
-  const childPeakKb = sampler.stop();
   try {
     await new Promise((r) => setTimeout(r, idleS * 1000));
     return { readyS, idleKb: statusKb(replica.pid, 'VmRSS') ?? NaN, hwmKb: statusKb(replica.pid, 'VmHWM') ?? NaN, childPeakKb };
   } finally {
     await replica.stop();
   }
-}
-
-/** childPeak over every child of this process (the server), covering the data directory's maker. */
-function childPeakOfGrandchildren(): { stop(): number | null } {
-  const samplers = new Map<number, { stop(): number | null }>();
-  const timer = setInterval(() => {
-    for (const name of readdirSync('/proc')) {
-      if (!/^\d+$/.test(name) || samplers.has(Number(name))) continue;
-      try {
-        const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
-        if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === process.pid) samplers.set(Number(name), childPeak(Number(name)));
-      } catch {
-        // gone already
-      }
-    }
-  }, 50);
-  timer.unref();
-  return {
-    stop: () => {
-      clearInterval(timer);
-      const peaks = [...samplers.values()].map((s) => s.stop()).filter((v): v is number => v !== null);
-      return peaks.length ? Math.max(...peaks) : null;
-    },
-  };
 }
 
 const median = (v: number[]) => {

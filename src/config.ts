@@ -65,22 +65,17 @@ export function storeConfig(o: { data?: string; databaseUrl?: string }, env = pr
   return Object.freeze({
     dataDir: resolve(o.data ?? env.CHANGELEDGER_DATA ?? './data'),
     databaseUrl: o.databaseUrl ?? env.DATABASE_URL ?? null,
-    poolSize: poolSize(env.CHANGELEDGER_DB_POOL_SIZE),
-    pgliteSharedBuffersMb: sharedBuffersMb(env.CHANGELEDGER_PGLITE_SHARED_BUFFERS_MB),
+    poolSize: wholeNumber(env, 'CHANGELEDGER_DB_POOL_SIZE', { dflt: DEFAULT_POOL_SIZE, max: 1000, unit: 'connections' }),
+    pgliteSharedBuffersMb: wholeNumber(env, 'CHANGELEDGER_PGLITE_SHARED_BUFFERS_MB', { dflt: DEFAULT_PGLITE_SHARED_BUFFERS_MB, max: 4096, unit: 'MiB' }),
   });
 }
 
-function sharedBuffersMb(text: string | undefined): number {
-  if (text === undefined || text === '') return DEFAULT_PGLITE_SHARED_BUFFERS_MB;
+/** A variable holding a whole number from 1 to `max`; its default when unset or empty. */
+function wholeNumber(env: NodeJS.ProcessEnv, name: string, o: { dflt: number; max: number; unit: string }): number {
+  const text = env[name];
+  if (text === undefined || text === '') return o.dflt;
   const n = Number(text);
-  if (!Number.isInteger(n) || n < 1 || n > 4096) throw new Error(`CHANGELEDGER_PGLITE_SHARED_BUFFERS_MB must be a whole number of MiB from 1 to 4096, got "${text}"`);
-  return n;
-}
-
-function poolSize(text: string | undefined): number {
-  if (text === undefined || text === '') return DEFAULT_POOL_SIZE;
-  const n = Number(text);
-  if (!Number.isInteger(n) || n < 1 || n > 1000) throw new Error(`CHANGELEDGER_DB_POOL_SIZE must be a whole number of connections from 1 to 1000, got "${text}"`);
+  if (!Number.isInteger(n) || n < 1 || n > o.max) throw new Error(`${name} must be a whole number of ${o.unit} from 1 to ${o.max}, got "${text}"`);
   return n;
 }
 
