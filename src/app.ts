@@ -40,7 +40,7 @@ import { installErrorHandler } from './platform/http/error-handler.js';
 import { installMainGuard, installPipelineGuard } from './platform/http/guards.js';
 import { listenerRoutes } from './platform/http/listener-routes.js';
 import { ErrorBody, installEmptyBodyRule } from './platform/http/schemas.js';
-import { buildSerializer, buildValidator } from './platform/http/validation.js';
+import { schemaCompilers, type CompileCount } from './platform/http/validation.js';
 import { newId } from './platform/ids.js';
 import { webDistDir } from './platform/paths.js';
 
@@ -54,7 +54,11 @@ export type AppDeps = Omit<Services, 'worker'> & {
   pipelineUrl?: () => string | null;
   /** Proxies whose X-Forwarded-For gives the client's address (sign-in throttling, logs). */
   trustProxy?: readonly string[];
+  /** Compile every route's schemas when the listener gets ready, counting them (tests); by default each compiles at its first request. */
+  eagerSchemas?: CompileCount;
 };
+
+const LAZY_SCHEMAS = schemaCompilers();
 
 export const MAIN_BODY_LIMIT = 1024 * 1024;
 export const PIPELINE_BODY_LIMIT = 64 * 1024;
@@ -102,7 +106,7 @@ export async function buildApp(deps: AppDeps, listener: Listener): Promise<Fasti
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : newId('req');
     },
-    schemaController: { compilersFactory: { buildValidator, buildSerializer } },
+    schemaController: { compilersFactory: deps.eagerSchemas ? schemaCompilers({ eager: true, count: deps.eagerSchemas }) : LAZY_SCHEMAS },
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
     return503OnClosing: true,
     trustProxy: deps.trustProxy !== undefined && deps.trustProxy.length > 0 ? [...deps.trustProxy] : false,

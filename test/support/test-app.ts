@@ -1,7 +1,9 @@
 import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.js';
+import type { Listener } from '../../src/platform/http/access.js';
 import { listenerUrl } from '../../src/platform/http/listener-routes.js';
+import type { CompileCount } from '../../src/platform/http/validation.js';
 import type { MailConfig } from '../../src/platform/mail/mailer.js';
 import { compose, type Services } from '../../src/compose.js';
 import type { Organization, User } from '../../src/domains/auth/index.js';
@@ -27,7 +29,7 @@ export type TestApp = {
 export const testCtx: AuditContext = { actor: { kind: 'system', id: null, name: 'test setup' }, source: 'cli' };
 
 /** Both listeners of a real app on the given database, for `inject()`; logs captured in memory. */
-export async function testApp(db: Database, opts: { clock?: SettableClock; publicUrl?: string; mail?: MailConfig | null; outboundTimeoutMs?: number; webDir?: string | null; dataKey?: Buffer; trustProxy?: string[]; holdReleaseDelayMs?: number; aiBudgetMs?: number; checkpointWitnessUrl?: string } = {}): Promise<TestApp> {
+export async function testApp(db: Database, opts: { clock?: SettableClock; publicUrl?: string; mail?: MailConfig | null; outboundTimeoutMs?: number; webDir?: string | null; dataKey?: Buffer; trustProxy?: string[]; holdReleaseDelayMs?: number; aiBudgetMs?: number; checkpointWitnessUrl?: string; eagerSchemas?: Record<Listener, CompileCount> } = {}): Promise<TestApp> {
   const clock = opts.clock ?? new SettableClock(new Date());
   // The key that seals secrets: a restarted app on the same database needs the same one.
   const dataKey = opts.dataKey ?? randomBytes(32);
@@ -46,8 +48,9 @@ export async function testApp(db: Database, opts: { clock?: SettableClock; publi
   let pipelineApp: FastifyInstance | null = null;
   const pipelineUrl = () => (pipelineApp === null ? null : listenerUrl(pipelineApp, '127.0.0.1'));
   const deps = { ...services, secureCookies: false, version: 'test', webDir: opts.webDir ?? null, pipelineUrl, ...(opts.trustProxy ? { trustProxy: opts.trustProxy } : {}) };
-  const main = await buildApp(deps, 'main');
-  const pipeline = await buildApp(deps, 'pipeline');
+  const eager = (l: Listener) => (opts.eagerSchemas ? { eagerSchemas: opts.eagerSchemas[l] } : {});
+  const main = await buildApp({ ...deps, ...eager('main') }, 'main');
+  const pipeline = await buildApp({ ...deps, ...eager('pipeline') }, 'pipeline');
   pipelineApp = pipeline;
   return {
     services, clock, main, pipeline, logs, dataKey,

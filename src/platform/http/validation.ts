@@ -49,35 +49,54 @@ function finiteKeyword(ajv: Keywords): void {
  */
 const pool = AjvCompiler();
 
-export const buildValidator: Factory = (externalSchemas) => {
-  const external = externalSchemas as Parameters<typeof pool>[0];
-  const body = pool(external, { customOptions: { ...COMMON, coerceTypes: false }, plugins: [finiteKeyword as never] });
-  const text = pool(external, { customOptions: { ...COMMON, coerceTypes: 'array' }, plugins: [finiteKeyword as never] });
-  // Compiled at a route's first request, not at start (see the note on buildSerializer).
-  return (route) => {
-    let compiled: FastifyValidationResult | undefined;
-    const validate: FastifyValidationResult = (data: unknown) => {
-      compiled ??= (route.httpPart === 'body' ? body : text)({ ...route, schema: withFiniteNumbers(route.schema) as Schema });
-      const result = compiled(data);
-      // Fastify reads a failure's reasons from the function it was given.
-      validate.errors = compiled.errors ?? null;
-      return result;
-    };
-    // Fastify calls it as it would Ajv's own function, and reads nothing else of it.
-    return validate as never;
-  };
-};
+/** How many schemas a set of compilers has compiled: what a check of every route counts. */
+export type CompileCount = { validators: number; serializers: number };
 
 /**
- * Fastify's own serializers (fast-json-stringify), each compiled at the first answer that needs it.
- * Compiling every route's request and response schemas up front took about 1.5 s of a 6 s start on
- * the embedded engine (measured with --cpu-prof), and most routes of a process never answer every
- * status they declare. A route's first answer of a kind pays a few milliseconds instead.
+ * The validator and serializer factories Fastify is given. By default each schema compiles at the
+ * first request that needs it (see the note on the serializers below). `eager` compiles every one
+ * when the listener gets ready, as Fastify's own compilers do: a schema Ajv or
+ * fast-json-stringify refuses then stops `ready()` instead of answering 500 at its first request.
+ * The tests build both listeners that way, so no route ships a schema that cannot compile.
  */
-export const buildSerializer: SerializerFactory = (externalSchemas, options) => {
-  const compile = SerializerSelector()(externalSchemas as never, options as never);
-  return (route) => {
-    let serialize: ((data: unknown) => string) | undefined;
-    return (data: unknown) => (serialize ??= compile(route as never))(data);
+export function schemaCompilers(o: { eager?: boolean; count?: CompileCount } = {}): { buildValidator: Factory; buildSerializer: SerializerFactory } {
+  const counted = <F>(f: F, kind: keyof CompileCount): F => {
+    if (o.count) o.count[kind] += 1;
+    return f;
   };
-};
+  const buildValidator: Factory = (externalSchemas) => {
+    const external = externalSchemas as Parameters<typeof pool>[0];
+    const body = pool(external, { customOptions: { ...COMMON, coerceTypes: false }, plugins: [finiteKeyword as never] });
+    const text = pool(external, { customOptions: { ...COMMON, coerceTypes: 'array' }, plugins: [finiteKeyword as never] });
+    return (route) => {
+      const compile = () => counted((route.httpPart === 'body' ? body : text)({ ...route, schema: withFiniteNumbers(route.schema) as Schema }), 'validators');
+      if (o.eager) return compile();
+      let compiled: FastifyValidationResult | undefined;
+      const validate: FastifyValidationResult = (data: unknown) => {
+        compiled ??= compile();
+        const result = compiled(data);
+        // Fastify reads a failure's reasons from the function it was given.
+        validate.errors = compiled.errors ?? null;
+        return result;
+      };
+      // Fastify calls it as it would Ajv's own function, and reads nothing else of it.
+      return validate as never;
+    };
+  };
+  /**
+   * Fastify's own serializers (fast-json-stringify). Compiling every route's request and response
+   * schemas up front took about 1.5 s of a 6 s start on the embedded engine (measured with
+   * --cpu-prof), and most routes of a process never answer every status they declare, so by
+   * default a route's first answer of a kind pays a few milliseconds instead.
+   */
+  const buildSerializer: SerializerFactory = (externalSchemas, options) => {
+    const compileWith = SerializerSelector()(externalSchemas as never, options as never);
+    return (route) => {
+      const compile = () => counted(compileWith(route as never) as (data: unknown) => string, 'serializers');
+      if (o.eager) return compile();
+      let serialize: ((data: unknown) => string) | undefined;
+      return (data: unknown) => (serialize ??= compile())(data);
+    };
+  };
+  return { buildValidator, buildSerializer };
+}
