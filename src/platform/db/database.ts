@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, renameSync, rmdirSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { acquireDataDirLock, type DataDirLock } from './data-dir-lock.js';
@@ -114,26 +114,81 @@ async function openPglite(dataDir: string, holder: string, lock: boolean, loadDa
 
 const PGLITE_MODULE = createRequire(import.meta.url).resolve('@electric-sql/pglite');
 
+/** How long the process that makes a new data directory may take (initdb takes 4–10 s here). */
+const CREATE_DATA_DIR_TIMEOUT_MS = 180_000;
+
 /**
  * A new data directory is made by a short-lived process of its own. PGlite runs initdb in the
  * WebAssembly of the process that opens the directory, and keeps that memory: a server that made
  * its directory itself stayed at about 440 MiB instead of about 290 (measured,
  * docs/performance.md). The child's memory goes back to the system when it exits.
+ *
+ * The child makes it under a name of its own (`pgdata.init-<pid>`), and only a finished directory
+ * is renamed to `pgdata`: a start that is killed part-way leaves no half-made database behind for
+ * the next start to open. The child exits when its parent does (its stdin closes), and is killed
+ * if it takes longer than three minutes.
  */
 async function createPgliteDataDir(pgdata: string, startParams: string[]): Promise<void> {
+  if (existsSync(pgdata) && readdirSync(pgdata).length > 0) {
+    throw new Error(`${pgdata} is not empty but holds no database (there is no PG_VERSION in it): it may be left from a first start that was interrupted before this version. Move it aside, or remove it if it holds nothing you need, and start again`);
+  }
+  removeAbandonedAttempts(pgdata);
+  const attempt = `${pgdata}.init-${process.pid}`;
+  rmSync(attempt, { recursive: true, force: true });
   const script = [
+    // The parent's end of stdin closes when the parent exits, however it exits.
+    "process.stdin.on('end', () => process.exit(1)).resume();",
     'const { PGlite } = require(process.argv[1]);',
     'PGlite.create(process.argv[2], { startParams: JSON.parse(process.argv[3]) }).then((db) => db.close()).then(',
     '  () => process.exit(0),',
     '  (err) => { process.stderr.write(String((err && err.stack) || err)); process.exit(1); });',
   ].join('\n');
-  await new Promise<void>((done, fail) => {
-    const child = spawn(process.execPath, ['-e', script, PGLITE_MODULE, pgdata, JSON.stringify(startParams)], { stdio: ['ignore', 'ignore', 'pipe'] });
-    let err = '';
-    child.stderr.on('data', (d: Buffer) => (err = (err + d.toString()).slice(-4000)));
-    child.once('error', fail);
-    child.once('close', (code) => (code === 0 ? done() : fail(new Error(`could not create the embedded database in ${pgdata} (exit ${code}): ${err.trim()}`))));
-  });
+  try {
+    await new Promise<void>((done, fail) => {
+      const child = spawn(process.execPath, ['-e', script, PGLITE_MODULE, attempt, JSON.stringify(startParams)], { stdio: ['pipe', 'ignore', 'pipe'] });
+      let err = '';
+      let timedOut = false;
+      const timer = setTimeout(() => {
+        timedOut = true;
+        child.kill('SIGKILL');
+      }, CREATE_DATA_DIR_TIMEOUT_MS);
+      child.stderr.on('data', (d: Buffer) => (err = (err + d.toString()).slice(-4000)));
+      child.once('error', (e) => {
+        clearTimeout(timer);
+        fail(e);
+      });
+      child.once('close', (code, signal) => {
+        clearTimeout(timer);
+        if (code === 0) return done();
+        const how = timedOut ? `it did not finish within ${CREATE_DATA_DIR_TIMEOUT_MS / 1000} s and was killed` : signal ? `it was killed by ${signal}` : `it exited with code ${code}`;
+        fail(new Error(`could not create the embedded database in ${pgdata}: ${how}${err.trim() ? `: ${err.trim()}` : ''}`));
+      });
+    });
+    if (existsSync(pgdata)) rmdirSync(pgdata);
+    renameSync(attempt, pgdata);
+  } finally {
+    rmSync(attempt, { recursive: true, force: true });
+  }
+}
+
+/** Attempts of processes that no longer run: a start killed while its child made the directory. */
+function removeAbandonedAttempts(pgdata: string): void {
+  const prefix = `${basename(pgdata)}.init-`;
+  for (const name of readdirSync(dirname(pgdata))) {
+    if (!name.startsWith(prefix)) continue;
+    const pid = Number(name.slice(prefix.length));
+    if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && isRunning(pid)) continue;
+    rmSync(join(dirname(pgdata), name), { recursive: true, force: true });
+  }
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 function redactUrl(url: string): string {

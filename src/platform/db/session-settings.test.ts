@@ -1,4 +1,5 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -56,5 +57,44 @@ describe('the embedded engine', () => {
     } finally {
       await asked.close();
     }
+  });
+});
+
+describe("the embedded engine's first start", () => {
+  const dirs: string[] = [];
+  afterAll(() => {
+    for (const d of dirs) rmSync(d, { recursive: true, force: true });
+  });
+  const newDir = () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cl-pglite-first-'));
+    dirs.push(dir);
+    return dir;
+  };
+
+  it('makes the database under a name of its own and renames it to pgdata when whole, clearing what a killed start left', async () => {
+    const dir = newDir();
+    // What a start killed while its child made the directory leaves: an attempt of a process that is gone.
+    const gone = spawnSync(process.execPath, ['-e', '']).pid;
+    mkdirSync(join(dir, `pgdata.init-${gone}`));
+    writeFileSync(join(dir, `pgdata.init-${gone}`, 'PG_VERSION'), '15\n');
+    const db = await openDatabase({ engine: 'pglite', dataDir: dir });
+    try {
+      expect((await db.query<{ n: number }>('SELECT 1 AS n')).rows[0]!.n).toBe(1);
+    } finally {
+      await db.close();
+    }
+    expect(existsSync(join(dir, 'pgdata', 'PG_VERSION'))).toBe(true);
+    expect(readdirSync(dir).filter((f) => f.startsWith('pgdata.init-'))).toEqual([]);
+  });
+
+  it('refuses a pgdata that is not empty and holds no database, saying what to do, and makes nothing', async () => {
+    const dir = newDir();
+    mkdirSync(join(dir, 'pgdata'));
+    writeFileSync(join(dir, 'pgdata', 'postgresql.conf'), '');
+    await expect(openDatabase({ engine: 'pglite', dataDir: dir })).rejects.toThrow(/pgdata is not empty but holds no database \(there is no PG_VERSION in it\).*Move it aside/);
+    expect(readdirSync(join(dir, 'pgdata'))).toEqual(['postgresql.conf']);
+    expect(readdirSync(dir).filter((f) => f.startsWith('pgdata.init-'))).toEqual([]);
+    // The directory's lock was let go: the next start is not told another process holds it.
+    await expect(openDatabase({ engine: 'pglite', dataDir: dir })).rejects.toThrow(/holds no database/);
   });
 });
