@@ -51,7 +51,8 @@ export async function startCluster(bin: string, o: { durable?: boolean; settings
   const run = (cmd: string, args: string[]) =>
     asRoot ? execFileSync('runuser', ['-u', 'postgres', '--', join(bin, cmd), ...args], { stdio: 'pipe' }) : execFileSync(join(bin, cmd), args, { stdio: 'pipe' });
   run('initdb', ['-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync', '-E', 'UTF8', '--locale=C']);
-  const extra = Object.entries(o.settings ?? {}).map(([k, v]) => `-c ${k}=${v}`).join(' ');
+  // pg_ctl hands -o to a shell: each setting is quoted, so a value with a space or a quote stays one setting.
+  const extra = Object.entries(o.settings ?? {}).map(([k, v]) => `-c '${`${k}=${v}`.replace(/'/g, `'\\''`)}'`).join(' ');
   const opts = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 ${o.durable ? '' : '-c fsync=off '}-c max_connections=200${extra ? ` ${extra}` : ''}`;
   const start = () => run('pg_ctl', ['-D', data, '-o', opts, '-l', join(dir, 'log'), '-w', '-t', '60', 'start']);
   start();
