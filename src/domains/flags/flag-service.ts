@@ -69,8 +69,9 @@ export class FlagService {
     };
   }
 
-  private async record(tx: Tx, ctx: AuditContext, orgId: string, action: string, data: FlagRecordData): Promise<FlagRecord> {
-    const event = await appendAuditEvent(tx, this.deps.clock, ctx, { orgId, action, target: { type: 'flag', id: data.flag }, data, schemaVersion: FLAG_RECORD_VERSION });
+  /** `commit`: the record is the transaction's last statement, and commits with it (appendAuditEvent). */
+  private async record(tx: Tx, ctx: AuditContext, orgId: string, action: string, data: FlagRecordData, commit = false): Promise<FlagRecord> {
+    const event = await appendAuditEvent(tx, this.deps.clock, ctx, { orgId, action, target: { type: 'flag', id: data.flag }, data, schemaVersion: FLAG_RECORD_VERSION }, { commit });
     return toFlagRecord(event);
   }
 
@@ -188,8 +189,12 @@ export class FlagService {
     return { ...flag, states: (await store.listStates(this.deps.db, orgId, [key])).get(key) ?? [] };
   }
 
-  /** Read the old state (locked), apply, append the record: inside the caller's transaction. */
-  async applyInTx(tx: Tx, ctx: AuditContext, orgId: string, flag: Flag, env: string, patch: StatePatch, meta: WriteMeta, locked?: store.StoredState): Promise<WriteResult> {
+  /**
+   * Read the old state (locked), apply, append the record: inside the caller's transaction. `last`:
+   * nothing follows in the transaction, so the record commits it (one round trip fewer with the
+   * ledger head held).
+   */
+  async applyInTx(tx: Tx, ctx: AuditContext, orgId: string, flag: Flag, env: string, patch: StatePatch, meta: WriteMeta, locked?: store.StoredState, last = false): Promise<WriteResult> {
     const before = locked ?? (await store.lockState(tx, orgId, flag.key, env));
     if (!before) throw notFound(`no environment ${env}`);
     const after: FlagState = {
@@ -218,7 +223,7 @@ export class FlagService {
       ...(bypassed ? { freezeBypassed: bypassed } : {}),
       ...(meta.changeId ? { changeId: meta.changeId } : {}),
       ...(meta.revertOf ? { revertOf: meta.revertOf } : {}),
-    });
+    }, last);
     return { flag: flag.key, env, result: slice ? 'changed' : 'unchanged', record, state: current };
   }
 
@@ -306,7 +311,7 @@ export class FlagService {
       const reason = checkReason(meta.breakGlass ? 'high' : flag.risk, meta.reason, pattern);
       if (!reason.ok) throw badRequest(reason.error, 'reason');
       FlagService.checkBreakGlass(patch, meta);
-      return (await this.proposeIfNeeded(tx, ctx, orgId, flag, env, patch, meta, loaded?.environment)) ?? this.applyInTx(tx, ctx, orgId, flag, env, patch, meta, loaded?.state);
+      return (await this.proposeIfNeeded(tx, ctx, orgId, flag, env, patch, meta, loaded?.environment)) ?? this.applyInTx(tx, ctx, orgId, flag, env, patch, meta, loaded?.state, true);
     });
   }
 

@@ -45,8 +45,12 @@ function unnumbered(ev: NewAuditEvent, ctx: AuditContext, actor: AuditEvent['act
  * the one hashEvent computes, so verification is unchanged. The event's time is taken before the
  * lock: under concurrent writers, two neighbours in the chain can be out of time order by the time
  * one waited for the other.
+ *
+ * `commit` says the event is the last statement of its transaction: on PostgreSQL the append and
+ * the COMMIT then go in one round trip (Tx.queryThenCommit), so the head is not held while this
+ * process gets round to sending the COMMIT. The transaction has committed when it returns.
  */
-export async function appendAuditEvent(tx: Tx, clock: Clock, ctx: AuditContext, ev: NewAuditEvent): Promise<AuditEvent> {
+export async function appendAuditEvent(tx: Tx, clock: Clock, ctx: AuditContext, ev: NewAuditEvent, opts: { commit?: boolean } = {}): Promise<AuditEvent> {
   // One registry of actions, so the documented list cannot drift from what is written.
   if (!isAuditAction(ev.action)) throw new Error(`audit action ${ev.action} is not in the registry (src/domains/ledger/audit-actions.ts)`);
   const body = unnumbered(ev, ctx, fullActor(ctx.actor), clock.now().toISOString());
@@ -55,7 +59,10 @@ export async function appendAuditEvent(tx: Tx, clock: Clock, ctx: AuditContext, 
   // One UPDATE locks the head, numbers and hashes the event from the row it locked (the newest
   // version, however long the lock was waited for), and keeps the old hash for RETURNING; the
   // INSERT takes all three from it.
-  const r = await tx.query<{ seq: string | number; prev_hash: string; hash: string }>(
+  // The last statement of its transaction (`commit`) goes with the COMMIT in one round trip, on
+  // PostgreSQL: the head is then held only inside the server, for this statement and the commit.
+  const run = opts.commit && tx.queryThenCommit ? tx.queryThenCommit : tx.query.bind(tx);
+  const r = await run<{ seq: string | number; prev_hash: string; hash: string }>(
     `WITH head AS (
        UPDATE audit_heads
           SET seq = seq + 1, prev_hash = hash,

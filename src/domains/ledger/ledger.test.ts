@@ -60,17 +60,24 @@ describeEachEngine('the audit ledger', (engine) => {
     const orgId = await newOrg();
     const start = (await ledgerDigest(engine.db(), orgId)).seq;
     const domain = `ledger_writers_${Math.random().toString(36).slice(2)}`;
-    await engine.db().exec(`CREATE TABLE ${domain} (id text PRIMARY KEY, seq bigint NOT NULL)`);
+    await engine.db().exec(`CREATE TABLE ${domain} (id text PRIMARY KEY, seq bigint)`);
     // Each writer's transaction makes a domain row and its event; every fifth one appends a second
-    // event after it, every seventh a batch of three, and every eleventh is rolled back.
+    // event after it, every seventh a batch of three, and every eleventh is rolled back. Some write
+    // the domain row first and end with an event that commits the transaction (as a flag toggle does).
     const told: AuditEvent[] = [];
     const rolledBack = new Set<string>();
+    const committedByEvent = new Set<string>();
     const writer = async (w: number) => {
       for (let i = 0; i < 12; i++) {
         const id = `w${w}_${i}`;
         const ev = (n: number) => ({ orgId, action: 'change.registered' as const, target: { type: 'change', id: `${id}_${n}` }, data: { w, i, n } });
         try {
           const got = await engine.db().transaction(async (tx) => {
+            if (i % 4 === 0) {
+              await tx.query(`INSERT INTO ${domain} (id, seq) VALUES ($1, NULL)`, [id]);
+              committedByEvent.add(id);
+              return [await appendAuditEvent(tx, clock, ctx, ev(0), { commit: true })];
+            }
             const first = await appendAuditEvent(tx, clock, ctx, ev(0));
             await tx.query(`INSERT INTO ${domain} (id, seq) VALUES ($1, $2)`, [id, first.seq]);
             const more = i % 7 === 3 ? await appendAuditEvents(tx, clock, ctx, [ev(1), ev(2), ev(3)]) : i % 5 === 1 ? [await appendAuditEvent(tx, clock, ctx, ev(1))] : [];
@@ -98,7 +105,12 @@ describeEachEngine('the audit ledger', (engine) => {
     for (const id of rolledBack) expect(stored.has(`${id}_0`)).toBe(false);
     const domainRows = (await engine.db().query<{ id: string; seq: number }>(`SELECT id, seq FROM ${domain}`)).rows;
     expect(domainRows).toHaveLength(16 * 12 - 16);
-    for (const d of domainRows) expect(stored.get(`${d.id}_0`)?.seq).toBe(d.seq);
+    expect(committedByEvent.size).toBe(16 * 3);
+    for (const d of domainRows) {
+      if (committedByEvent.has(d.id)) expect(d.seq).toBeNull();
+      else expect(stored.get(`${d.id}_0`)?.seq).toBe(d.seq);
+      expect(stored.has(`${d.id}_0`)).toBe(true);
+    }
     expect(await verifyLedger(engine.db(), orgId)).toMatchObject({ ok: true, firstBrokenSeq: null });
     expect(await ledgerDigest(engine.db(), orgId)).toMatchObject({ seq: start + told.length, hash: told.reduce((a, b) => (a.seq > b.seq ? a : b)).hash });
   });

@@ -19,7 +19,19 @@ export type Queryable = {
 };
 
 /** A transaction handle. Only `Database.transaction` makes one. */
-export type Tx = Queryable & { readonly transactional: true };
+export type Tx = Queryable & {
+  readonly transactional: true;
+  /**
+   * PostgreSQL only: runs the transaction's last statement and its COMMIT in one round trip, so
+   * whatever row locks the statement takes are held only inside the server, never across a trip
+   * to this process and back (a busy event loop can add milliseconds there). The parameters are
+   * written into the text as literals ($n must not appear inside the statement's own strings or
+   * comments; values are text, numbers, booleans or null). Nothing may run on the transaction
+   * after it. Absent on the embedded engine, where the COMMIT costs no round trip: the caller
+   * uses `query` and the transaction commits as usual.
+   */
+  readonly queryThenCommit?: <R extends Row = Row>(text: string, params: readonly unknown[]) => Promise<QueryResult<R>>;
+};
 
 export type Database = Queryable & {
   readonly engine: Engine;
@@ -191,6 +203,21 @@ function isRunning(pid: number): boolean {
   }
 }
 
+/** A statement's $n parameters written in as SQL literals (queryThenCommit). */
+export function withLiterals(text: string, params: readonly unknown[]): string {
+  return text.replace(/\$(\d+)/g, (_m, n: string) => {
+    const i = Number(n) - 1;
+    if (i < 0 || i >= params.length) throw new Error(`statement refers to $${n} but has ${params.length} parameters`);
+    const v = params[i];
+    if (v === null || v === undefined) return 'NULL';
+    if (typeof v === 'string') return pg.escapeLiteral(v);
+    if (typeof v === 'number' && Number.isFinite(v)) return `'${String(v)}'`;
+    if (typeof v === 'bigint') return `'${v.toString()}'`;
+    if (typeof v === 'boolean') return v ? "'true'" : "'false'";
+    throw new Error(`parameter $${n} is a ${typeof v}: only text, finite numbers, booleans and null are written in as literals`);
+  });
+}
+
 function redactUrl(url: string): string {
   try {
     const u = new URL(url);
@@ -268,13 +295,33 @@ async function openPostgres(url: string, poolSize: number): Promise<Database> {
         admit();
         const client = await pool.connect();
         let lostConnection = false;
+        let committed = false;
+        const open = () => {
+          if (committed) throw new Error('this transaction has committed (queryThenCommit): no statement may follow it');
+        };
+        const inTx = wrap(client);
+        const tx: Tx = {
+          transactional: true,
+          query: async (text, params) => (open(), inTx.query(text, params)),
+          exec: async (text) => (open(), inTx.exec(text)),
+          async queryThenCommit<R extends Row>(text: string, params: readonly unknown[]) {
+            open();
+            // One simple-protocol query of two statements: if the first fails, the server skips the COMMIT.
+            const results = (await client.query(`${withLiterals(text, params)};\nCOMMIT`)) as unknown as pg.QueryResult[];
+            committed = true;
+            const first = results[0]!;
+            return { rows: first.rows as R[], rowCount: first.rowCount ?? 0 };
+          },
+        };
         try {
           await client.query('BEGIN');
-          const result = await fn({ ...wrap(client), transactional: true });
-          await client.query('COMMIT');
+          const result = await fn(tx);
+          if (!committed) await client.query('COMMIT');
           return result;
         } catch (err) {
           if (isDatabaseUnavailable(err)) lostConnection = true;
+          // The work committed and something after it failed: nothing to roll back or run again.
+          if (committed) throw err;
           await client.query('ROLLBACK').catch(() => undefined);
           const code = (err as { code?: string }).code;
           if ((code === '40P01' || code === '40001') && attempt < RETRIES) continue;

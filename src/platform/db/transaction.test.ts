@@ -1,0 +1,64 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { describeEachEngine } from '../../../test/support/engines.js';
+import { withLiterals, type Database } from './database.js';
+
+const TRICKY = "it's a \\ back'slash, \"quoted\", ü 🚀, $1 and a\nnew line";
+
+describeEachEngine('a transaction that ends with its last statement', (engine) => {
+  let db: Database;
+  const table = `tx_last_${Math.random().toString(36).slice(2)}`;
+  beforeAll(async () => {
+    db = engine.db();
+    await db.exec(`CREATE TABLE ${table} (id text PRIMARY KEY, note text, n int, yes boolean)`);
+  });
+  afterAll(async () => db.exec(`DROP TABLE ${table}`));
+  const ids = async () => (await db.query<{ id: string }>(`SELECT id FROM ${table} ORDER BY id`)).rows.map((r) => r.id);
+
+  it('on PostgreSQL, commits with that statement in one round trip, returns its rows, and refuses anything after it', async () => {
+    if (engine.name === 'pglite') {
+      // The embedded engine's COMMIT costs no round trip: it has no such method, and the caller uses query.
+      await db.transaction(async (tx) => expect(tx.queryThenCommit).toBeUndefined());
+      return;
+    }
+    const got = await db.transaction(async (tx) => {
+      await tx.query(`INSERT INTO ${table} (id) VALUES ('a1')`);
+      const r = await tx.queryThenCommit!<{ id: string; note: string; n: number; yes: boolean }>(
+        `INSERT INTO ${table} (id, note, n, yes) VALUES ($1, $2, $3::int, $4) RETURNING id, note, n, yes`, ['a2', TRICKY, 7, true]);
+      await expect(tx.query('SELECT 1')).rejects.toThrow(/has committed/);
+      return r.rows[0];
+    });
+    expect(got).toEqual({ id: 'a2', note: TRICKY, n: 7, yes: true });
+    expect(await ids()).toEqual(['a1', 'a2']);
+    // A failure of the callback after the commit reaches the caller, and the write stays.
+    await expect(db.transaction(async (tx) => {
+      await tx.queryThenCommit!(`INSERT INTO ${table} (id, note) VALUES ($1, $2)`, ['a3', null]);
+      throw new Error('after the commit');
+    })).rejects.toThrow('after the commit');
+    expect(await ids()).toEqual(['a1', 'a2', 'a3']);
+  });
+
+  it('on PostgreSQL, when that statement fails, commits nothing of the transaction and the connection goes on working', async () => {
+    if (engine.name === 'pglite') {
+      await db.transaction(async (tx) => expect(tx.queryThenCommit).toBeUndefined());
+      return;
+    }
+    await expect(db.transaction(async (tx) => {
+      await tx.query(`INSERT INTO ${table} (id) VALUES ('b1')`);
+      // The primary key is taken: the INSERT fails and the server skips the COMMIT sent with it.
+      await tx.queryThenCommit!(`INSERT INTO ${table} (id) VALUES ($1)`, ['a1']);
+    })).rejects.toThrow(/duplicate key/);
+    expect(await ids()).not.toContain('b1');
+    // Every connection of the pool is back in a clean state.
+    await Promise.all(Array.from({ length: 12 }, (_, i) => db.transaction((tx) => tx.query(`INSERT INTO ${table} (id) VALUES ($1)`, [`c${String(i).padStart(2, '0')}`]))));
+    expect((await ids()).filter((id) => id.startsWith('c'))).toHaveLength(12);
+  });
+});
+
+it('writes parameters in as literals that read back as given, and refuses what it cannot write', () => {
+  expect(withLiterals('SELECT $1, $2::int, $3, $10', ['x', 3, null, ...Array(6).fill(null), false])).toBe("SELECT 'x', '3'::int, NULL, 'false'");
+  // A quote is doubled; a backslash makes it an escape string, the backslash doubled.
+  expect(withLiterals('SELECT $1', ["o'clock \\"])).toBe("SELECT  E'o''clock \\\\'");
+  expect(() => withLiterals('SELECT $2', ['x'])).toThrow('statement refers to $2 but has 1 parameters');
+  expect(() => withLiterals('SELECT $1', [{ a: 1 }])).toThrow('parameter $1 is a object');
+  expect(() => withLiterals('SELECT $1', [Number.NaN])).toThrow(/parameter \$1 is a number/);
+});
