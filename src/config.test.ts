@@ -66,3 +66,16 @@ describe('CHANGELEDGER_PGLITE_SHARED_BUFFERS_MB', () => {
     expect(() => storeConfig({}, { CHANGELEDGER_PGLITE_SHARED_BUFFERS_MB: text })).toThrow(`CHANGELEDGER_PGLITE_SHARED_BUFFERS_MB must be a whole number of MiB from 1 to 4096, got "${text}"`);
   });
 });
+
+describe('CHANGELEDGER_DB_PREPARED_STATEMENTS', () => {
+  it('is on unless set off', () => {
+    expect(storeConfig({}, {}).preparedStatements).toBe(true);
+    expect(storeConfig({}, { CHANGELEDGER_DB_PREPARED_STATEMENTS: '' }).preparedStatements).toBe(true);
+    expect(storeConfig({}, { CHANGELEDGER_DB_PREPARED_STATEMENTS: 'off' }).preparedStatements).toBe(false);
+    expect(storeConfig({}, { CHANGELEDGER_DB_PREPARED_STATEMENTS: 'on' }).preparedStatements).toBe(true);
+  });
+
+  it.each(['false', '0', 'OFF', 'no'])('refuses %j, naming the variable and what it takes', (text) => {
+    expect(() => storeConfig({}, { CHANGELEDGER_DB_PREPARED_STATEMENTS: text })).toThrow(`CHANGELEDGER_DB_PREPARED_STATEMENTS must be on or off, got "${text}"`);
+  });
+});

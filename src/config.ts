@@ -9,8 +9,10 @@ import { packageRoot } from './platform/paths.js';
 /**
  * poolSize: connections one process keeps to a PostgreSQL server (CHANGELEDGER_DB_POOL_SIZE); unused on the embedded database.
  * pgliteSharedBuffersMb: the embedded database's shared buffers (CHANGELEDGER_PGLITE_SHARED_BUFFERS_MB); unused on PostgreSQL.
+ * preparedStatements: keep statements prepared on PostgreSQL's connections (CHANGELEDGER_DB_PREPARED_STATEMENTS, on
+ *   by default; off for a connection pooler that cannot carry them); unused on the embedded database.
  */
-export type StoreConfig = { dataDir: string; databaseUrl: string | null; poolSize: number; pgliteSharedBuffersMb: number };
+export type StoreConfig = { dataDir: string; databaseUrl: string | null; poolSize: number; pgliteSharedBuffersMb: number; preparedStatements: boolean };
 
 /** What one `serve` process does: everything, the listeners only, or the job worker only. */
 export const SERVE_ROLES = ['all', 'web', 'worker'] as const;
@@ -67,7 +69,16 @@ export function storeConfig(o: { data?: string; databaseUrl?: string }, env = pr
     databaseUrl: o.databaseUrl ?? env.DATABASE_URL ?? null,
     poolSize: wholeNumber(env, 'CHANGELEDGER_DB_POOL_SIZE', { dflt: DEFAULT_POOL_SIZE, max: 1000, unit: 'connections' }),
     pgliteSharedBuffersMb: wholeNumber(env, 'CHANGELEDGER_PGLITE_SHARED_BUFFERS_MB', { dflt: DEFAULT_PGLITE_SHARED_BUFFERS_MB, max: 4096, unit: 'MiB' }),
+    preparedStatements: onOrOff(env, 'CHANGELEDGER_DB_PREPARED_STATEMENTS', true),
   });
+}
+
+/** A variable that is on or off; its default when unset or empty. */
+function onOrOff(env: NodeJS.ProcessEnv, name: string, dflt: boolean): boolean {
+  const text = env[name];
+  if (text === undefined || text === '') return dflt;
+  if (text === 'on' || text === 'off') return text === 'on';
+  throw new Error(`${name} must be on or off, got "${text}"`);
 }
 
 /** A variable holding a whole number from 1 to `max`; its default when unset or empty. */

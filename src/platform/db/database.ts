@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, renameSync, rmdirSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { basename, dirname, join, resolve } from 'node:path';
@@ -56,7 +57,11 @@ export type OpenOptions =
       /** A tar of a data directory (dumpDataDir) to create `<dataDir>/pgdata` from, which must not exist yet. */
       loadDataDir?: Blob;
     }
-  | { engine: 'postgres'; url: string; poolSize?: number };
+  | {
+      engine: 'postgres'; url: string; poolSize?: number;
+      /** Keep the statements used more than once prepared on each connection (CHANGELEDGER_DB_PREPARED_STATEMENTS); on when absent. */
+      preparedStatements?: boolean;
+    };
 
 const INT8 = 20;
 /** Runs of a transaction the server aborted for a deadlock or a serialization failure. */
@@ -80,7 +85,7 @@ export const maxWaitingFor = (poolSize: number): number => Math.max(16, poolSize
 export async function openDatabase(opts: OpenOptions): Promise<Database> {
   return opts.engine === 'pglite'
     ? openPglite(opts.dataDir, opts.holder ?? 'changeledger', opts.lock ?? true, opts.loadDataDir, opts.sharedBuffersMb ?? DEFAULT_PGLITE_SHARED_BUFFERS_MB)
-    : openPostgres(opts.url, opts.poolSize ?? DEFAULT_POOL_SIZE);
+    : openPostgres(opts.url, opts.poolSize ?? DEFAULT_POOL_SIZE, opts.preparedStatements ?? true);
 }
 
 async function openPglite(dataDir: string, holder: string, lock: boolean, loadDataDir: Blob | undefined, sharedBuffersMb: number): Promise<Database> {
@@ -203,19 +208,69 @@ function isRunning(pid: number): boolean {
   }
 }
 
+/** At most this many statement texts are kept prepared, on each connection. */
+export const MAX_PREPARED_STATEMENTS = 200;
+
+/**
+ * Which statements are kept prepared on the server: a text gets a name at its second use, until
+ * MAX_PREPARED_STATEMENTS have one, so what runs over and over is parsed and planned once per
+ * connection, and a one-off never takes a slot. Parsing and planning each statement again took
+ * about 0.5 ms of PostgreSQL's 2.0 ms of CPU a flag toggle (bench vs-unleash, docs/performance.md).
+ * `renew` gives every text a new name: after a migration changed what a prepared `SELECT *`
+ * returns, the server refuses the old statement (isStalePlan) and it is prepared again.
+ */
+export function statementNamer(max = MAX_PREPARED_STATEMENTS): ((text: string) => string | undefined) & { renew(): void } {
+  const seen = new Set<string>();
+  const names = new Map<string, string>();
+  let generation = 0;
+  const nameOf = (text: string): string | undefined => {
+    const known = names.get(text);
+    if (known !== undefined || names.size >= max) return known;
+    if (!seen.has(text)) {
+      // Texts seen once are forgotten in bulk, so statements built with their values never grow it without end.
+      if (seen.size >= 10_000) seen.clear();
+      seen.add(text);
+      return undefined;
+    }
+    seen.delete(text);
+    const name = `cl${generation}_${createHash('sha1').update(text).digest('hex').slice(0, 24)}`;
+    names.set(text, name);
+    return name;
+  };
+  return Object.assign(nameOf, {
+    renew() {
+      generation += 1;
+      names.clear();
+    },
+  });
+}
+
+/** The server's refusal of a prepared statement whose result columns a schema change altered. */
+export function isStalePlan(err: unknown): boolean {
+  const e = err as { code?: string; message?: string } | null;
+  return e?.code === '0A000' && /cached plan must not change result type/.test(e.message ?? '');
+}
+
+/** The statements each connection has prepared with SQL's PREPARE (queryThenCommit), by name. */
+const preparedBySql = new WeakMap<pg.PoolClient, Set<string>>();
+
 /** A statement's $n parameters written in as SQL literals (queryThenCommit). */
 export function withLiterals(text: string, params: readonly unknown[]): string {
   return text.replace(/\$(\d+)/g, (_m, n: string) => {
     const i = Number(n) - 1;
     if (i < 0 || i >= params.length) throw new Error(`statement refers to $${n} but has ${params.length} parameters`);
-    const v = params[i];
-    if (v === null || v === undefined) return 'NULL';
-    if (typeof v === 'string') return pg.escapeLiteral(v);
-    if (typeof v === 'number' && Number.isFinite(v)) return `'${String(v)}'`;
-    if (typeof v === 'bigint') return `'${v.toString()}'`;
-    if (typeof v === 'boolean') return v ? "'true'" : "'false'";
-    throw new Error(`parameter $${n} is a ${typeof v}: only text, finite numbers, booleans and null are written in as literals`);
+    return literal(params[i], i + 1);
   });
+}
+
+/** One parameter as an SQL literal: untyped, as the driver sends a parameter, so the statement's context types it. */
+function literal(v: unknown, n: number): string {
+  if (v === null || v === undefined) return 'NULL';
+  if (typeof v === 'string') return pg.escapeLiteral(v);
+  if (typeof v === 'number' && Number.isFinite(v)) return `'${String(v)}'`;
+  if (typeof v === 'bigint') return `'${v.toString()}'`;
+  if (typeof v === 'boolean') return v ? "'true'" : "'false'";
+  throw new Error(`parameter $${n} is a ${typeof v}: only text, finite numbers, booleans and null are written in as literals`);
 }
 
 function redactUrl(url: string): string {
@@ -246,7 +301,7 @@ class SessionClient extends pg.Client {
   }
 }
 
-async function openPostgres(url: string, poolSize: number): Promise<Database> {
+async function openPostgres(url: string, poolSize: number, preparedStatements: boolean): Promise<Database> {
   const pool = new pg.Pool({
     connectionString: url,
     max: poolSize,
@@ -266,9 +321,23 @@ async function openPostgres(url: string, poolSize: number): Promise<Database> {
   pool.on('connect', (client) => {
     client.on('error', () => undefined);
   });
+  const names = preparedStatements ? statementNamer() : null;
   const wrap = (c: pg.Pool | pg.PoolClient) => ({
     async query<R extends Row>(text: string, params?: readonly unknown[]) {
-      const r = await c.query(text, params as unknown[] | undefined);
+      const run = () => {
+        const name = params?.length ? names?.(text) : undefined;
+        return c.query(name ? { name, text, values: params as unknown[] } : { text, values: params as unknown[] | undefined });
+      };
+      let r: pg.QueryResult;
+      try {
+        r = await run();
+      } catch (err) {
+        // Outside a transaction the statement runs again under a new name; in one, the transaction does.
+        if (!isStalePlan(err) || !names) throw err;
+        names.renew();
+        if (c instanceof pg.Pool) r = await run();
+        else throw err;
+      }
       return { rows: r.rows as R[], rowCount: r.rowCount ?? 0 };
     },
     async exec(text: string) {
@@ -306,8 +375,28 @@ async function openPostgres(url: string, poolSize: number): Promise<Database> {
           exec: async (text) => (open(), inTx.exec(text)),
           async queryThenCommit<R extends Row>(text: string, params: readonly unknown[]) {
             open();
-            // One simple-protocol query of two statements: if the first fails, the server skips the COMMIT.
-            const results = (await client.query(`${withLiterals(text, params)};\nCOMMIT`)) as unknown as pg.QueryResult[];
+            // A statement used before is prepared on the connection (once) and executed by name.
+            const name = names?.(text);
+            let statement = withLiterals(text, params);
+            if (name) {
+              const onClient = preparedBySql.get(client) ?? new Set<string>();
+              preparedBySql.set(client, onClient);
+              // Its own name: the driver's statements (the same text through query) share the session's namespace.
+              const sqlName = `${name}_c`;
+              if (!onClient.has(sqlName)) {
+                await client.query(`PREPARE ${sqlName} AS ${text}`);
+                onClient.add(sqlName);
+              }
+              statement = `EXECUTE ${sqlName}(${params.map((v, i) => literal(v, i + 1)).join(', ')})`;
+            }
+            let results: pg.QueryResult[];
+            try {
+              // One simple-protocol query of two statements: if the first fails, the server skips the COMMIT.
+              results = (await client.query(`${statement};\nCOMMIT`)) as unknown as pg.QueryResult[];
+            } catch (err) {
+              if (isStalePlan(err)) names?.renew();
+              throw err;
+            }
             committed = true;
             const first = results[0]!;
             return { rows: first.rows as R[], rowCount: first.rowCount ?? 0 };
@@ -324,7 +413,7 @@ async function openPostgres(url: string, poolSize: number): Promise<Database> {
           if (committed) throw err;
           await client.query('ROLLBACK').catch(() => undefined);
           const code = (err as { code?: string }).code;
-          if ((code === '40P01' || code === '40001') && attempt < RETRIES) continue;
+          if ((code === '40P01' || code === '40001' || isStalePlan(err)) && attempt < RETRIES) continue;
           throw err;
         } finally {
           // A connection the server dropped is not put back in the pool.

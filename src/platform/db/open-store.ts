@@ -5,7 +5,7 @@ import { migrate, pendingMigrations } from './migrate.js';
 /** Opens the configured engine and brings its schema up to date. */
 export async function openStore(cfg: StoreConfig, holder: string, opts: { migrate?: boolean } = {}): Promise<Database> {
   const db = cfg.databaseUrl
-    ? await openDatabase({ engine: 'postgres', url: cfg.databaseUrl, poolSize: cfg.poolSize })
+    ? await openDatabase({ engine: 'postgres', url: cfg.databaseUrl, poolSize: cfg.poolSize, preparedStatements: cfg.preparedStatements })
     : await openDatabase({ engine: 'pglite', dataDir: cfg.dataDir, holder, sharedBuffersMb: cfg.pgliteSharedBuffersMb });
   try {
     // Checked first, so a role without DDL rights can run an up-to-date schema.

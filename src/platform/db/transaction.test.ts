@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeEachEngine } from '../../../test/support/engines.js';
-import { withLiterals, type Database } from './database.js';
+import { openDatabase, withLiterals, type Database } from './database.js';
 
 const TRICKY = "it's a \\ back'slash, \"quoted\", ü 🚀, $1 and a\nnew line";
 
@@ -51,6 +51,37 @@ describeEachEngine('a transaction that ends with its last statement', (engine) =
     // Every connection of the pool is back in a clean state.
     await Promise.all(Array.from({ length: 12 }, (_, i) => db.transaction((tx) => tx.query(`INSERT INTO ${table} (id) VALUES ($1)`, [`c${String(i).padStart(2, '0')}`]))));
     expect((await ids()).filter((id) => id.startsWith('c'))).toHaveLength(12);
+  });
+});
+
+describeEachEngine('a last statement used again and again', (engine) => {
+  it('on PostgreSQL, is prepared once on its connection, executed by name, and prepared again after a schema change', async () => {
+    if (engine.name === 'pglite') {
+      await engine.db().transaction(async (tx) => expect(tx.queryThenCommit).toBeUndefined());
+      return;
+    }
+    // One connection, so every use lands on the session the check looks at.
+    const db = await openDatabase({ engine: 'postgres', url: engine.url(), poolSize: 1 });
+    const table = `tx_prep_${Math.random().toString(36).slice(2)}`;
+    try {
+      await db.exec(`CREATE TABLE ${table} (id text PRIMARY KEY, note text)`);
+      const insert = `INSERT INTO ${table} (id, note) VALUES ($1, $2) RETURNING *`;
+      const write = (id: string) => db.transaction(async (tx) => (await tx.queryThenCommit!(insert, [id, TRICKY])).rows[0]);
+      expect(await write('a')).toEqual({ id: 'a', note: TRICKY });
+      expect(await write('b')).toEqual({ id: 'b', note: TRICKY });
+      expect(await write('c')).toEqual({ id: 'c', note: TRICKY });
+      const prepared = async () => (await db.query<{ name: string }>('SELECT name FROM pg_prepared_statements WHERE statement LIKE $1 ORDER BY prepare_time', [`PREPARE %${table}%`])).rows.map((r) => r.name);
+      expect(await prepared()).toEqual([expect.stringMatching(/^cl0_[0-9a-f]{24}_c$/)]);
+      // Another process's migration changes what RETURNING * gives: the write runs again and answers.
+      await db.exec(`ALTER TABLE ${table} ADD COLUMN more int NOT NULL DEFAULT 5`);
+      expect(await write('d')).toEqual({ id: 'd', note: TRICKY, more: 5 });
+      expect(await write('e')).toEqual({ id: 'e', note: TRICKY, more: 5 });
+      expect((await prepared()).at(-1)).toMatch(/^cl1_/);
+      expect((await db.query(`SELECT count(*)::int AS n FROM ${table}`)).rows[0]).toEqual({ n: 5 });
+    } finally {
+      await db.exec(`DROP TABLE IF EXISTS ${table}`);
+      await db.close();
+    }
   });
 });
 

@@ -1,0 +1,75 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describeEachEngine } from '../../../test/support/engines.js';
+import { MAX_PREPARED_STATEMENTS, openDatabase, statementNamer, type Database } from './database.js';
+
+describe('the statement namer', () => {
+  it('names a text at its second use, the same name each time, and stops at its limit', () => {
+    const nameOf = statementNamer(2);
+    expect(nameOf('SELECT $1')).toBeUndefined();
+    const name = nameOf('SELECT $1');
+    expect(name).toMatch(/^cl0_[0-9a-f]{24}$/);
+    expect(nameOf('SELECT $1')).toBe(name);
+    nameOf('SELECT $1 + 1');
+    expect(nameOf('SELECT $1 + 1')).toMatch(/^cl0_/);
+    // Two texts have names: a third is used, often, without one.
+    for (let i = 0; i < 5; i++) expect(nameOf('SELECT $1 + 2')).toBeUndefined();
+    nameOf.renew();
+    expect(nameOf('SELECT $1')).toBeUndefined();
+    expect(nameOf('SELECT $1')).toMatch(/^cl1_/);
+    expect(MAX_PREPARED_STATEMENTS).toBeGreaterThanOrEqual(100);
+  });
+});
+
+// PostgreSQL only: the embedded engine has no server sessions to keep statements in.
+describeEachEngine('prepared statements on PostgreSQL', (engine) => {
+  const table = `prep_${Math.random().toString(36).slice(2)}`;
+  let one: Database | null = null;
+  beforeAll(async () => {
+    if (engine.name !== 'postgres') return;
+    // One connection, so the statements prepared are all on the session the checks look at.
+    one = await openDatabase({ engine: 'postgres', url: engine.url(), poolSize: 1 });
+    await one.exec(`CREATE TABLE ${table} (id text PRIMARY KEY)`);
+    await one.query(`INSERT INTO ${table} VALUES ($1)`, ['a']);
+  });
+  afterAll(async () => {
+    if (!one) return;
+    await one.exec(`DROP TABLE ${table}`);
+    await one.close();
+  });
+  const prepared = async (db: Database) => (await db.query<{ statement: string }>('SELECT statement FROM pg_prepared_statements')).rows.map((r) => r.statement);
+  const namesOf = async (db: Database, text: string) =>
+    (await db.query<{ name: string }>('SELECT name FROM pg_prepared_statements WHERE statement = $1 ORDER BY prepare_time', [text])).rows.map((r) => r.name.slice(0, 4));
+
+  it('are kept for what runs more than once, and survive a schema change that alters a SELECT *', async () => {
+    if (engine.name !== 'postgres') {
+      expect(engine.db().engine).toBe('pglite');
+      return;
+    }
+    const db = one!;
+    const select = `SELECT * FROM ${table} WHERE id = $1`;
+    expect(await db.query(select, ['a'])).toMatchObject({ rows: [{ id: 'a' }] });
+    expect(await prepared(db)).not.toContain(select);
+    await db.query(select, ['a']);
+    expect(await prepared(db)).toContain(select);
+    // A migration of another process adds a column: the server refuses the prepared statement's
+    // old shape, and the statement is prepared again, outside a transaction and inside one.
+    const other = await openDatabase({ engine: 'postgres', url: engine.url(), poolSize: 1, preparedStatements: false });
+    try {
+      await other.exec(`ALTER TABLE ${table} ADD COLUMN note text NOT NULL DEFAULT 'new'`);
+      expect((await db.query(select, ['a'])).rows).toEqual([{ id: 'a', note: 'new' }]);
+      await db.query(select, ['a']);
+      // Prepared again under a new name (a failed query outside a transaction also costs its connection: pg-pool's rule).
+      expect((await namesOf(db, select)).at(-1)).toBe('cl1_');
+      await other.exec(`ALTER TABLE ${table} ADD COLUMN more int NOT NULL DEFAULT 2`);
+      const inTx = await db.transaction(async (tx) => (await tx.query(select, ['a'])).rows);
+      expect(inTx).toEqual([{ id: 'a', note: 'new', more: 2 }]);
+      await db.query(select, ['a']);
+      expect((await namesOf(db, select)).at(-1)).toBe('cl2_');
+      // Switched off (a pooler that cannot carry them), nothing is kept, however often it runs.
+      for (let i = 0; i < 3; i++) await other.query(select, ['a']);
+      expect(await prepared(other)).toEqual([]);
+    } finally {
+      await other.close();
+    }
+  });
+});
