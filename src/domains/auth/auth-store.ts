@@ -1,4 +1,4 @@
-import type { Queryable, Row, Tx } from '../../platform/db/database.js';
+import { prepared, type Queryable, type Row, type Tx } from '../../platform/db/database.js';
 import { rateHitSql, type RateHit } from '../../platform/http/rate-limit.js';
 import type { ApiToken, Member, Organization, User } from './auth-types.js';
 import type { Role, Scope } from './scopes.js';
@@ -66,9 +66,9 @@ export async function findRole(db: Queryable, orgId: string, userId: string): Pr
 /** A person with their organisation and role there, in one read (every authenticated request asks). */
 export async function findMember(db: Queryable, orgId: string, userId: string): Promise<{ user: User; org: Organization; role: Role } | null> {
   const r = await db.query<UserRow & { role: Role; org_name: string; org_slug: string; org_created_at: Date }>(
-    `SELECT u.*, m.role, o.name AS org_name, o.slug AS org_slug, o.created_at AS org_created_at
+    prepared(`SELECT u.*, m.role, o.name AS org_name, o.slug AS org_slug, o.created_at AS org_created_at
      FROM memberships m JOIN users u ON u.id = m.user_id JOIN organizations o ON o.id = m.org_id
-     WHERE m.org_id = $1 AND m.user_id = $2`,
+     WHERE m.org_id = $1 AND m.user_id = $2`),
     [orgId, userId],
   );
   const row = r.rows[0];
@@ -96,7 +96,7 @@ export type SessionRow = { userId: string; orgId: string; csrfToken: string; exp
 
 export async function findSession(db: Queryable, idHash: string): Promise<SessionRow | null> {
   const r = await db.query<Row & { user_id: string; org_id: string; csrf_token: string; expires_at: Date }>(
-    'SELECT user_id, org_id, csrf_token, expires_at FROM sessions WHERE id_hash = $1',
+    prepared('SELECT user_id, org_id, csrf_token, expires_at FROM sessions WHERE id_hash = $1'),
     [idHash],
   );
   const row = r.rows[0];

@@ -1,4 +1,4 @@
-import type { Queryable, Row, Tx } from '../../platform/db/database.js';
+import { prepared, type Queryable, type Row, type Tx } from '../../platform/db/database.js';
 import type { ApprovalPolicy, Flag, FlagState, Json, Rollout, Rule } from './flag.js';
 
 export type Environment = { key: string; name: string; position: number; approvalPolicy: ApprovalPolicy; approvalsNeeded: number };
@@ -94,11 +94,11 @@ export async function lockState(tx: Tx, orgId: string, flagKey: string, env: str
 export async function updateState(tx: Tx, orgId: string, flagKey: string, env: string, s: FlagState, at: string): Promise<void> {
   // The state and its flag's updated_at in one statement: one round trip fewer while the state is locked.
   await tx.query(
-    `WITH state AS (
+    prepared(`WITH state AS (
        UPDATE flag_states SET enabled = $4, value = $5, rules = $6, rollout = $7, version = version + 1, updated_at = $8
         WHERE org_id = $1 AND flag_key = $2 AND env_key = $3
      )
-     UPDATE flags SET updated_at = $8 WHERE org_id = $1 AND key = $2`,
+     UPDATE flags SET updated_at = $8 WHERE org_id = $1 AND key = $2`),
     [orgId, flagKey, env, s.enabled, JSON.stringify(s.value), JSON.stringify(s.rules), s.rollout ? JSON.stringify(s.rollout) : null, at],
   );
 }
@@ -115,13 +115,13 @@ const toEnvironment = (x: EnvironmentRow): Environment => ({ key: x.key, name: x
  */
 export async function loadForWrite(tx: Tx, orgId: string, flagKey: string, env: string): Promise<WriteContext | null> {
   const r = await tx.query<Row & { flag: FlagRow; state: StateRow; environment: EnvironmentRow; ticket_pattern: string | null }>(
-    `SELECT to_jsonb(f) AS flag, to_jsonb(s) AS state, to_jsonb(e) AS environment,
+    prepared(`SELECT to_jsonb(f) AS flag, to_jsonb(s) AS state, to_jsonb(e) AS environment,
             (SELECT ticket_pattern FROM flag_settings WHERE org_id = $1) AS ticket_pattern
        FROM flags f
        JOIN environments e ON e.org_id = f.org_id AND e.key = $3
        JOIN flag_states s ON s.org_id = f.org_id AND s.flag_key = f.key AND s.env_key = e.key
       WHERE f.org_id = $1 AND f.key = $2
-        FOR UPDATE OF s`,
+        FOR UPDATE OF s`),
     [orgId, flagKey, env],
   );
   const row = r.rows[0];

@@ -1,5 +1,5 @@
 import type { Clock } from '../../platform/clock.js';
-import type { Queryable, Row, Tx } from '../../platform/db/database.js';
+import { prepared, type Queryable, type Row, type Tx } from '../../platform/db/database.js';
 import {
   AUDIT_SCHEMA_VERSION,
   fullActor,
@@ -63,7 +63,7 @@ export async function appendAuditEvent(tx: Tx, clock: Clock, ctx: AuditContext, 
   // PostgreSQL: the head is then held only inside the server, for this statement and the commit.
   const run = opts.commit && tx.queryThenCommit ? tx.queryThenCommit : tx.query.bind(tx);
   const r = await run<{ seq: string | number; prev_hash: string; hash: string }>(
-    `WITH head AS (
+    prepared(`WITH head AS (
        UPDATE audit_heads
           SET seq = seq + 1, prev_hash = hash,
               hash = encode(sha256(convert_to(hash || E'\\n' || $16::text || (seq + 1)::text || $17::text, 'UTF8')), 'hex')
@@ -72,7 +72,7 @@ export async function appendAuditEvent(tx: Tx, clock: Clock, ctx: AuditContext, 
      )
      INSERT INTO audit_events (${AUDIT_COLUMNS})
      SELECT $1, seq, $2::timestamptz, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14::jsonb, $15::int, prev_hash, hash FROM head
-     RETURNING seq, prev_hash, hash`,
+     RETURNING seq, prev_hash, hash`),
     [
       body.orgId, body.occurredAt, a.kind, a.id, a.name, a.automation, a.trigger,
       body.action, body.target.type, body.target.id, body.correlationId, body.requestId, body.source,

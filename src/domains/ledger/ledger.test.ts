@@ -67,6 +67,7 @@ describeEachEngine('the audit ledger', (engine) => {
     const told: AuditEvent[] = [];
     const rolledBack = new Set<string>();
     const committedByEvent = new Set<string>();
+    let sentWithCommit = 0;
     const writer = async (w: number) => {
       for (let i = 0; i < 12; i++) {
         const id = `w${w}_${i}`;
@@ -76,7 +77,9 @@ describeEachEngine('the audit ledger', (engine) => {
             if (i % 4 === 0) {
               await tx.query(`INSERT INTO ${domain} (id, seq) VALUES ($1, NULL)`, [id]);
               committedByEvent.add(id);
-              return [await appendAuditEvent(tx, clock, ctx, ev(0), { commit: true })];
+              // Counted, so the test shows the append went with its COMMIT where the engine can do that.
+              const counting = tx.queryThenCommit ? { ...tx, queryThenCommit: ((text: string, params: readonly unknown[]) => (sentWithCommit++, tx.queryThenCommit!(text, params))) as typeof tx.queryThenCommit } : tx;
+              return [await appendAuditEvent(counting, clock, ctx, ev(0), { commit: true })];
             }
             const first = await appendAuditEvent(tx, clock, ctx, ev(0));
             await tx.query(`INSERT INTO ${domain} (id, seq) VALUES ($1, $2)`, [id, first.seq]);
@@ -106,6 +109,7 @@ describeEachEngine('the audit ledger', (engine) => {
     const domainRows = (await engine.db().query<{ id: string; seq: number }>(`SELECT id, seq FROM ${domain}`)).rows;
     expect(domainRows).toHaveLength(16 * 12 - 16);
     expect(committedByEvent.size).toBe(16 * 3);
+    expect(sentWithCommit).toBe(engine.name === 'postgres' ? 16 * 3 : 0);
     for (const d of domainRows) {
       if (committedByEvent.has(d.id)) expect(d.seq).toBeNull();
       else expect(stored.get(`${d.id}_0`)?.seq).toBe(d.seq);

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, renameSync, rmdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { basename, dirname, join, resolve } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
@@ -28,8 +28,10 @@ export type Tx = Queryable & {
    * to this process and back (a busy event loop can add milliseconds there). The parameters are
    * written into the text as literals ($n must not appear inside the statement's own strings or
    * comments; values are text, numbers, booleans or null). Nothing may run on the transaction
-   * after it. Absent on the embedded engine, where the COMMIT costs no round trip: the caller
-   * uses `query` and the transaction commits as usual.
+   * after it, and the callback should do nothing after it that can fail: the write has committed,
+   * yet the caller would see the error (and a client that retries would write twice). Absent on
+   * the embedded engine, where the COMMIT costs no round trip: the caller uses `query` and the
+   * transaction commits as usual.
    */
   readonly queryThenCommit?: <R extends Row = Row>(text: string, params: readonly unknown[]) => Promise<QueryResult<R>>;
 };
@@ -98,7 +100,7 @@ async function openPglite(dataDir: string, holder: string, lock: boolean, loadDa
   const startParams = [...PGlite.defaultStartParams, '-c', `shared_buffers=${sharedBuffersMb}MB`];
   let db: PGlite;
   try {
-    if (!loadDataDir && !existsSync(join(pgdata, 'PG_VERSION'))) await createPgliteDataDir(pgdata, startParams);
+    if (!loadDataDir && !existsSync(join(pgdata, 'PG_VERSION'))) await createPgliteDataDir(pgdata, startParams, held !== null);
     db = await PGlite.create(pgdata, { parsers: { [INT8]: (v: string) => Number(v) }, startParams, ...(loadDataDir ? { loadDataDir } : {}) });
   } catch (err) {
     held?.release();
@@ -142,16 +144,18 @@ const CREATE_DATA_DIR_TIMEOUT_MS = 180_000;
  *
  * The child makes it under a name of its own (`pgdata.init-<pid>`), and only a finished directory
  * is renamed to `pgdata`: a start that is killed part-way leaves no half-made database behind for
- * the next start to open. The child exits when its parent does (its stdin closes), and is killed
- * if it takes longer than three minutes.
+ * the next start to open. An empty `pgdata` that already exists (a mount point, which cannot be
+ * renamed over) is filled in place instead, as before. The child exits when its parent does (its
+ * stdin closes), and is killed if it takes longer than three minutes.
  */
-async function createPgliteDataDir(pgdata: string, startParams: string[]): Promise<void> {
-  if (existsSync(pgdata) && readdirSync(pgdata).length > 0) {
-    throw new Error(`${pgdata} is not empty but holds no database (there is no PG_VERSION in it): it may be left from a first start that was interrupted before this version. Move it aside, or remove it if it holds nothing you need, and start again`);
+async function createPgliteDataDir(pgdata: string, startParams: string[], lockHeld: boolean): Promise<void> {
+  const inPlace = existsSync(pgdata);
+  if (inPlace && readdirSync(pgdata).length > 0) {
+    throw new Error(`${pgdata} is not empty but holds no database (there is no PG_VERSION in it): it may be left from a first start that was interrupted. Move it aside, or remove it if it holds nothing you need, and start again`);
   }
-  removeAbandonedAttempts(pgdata);
-  const attempt = `${pgdata}.init-${process.pid}`;
-  rmSync(attempt, { recursive: true, force: true });
+  removeAbandonedAttempts(pgdata, lockHeld);
+  const attempt = inPlace ? pgdata : `${pgdata}.init-${process.pid}`;
+  if (!inPlace) rmSync(attempt, { recursive: true, force: true });
   const script = [
     // The parent's end of stdin closes when the parent exits, however it exits.
     "process.stdin.on('end', () => process.exit(1)).resume();",
@@ -181,20 +185,27 @@ async function createPgliteDataDir(pgdata: string, startParams: string[]): Promi
         fail(new Error(`could not create the embedded database in ${pgdata}: ${how}${err.trim() ? `: ${err.trim()}` : ''}`));
       });
     });
-    if (existsSync(pgdata)) rmdirSync(pgdata);
-    renameSync(attempt, pgdata);
+    if (!inPlace) renameSync(attempt, pgdata);
+  } catch (err) {
+    // In place, what the child left is not a database: empty it again, so the next start is not refused.
+    if (inPlace) for (const f of readdirSync(pgdata)) rmSync(join(pgdata, f), { recursive: true, force: true });
+    throw err;
   } finally {
-    rmSync(attempt, { recursive: true, force: true });
+    if (!inPlace) rmSync(attempt, { recursive: true, force: true });
   }
 }
 
-/** Attempts of processes that no longer run: a start killed while its child made the directory. */
-function removeAbandonedAttempts(pgdata: string): void {
+/**
+ * Attempts of earlier starts: a start killed while its child made the directory. With the data
+ * directory's lock held no other start can be making one, so all go (a pid can be reused: in a
+ * container the server is always pid 1); without the lock, only those of processes that are gone.
+ */
+function removeAbandonedAttempts(pgdata: string, lockHeld: boolean): void {
   const prefix = `${basename(pgdata)}.init-`;
   for (const name of readdirSync(dirname(pgdata))) {
     if (!name.startsWith(prefix)) continue;
     const pid = Number(name.slice(prefix.length));
-    if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && isRunning(pid)) continue;
+    if (!lockHeld && Number.isInteger(pid) && pid > 0 && pid !== process.pid && isRunning(pid)) continue;
     rmSync(join(dirname(pgdata), name), { recursive: true, force: true });
   }
 }
@@ -211,44 +222,65 @@ function isRunning(pid: number): boolean {
 /** At most this many statement texts are kept prepared, on each connection. */
 export const MAX_PREPARED_STATEMENTS = 200;
 
+const PREPARED_MARK = '/* prepared */ ';
+
 /**
- * Which statements are kept prepared on the server: a text gets a name at its second use, until
- * MAX_PREPARED_STATEMENTS have one, so what runs over and over is parsed and planned once per
- * connection, and a one-off never takes a slot. Parsing and planning each statement again took
- * about 0.5 ms of PostgreSQL's 2.0 ms of CPU a flag toggle (bench vs-unleash, docs/performance.md).
- * `renew` gives every text a new name: after a migration changed what a prepared `SELECT *`
- * returns, the server refuses the old statement (isStalePlan) and it is prepared again.
+ * Marks a statement to keep prepared on PostgreSQL's connections: a hot lookup or write by key,
+ * whose best plan does not depend on its values. Such a statement is parsed and planned once per
+ * connection, and PostgreSQL may then run it on a generic plan, which is why only marked ones
+ * are: one with optional filters (`$2 IS NULL OR …`) or a prefix `LIKE $n` is better planned for
+ * its values at every run. Planning the flag write's five statements again each time took about
+ * 0.7 ms of PostgreSQL's 2.0 ms of CPU a toggle (bench vs-unleash, docs/performance.md). The mark
+ * is an SQL comment, so the text runs unchanged on the embedded engine.
  */
-export function statementNamer(max = MAX_PREPARED_STATEMENTS): ((text: string) => string | undefined) & { renew(): void } {
+export function prepared(text: string): string {
+  return PREPARED_MARK + text;
+}
+
+/**
+ * Which marked statements (prepared()) are kept prepared on the server: a text gets a name at its
+ * second use, until MAX_PREPARED_STATEMENTS have one, so a one-off never takes a slot. Texts are
+ * remembered by a hash until their second use, and forgotten in bulk past 10,000.
+ *
+ * `renew(name)` gives every text a new name when `name` is of the current generation: after a
+ * migration changed what a prepared `SELECT *` returns, the server refuses the old statement
+ * (isStalePlan) and it is prepared again; several requests refused at once renew once. The old
+ * generation's statements stay on their connections until those close.
+ */
+export function statementNamer(max = MAX_PREPARED_STATEMENTS): ((text: string) => string | undefined) & { renew(failed: string | undefined): void } {
   const seen = new Set<string>();
   const names = new Map<string, string>();
   let generation = 0;
   const nameOf = (text: string): string | undefined => {
     const known = names.get(text);
     if (known !== undefined || names.size >= max) return known;
-    if (!seen.has(text)) {
-      // Texts seen once are forgotten in bulk, so statements built with their values never grow it without end.
+    const digest = createHash('sha1').update(text).digest('hex').slice(0, 24);
+    if (!seen.has(digest)) {
       if (seen.size >= 10_000) seen.clear();
-      seen.add(text);
+      seen.add(digest);
       return undefined;
     }
-    seen.delete(text);
-    const name = `cl${generation}_${createHash('sha1').update(text).digest('hex').slice(0, 24)}`;
+    seen.delete(digest);
+    const name = `cl${generation}_${digest}`;
     names.set(text, name);
     return name;
   };
   return Object.assign(nameOf, {
-    renew() {
+    renew(failed: string | undefined) {
+      if (failed !== undefined && !failed.startsWith(`cl${generation}_`)) return;
       generation += 1;
       names.clear();
     },
   });
 }
 
-/** The server's refusal of a prepared statement whose result columns a schema change altered. */
+/**
+ * The server's refusal of a prepared statement whose result columns a schema change altered. The
+ * routine's name is never translated, whatever the server's lc_messages.
+ */
 export function isStalePlan(err: unknown): boolean {
-  const e = err as { code?: string; message?: string } | null;
-  return e?.code === '0A000' && /cached plan must not change result type/.test(e.message ?? '');
+  const e = err as { code?: string; message?: string; routine?: string } | null;
+  return e?.code === '0A000' && (e.routine === 'RevalidateCachedQuery' || /cached plan must not change result type/.test(e.message ?? ''));
 }
 
 /** The statements each connection has prepared with SQL's PREPARE (queryThenCommit), by name. */
@@ -324,8 +356,9 @@ async function openPostgres(url: string, poolSize: number, preparedStatements: b
   const names = preparedStatements ? statementNamer() : null;
   const wrap = (c: pg.Pool | pg.PoolClient) => ({
     async query<R extends Row>(text: string, params?: readonly unknown[]) {
+      let name: string | undefined;
       const run = () => {
-        const name = params?.length ? names?.(text) : undefined;
+        name = params?.length && text.startsWith(PREPARED_MARK) ? names?.(text) : undefined;
         return c.query(name ? { name, text, values: params as unknown[] } : { text, values: params as unknown[] | undefined });
       };
       let r: pg.QueryResult;
@@ -334,7 +367,7 @@ async function openPostgres(url: string, poolSize: number, preparedStatements: b
       } catch (err) {
         // Outside a transaction the statement runs again under a new name; in one, the transaction does.
         if (!isStalePlan(err) || !names) throw err;
-        names.renew();
+        names.renew(name);
         if (c instanceof pg.Pool) r = await run();
         else throw err;
       }
@@ -376,7 +409,7 @@ async function openPostgres(url: string, poolSize: number, preparedStatements: b
           async queryThenCommit<R extends Row>(text: string, params: readonly unknown[]) {
             open();
             // A statement used before is prepared on the connection (once) and executed by name.
-            const name = names?.(text);
+            const name = text.startsWith(PREPARED_MARK) ? names?.(text) : undefined;
             let statement = withLiterals(text, params);
             if (name) {
               const onClient = preparedBySql.get(client) ?? new Set<string>();
@@ -394,7 +427,9 @@ async function openPostgres(url: string, poolSize: number, preparedStatements: b
               // One simple-protocol query of two statements: if the first fails, the server skips the COMMIT.
               results = (await client.query(`${statement};\nCOMMIT`)) as unknown as pg.QueryResult[];
             } catch (err) {
-              if (isStalePlan(err)) names?.renew();
+              if (isStalePlan(err)) names?.renew(name);
+              // The session lost it (a pooler gave this connection another server session): prepare it again next time.
+              if ((err as { code?: string }).code === '26000' && name) preparedBySql.get(client)?.delete(`${name}_c`);
               throw err;
             }
             committed = true;
@@ -413,7 +448,7 @@ async function openPostgres(url: string, poolSize: number, preparedStatements: b
           if (committed) throw err;
           await client.query('ROLLBACK').catch(() => undefined);
           const code = (err as { code?: string }).code;
-          if ((code === '40P01' || code === '40001' || isStalePlan(err)) && attempt < RETRIES) continue;
+          if ((code === '40P01' || code === '40001' || code === '26000' || isStalePlan(err)) && attempt < RETRIES) continue;
           throw err;
         } finally {
           // A connection the server dropped is not put back in the pool.

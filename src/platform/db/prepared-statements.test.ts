@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeEachEngine } from '../../../test/support/engines.js';
-import { MAX_PREPARED_STATEMENTS, openDatabase, statementNamer, type Database } from './database.js';
+import { MAX_PREPARED_STATEMENTS, openDatabase, prepared, statementNamer, type Database } from './database.js';
 
 describe('the statement namer', () => {
   it('names a text at its second use, the same name each time, and stops at its limit', () => {
@@ -13,9 +13,13 @@ describe('the statement namer', () => {
     expect(nameOf('SELECT $1 + 1')).toMatch(/^cl0_/);
     // Two texts have names: a third is used, often, without one.
     for (let i = 0; i < 5; i++) expect(nameOf('SELECT $1 + 2')).toBeUndefined();
-    nameOf.renew();
+    nameOf.renew(name);
     expect(nameOf('SELECT $1')).toBeUndefined();
-    expect(nameOf('SELECT $1')).toMatch(/^cl1_/);
+    const renewed = nameOf('SELECT $1');
+    expect(renewed).toMatch(/^cl1_/);
+    // A second request refused for the old generation's statement keeps the names already renewed.
+    nameOf.renew(name);
+    expect(nameOf('SELECT $1')).toBe(renewed);
     expect(MAX_PREPARED_STATEMENTS).toBeGreaterThanOrEqual(100);
   });
 });
@@ -36,7 +40,7 @@ describeEachEngine('prepared statements on PostgreSQL', (engine) => {
     await one.exec(`DROP TABLE ${table}`);
     await one.close();
   });
-  const prepared = async (db: Database) => (await db.query<{ statement: string }>('SELECT statement FROM pg_prepared_statements')).rows.map((r) => r.statement);
+  const kept = async (db: Database) => (await db.query<{ statement: string }>('SELECT statement FROM pg_prepared_statements')).rows.map((r) => r.statement);
   const namesOf = async (db: Database, text: string) =>
     (await db.query<{ name: string }>('SELECT name FROM pg_prepared_statements WHERE statement = $1 ORDER BY prepare_time', [text])).rows.map((r) => r.name.slice(0, 4));
 
@@ -46,11 +50,15 @@ describeEachEngine('prepared statements on PostgreSQL', (engine) => {
       return;
     }
     const db = one!;
-    const select = `SELECT * FROM ${table} WHERE id = $1`;
+    // Only a statement marked for it is kept: an unmarked one is planned for its values every time.
+    const unmarked = `SELECT id FROM ${table} WHERE id LIKE $1`;
+    for (let i = 0; i < 3; i++) await db.query(unmarked, ['a%']);
+    expect(await kept(db)).not.toContain(unmarked);
+    const select = prepared(`SELECT * FROM ${table} WHERE id = $1`);
     expect(await db.query(select, ['a'])).toMatchObject({ rows: [{ id: 'a' }] });
-    expect(await prepared(db)).not.toContain(select);
+    expect(await kept(db)).not.toContain(select);
     await db.query(select, ['a']);
-    expect(await prepared(db)).toContain(select);
+    expect(await kept(db)).toContain(select);
     // A migration of another process adds a column: the server refuses the prepared statement's
     // old shape, and the statement is prepared again, outside a transaction and inside one.
     const other = await openDatabase({ engine: 'postgres', url: engine.url(), poolSize: 1, preparedStatements: false });
@@ -67,7 +75,7 @@ describeEachEngine('prepared statements on PostgreSQL', (engine) => {
       expect((await namesOf(db, select)).at(-1)).toBe('cl2_');
       // Switched off (a pooler that cannot carry them), nothing is kept, however often it runs.
       for (let i = 0; i < 3; i++) await other.query(select, ['a']);
-      expect(await prepared(other)).toEqual([]);
+      expect(await kept(other)).toEqual([]);
     } finally {
       await other.close();
     }

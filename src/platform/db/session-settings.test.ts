@@ -87,6 +87,21 @@ describe("the embedded engine's first start", () => {
     expect(readdirSync(dir).filter((f) => f.startsWith('pgdata.init-'))).toEqual([]);
   });
 
+  it('fills an empty pgdata in place (a mount point cannot be renamed over), and with the lock held clears every attempt, even one whose pid runs', async () => {
+    const dir = newDir();
+    mkdirSync(join(dir, 'pgdata'));
+    // Pid 1 always runs, and in a container it is the server itself: only the lock says the attempt is abandoned.
+    mkdirSync(join(dir, 'pgdata.init-1'));
+    const db = await openDatabase({ engine: 'pglite', dataDir: dir });
+    try {
+      expect((await db.query<{ n: number }>('SELECT 2 AS n')).rows[0]!.n).toBe(2);
+    } finally {
+      await db.close();
+    }
+    expect(existsSync(join(dir, 'pgdata', 'PG_VERSION'))).toBe(true);
+    expect(readdirSync(dir).filter((f) => f.startsWith('pgdata.init-'))).toEqual([]);
+  });
+
   it('refuses a pgdata that is not empty and holds no database, saying what to do, and makes nothing', async () => {
     const dir = newDir();
     mkdirSync(join(dir, 'pgdata'));

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeEachEngine } from '../../../test/support/engines.js';
-import { openDatabase, withLiterals, type Database } from './database.js';
+import { openDatabase, prepared, withLiterals, type Database } from './database.js';
 
 const TRICKY = "it's a \\ back'slash, \"quoted\", ü 🚀, $1 and a\nnew line";
 
@@ -65,18 +65,18 @@ describeEachEngine('a last statement used again and again', (engine) => {
     const table = `tx_prep_${Math.random().toString(36).slice(2)}`;
     try {
       await db.exec(`CREATE TABLE ${table} (id text PRIMARY KEY, note text)`);
-      const insert = `INSERT INTO ${table} (id, note) VALUES ($1, $2) RETURNING *`;
+      const insert = prepared(`INSERT INTO ${table} (id, note) VALUES ($1, $2) RETURNING *`);
       const write = (id: string) => db.transaction(async (tx) => (await tx.queryThenCommit!(insert, [id, TRICKY])).rows[0]);
       expect(await write('a')).toEqual({ id: 'a', note: TRICKY });
       expect(await write('b')).toEqual({ id: 'b', note: TRICKY });
       expect(await write('c')).toEqual({ id: 'c', note: TRICKY });
-      const prepared = async () => (await db.query<{ name: string }>('SELECT name FROM pg_prepared_statements WHERE statement LIKE $1 ORDER BY prepare_time', [`PREPARE %${table}%`])).rows.map((r) => r.name);
-      expect(await prepared()).toEqual([expect.stringMatching(/^cl0_[0-9a-f]{24}_c$/)]);
-      // Another process's migration changes what RETURNING * gives: the write runs again and answers.
+      const kept = async () => (await db.query<{ name: string }>('SELECT name FROM pg_prepared_statements WHERE statement LIKE $1 ORDER BY prepare_time', [`PREPARE %${table}%`])).rows.map((r) => r.name);
+      expect(await kept()).toEqual([expect.stringMatching(/^cl0_[0-9a-f]{24}_c$/)]);
+      // A migration changes what RETURNING * gives: the server refuses the prepared statement, and the write runs again and answers.
       await db.exec(`ALTER TABLE ${table} ADD COLUMN more int NOT NULL DEFAULT 5`);
       expect(await write('d')).toEqual({ id: 'd', note: TRICKY, more: 5 });
       expect(await write('e')).toEqual({ id: 'e', note: TRICKY, more: 5 });
-      expect((await prepared()).at(-1)).toMatch(/^cl1_/);
+      expect((await kept()).at(-1)).toMatch(/^cl1_/);
       expect((await db.query(`SELECT count(*)::int AS n FROM ${table}`)).rows[0]).toEqual({ n: 5 });
     } finally {
       await db.exec(`DROP TABLE IF EXISTS ${table}`);
