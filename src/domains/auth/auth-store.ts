@@ -63,12 +63,14 @@ export async function findRole(db: Queryable, orgId: string, userId: string): Pr
   return r.rows[0]?.role ?? null;
 }
 
+const FIND_MEMBER = prepared(`SELECT u.*, m.role, o.name AS org_name, o.slug AS org_slug, o.created_at AS org_created_at
+     FROM memberships m JOIN users u ON u.id = m.user_id JOIN organizations o ON o.id = m.org_id
+     WHERE m.org_id = $1 AND m.user_id = $2`);
+
 /** A person with their organisation and role there, in one read (every authenticated request asks). */
 export async function findMember(db: Queryable, orgId: string, userId: string): Promise<{ user: User; org: Organization; role: Role } | null> {
   const r = await db.query<UserRow & { role: Role; org_name: string; org_slug: string; org_created_at: Date }>(
-    prepared(`SELECT u.*, m.role, o.name AS org_name, o.slug AS org_slug, o.created_at AS org_created_at
-     FROM memberships m JOIN users u ON u.id = m.user_id JOIN organizations o ON o.id = m.org_id
-     WHERE m.org_id = $1 AND m.user_id = $2`),
+    FIND_MEMBER,
     [orgId, userId],
   );
   const row = r.rows[0];
@@ -94,9 +96,11 @@ export async function insertSession(tx: Tx, s: { idHash: string; userId: string;
 
 export type SessionRow = { userId: string; orgId: string; csrfToken: string; expiresAt: string };
 
+const FIND_SESSION = prepared('SELECT user_id, org_id, csrf_token, expires_at FROM sessions WHERE id_hash = $1');
+
 export async function findSession(db: Queryable, idHash: string): Promise<SessionRow | null> {
   const r = await db.query<Row & { user_id: string; org_id: string; csrf_token: string; expires_at: Date }>(
-    prepared('SELECT user_id, org_id, csrf_token, expires_at FROM sessions WHERE id_hash = $1'),
+    FIND_SESSION,
     [idHash],
   );
   const row = r.rows[0];

@@ -91,14 +91,16 @@ export async function lockState(tx: Tx, orgId: string, flagKey: string, env: str
   return r.rows[0] ? toState(r.rows[0]) : null;
 }
 
-export async function updateState(tx: Tx, orgId: string, flagKey: string, env: string, s: FlagState, at: string): Promise<void> {
-  // The state and its flag's updated_at in one statement: one round trip fewer while the state is locked.
-  await tx.query(
-    prepared(`WITH state AS (
+const UPDATE_STATE = prepared(`WITH state AS (
        UPDATE flag_states SET enabled = $4, value = $5, rules = $6, rollout = $7, version = version + 1, updated_at = $8
         WHERE org_id = $1 AND flag_key = $2 AND env_key = $3
      )
-     UPDATE flags SET updated_at = $8 WHERE org_id = $1 AND key = $2`),
+     UPDATE flags SET updated_at = $8 WHERE org_id = $1 AND key = $2`);
+
+export async function updateState(tx: Tx, orgId: string, flagKey: string, env: string, s: FlagState, at: string): Promise<void> {
+  // The state and its flag's updated_at in one statement: one round trip fewer while the state is locked.
+  await tx.query(
+    UPDATE_STATE,
     [orgId, flagKey, env, s.enabled, JSON.stringify(s.value), JSON.stringify(s.rules), s.rollout ? JSON.stringify(s.rollout) : null, at],
   );
 }
@@ -106,6 +108,14 @@ export async function updateState(tx: Tx, orgId: string, flagKey: string, env: s
 export type WriteContext = { flag: Flag; state: StoredState; environment: Environment; ticketPattern: string | null };
 type EnvironmentRow = Row & { key: string; name: string; position: number; approval_policy: ApprovalPolicy; approvals_needed: number };
 const toEnvironment = (x: EnvironmentRow): Environment => ({ key: x.key, name: x.name, position: x.position, approvalPolicy: x.approval_policy, approvalsNeeded: x.approvals_needed });
+
+const LOAD_FOR_WRITE = prepared(`SELECT to_jsonb(f) AS flag, to_jsonb(s) AS state, to_jsonb(e) AS environment,
+            (SELECT ticket_pattern FROM flag_settings WHERE org_id = $1) AS ticket_pattern
+       FROM flags f
+       JOIN environments e ON e.org_id = f.org_id AND e.key = $3
+       JOIN flag_states s ON s.org_id = f.org_id AND s.flag_key = f.key AND s.env_key = e.key
+      WHERE f.org_id = $1 AND f.key = $2
+        FOR UPDATE OF s`);
 
 /**
  * Everything one flag write reads, in one statement: the flag, the environment's approval policy,
@@ -115,13 +125,7 @@ const toEnvironment = (x: EnvironmentRow): Environment => ({ key: x.key, name: x
  */
 export async function loadForWrite(tx: Tx, orgId: string, flagKey: string, env: string): Promise<WriteContext | null> {
   const r = await tx.query<Row & { flag: FlagRow; state: StateRow; environment: EnvironmentRow; ticket_pattern: string | null }>(
-    prepared(`SELECT to_jsonb(f) AS flag, to_jsonb(s) AS state, to_jsonb(e) AS environment,
-            (SELECT ticket_pattern FROM flag_settings WHERE org_id = $1) AS ticket_pattern
-       FROM flags f
-       JOIN environments e ON e.org_id = f.org_id AND e.key = $3
-       JOIN flag_states s ON s.org_id = f.org_id AND s.flag_key = f.key AND s.env_key = e.key
-      WHERE f.org_id = $1 AND f.key = $2
-        FOR UPDATE OF s`),
+    LOAD_FOR_WRITE,
     [orgId, flagKey, env],
   );
   const row = r.rows[0];

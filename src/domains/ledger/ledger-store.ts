@@ -15,6 +15,18 @@ import { isAuditAction } from './audit-actions.js';
 export const AUDIT_COLUMNS = `org_id, seq, occurred_at, actor_kind, actor_id, actor_name, actor_automation, actor_trigger,
   action, target_type, target_id, correlation_id, request_id, source, data, schema_version, prev_hash, hash`;
 
+/** The append's one statement (appendAuditEvent), built once: it is run on every write. */
+const APPEND_EVENT = prepared(`WITH head AS (
+       UPDATE audit_heads
+          SET seq = seq + 1, prev_hash = hash,
+              hash = encode(sha256(convert_to(hash || E'\\n' || $16::text || (seq + 1)::text || $17::text, 'UTF8')), 'hex')
+        WHERE org_id = $1
+       RETURNING seq, prev_hash, hash
+     )
+     INSERT INTO audit_events (${AUDIT_COLUMNS})
+     SELECT $1, seq, $2::timestamptz, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14::jsonb, $15::int, prev_hash, hash FROM head
+     RETURNING seq, prev_hash, hash`);
+
 /** Starts the chain of a new organisation; in the transaction that creates it. */
 export async function createLedgerHead(tx: Tx, orgId: string): Promise<void> {
   await tx.query('INSERT INTO audit_heads (org_id, seq, hash) VALUES ($1, 0, $2)', [orgId, GENESIS_HASH]);
@@ -63,16 +75,7 @@ export async function appendAuditEvent(tx: Tx, clock: Clock, ctx: AuditContext, 
   // PostgreSQL: the head is then held only inside the server, for this statement and the commit.
   const run = opts.commit && tx.queryThenCommit ? tx.queryThenCommit : tx.query.bind(tx);
   const r = await run<{ seq: string | number; prev_hash: string; hash: string }>(
-    prepared(`WITH head AS (
-       UPDATE audit_heads
-          SET seq = seq + 1, prev_hash = hash,
-              hash = encode(sha256(convert_to(hash || E'\\n' || $16::text || (seq + 1)::text || $17::text, 'UTF8')), 'hex')
-        WHERE org_id = $1
-       RETURNING seq, prev_hash, hash
-     )
-     INSERT INTO audit_events (${AUDIT_COLUMNS})
-     SELECT $1, seq, $2::timestamptz, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14::jsonb, $15::int, prev_hash, hash FROM head
-     RETURNING seq, prev_hash, hash`),
+    APPEND_EVENT,
     [
       body.orgId, body.occurredAt, a.kind, a.id, a.name, a.automation, a.trigger,
       body.action, body.target.type, body.target.id, body.correlationId, body.requestId, body.source,

@@ -17,7 +17,8 @@ export class DataDirBusyError extends Error {
   }
 }
 
-function isAlive(pid: number): boolean {
+/** Whether a process of this host runs with that pid (EPERM: it runs, as another user). */
+export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

@@ -5,7 +5,7 @@ import { createRequire } from 'node:module';
 import { basename, dirname, join, resolve } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
-import { acquireDataDirLock, type DataDirLock } from './data-dir-lock.js';
+import { acquireDataDirLock, isAlive, type DataDirLock } from './data-dir-lock.js';
 import { DatabaseBusyError, isDatabaseUnavailable } from './unavailable.js';
 
 export type Engine = 'pglite' | 'postgres';
@@ -205,17 +205,8 @@ function removeAbandonedAttempts(pgdata: string, lockHeld: boolean): void {
   for (const name of readdirSync(dirname(pgdata))) {
     if (!name.startsWith(prefix)) continue;
     const pid = Number(name.slice(prefix.length));
-    if (!lockHeld && Number.isInteger(pid) && pid > 0 && pid !== process.pid && isRunning(pid)) continue;
+    if (!lockHeld && Number.isInteger(pid) && pid > 0 && pid !== process.pid && isAlive(pid)) continue;
     rmSync(join(dirname(pgdata), name), { recursive: true, force: true });
-  }
-}
-
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 
@@ -410,8 +401,9 @@ async function openPostgres(url: string, poolSize: number, preparedStatements: b
             open();
             // A statement used before is prepared on the connection (once) and executed by name.
             const name = text.startsWith(PREPARED_MARK) ? names?.(text) : undefined;
-            let statement = withLiterals(text, params);
-            if (name) {
+            let statement: string;
+            if (!name) statement = withLiterals(text, params);
+            else {
               const onClient = preparedBySql.get(client) ?? new Set<string>();
               preparedBySql.set(client, onClient);
               // Its own name: the driver's statements (the same text through query) share the session's namespace.

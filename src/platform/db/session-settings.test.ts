@@ -70,6 +70,17 @@ describe("the embedded engine's first start", () => {
     dirs.push(dir);
     return dir;
   };
+  /** Opens the directory, asks the database a question, and says what the start left beside it. */
+  const openAndAsk = async (dir: string, n: number) => {
+    const db = await openDatabase({ engine: 'pglite', dataDir: dir });
+    try {
+      expect((await db.query<{ n: number }>(`SELECT ${n} AS n`)).rows[0]!.n).toBe(n);
+    } finally {
+      await db.close();
+    }
+    expect(existsSync(join(dir, 'pgdata', 'PG_VERSION'))).toBe(true);
+    expect(readdirSync(dir).filter((f) => f.startsWith('pgdata.init-'))).toEqual([]);
+  };
 
   it('makes the database under a name of its own and renames it to pgdata when whole, clearing what a killed start left', async () => {
     const dir = newDir();
@@ -77,14 +88,7 @@ describe("the embedded engine's first start", () => {
     const gone = spawnSync(process.execPath, ['-e', '']).pid;
     mkdirSync(join(dir, `pgdata.init-${gone}`));
     writeFileSync(join(dir, `pgdata.init-${gone}`, 'PG_VERSION'), '15\n');
-    const db = await openDatabase({ engine: 'pglite', dataDir: dir });
-    try {
-      expect((await db.query<{ n: number }>('SELECT 1 AS n')).rows[0]!.n).toBe(1);
-    } finally {
-      await db.close();
-    }
-    expect(existsSync(join(dir, 'pgdata', 'PG_VERSION'))).toBe(true);
-    expect(readdirSync(dir).filter((f) => f.startsWith('pgdata.init-'))).toEqual([]);
+    await openAndAsk(dir, 1);
   });
 
   it('fills an empty pgdata in place (a mount point cannot be renamed over), and with the lock held clears every attempt, even one whose pid runs', async () => {
@@ -92,14 +96,7 @@ describe("the embedded engine's first start", () => {
     mkdirSync(join(dir, 'pgdata'));
     // Pid 1 always runs, and in a container it is the server itself: only the lock says the attempt is abandoned.
     mkdirSync(join(dir, 'pgdata.init-1'));
-    const db = await openDatabase({ engine: 'pglite', dataDir: dir });
-    try {
-      expect((await db.query<{ n: number }>('SELECT 2 AS n')).rows[0]!.n).toBe(2);
-    } finally {
-      await db.close();
-    }
-    expect(existsSync(join(dir, 'pgdata', 'PG_VERSION'))).toBe(true);
-    expect(readdirSync(dir).filter((f) => f.startsWith('pgdata.init-'))).toEqual([]);
+    await openAndAsk(dir, 2);
   });
 
   it('refuses a pgdata that is not empty and holds no database, saying what to do, and makes nothing', async () => {
