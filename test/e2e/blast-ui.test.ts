@@ -42,6 +42,17 @@ function recentTraces(): string {
 }
 
 
+// A hub apart from the payments estate: 310 callers, and a VM under it.
+const hubCallers = 310;
+function hubEstate(): string {
+  const callers = Array.from({ length: hubCallers }, (_, i) => `  - { key: "svc:edge-caller-${String(i)}", kind: service, name: edge-caller-${String(i)}, tier: standard }`);
+  const calls = Array.from({ length: hubCallers }, (_, i) => `  - { from: "svc:edge-caller-${String(i)}", to: "svc:ingest-hub", via: calls }`);
+  return [
+    'source: hubs', 'entities:', '  - { key: "svc:ingest-hub", kind: service, name: ingest-hub, tier: important }', '  - { key: "vm:ingest-1", kind: vm, name: ingest-1 }', ...callers,
+    'links:', '  - { from: "svc:ingest-hub", to: "vm:ingest-1", via: runs-on }', ...calls, '',
+  ].join('\n');
+}
+
 // The estate goes in through the API (the catalogue test covers importing through the UI).
 async function importEstate(baseUrl: string): Promise<void> {
   const signIn = await fetch(new URL('/api/session', baseUrl), {
@@ -55,6 +66,7 @@ async function importEstate(baseUrl: string): Promise<void> {
   for (const [format, source, body] of [
     ['changeledger', 'cmdb', fixtureText('blast-estate.yaml')],
     ['otlp', 'traces', recentTraces()],
+    ['changeledger', 'hubs', hubEstate()],
   ] as const) {
     const answer = await fetch(new URL(`/api/catalog/imports?format=${format}&source=${source}`, baseUrl), {
       method: 'POST',
@@ -86,6 +98,7 @@ describe('blast radius preview web UI', () => {
         await contracts(page);
         await silenceModes(page);
         await candidates(page);
+        await refusedHub(page);
       } finally {
         await context.close();
       }
@@ -335,4 +348,27 @@ async function candidates(page: Page): Promise<void> {
   await page.locator('[data-testid="resolved"][data-key="db:prod-pg-2/ledger"]').waitFor();
   expect(await page.locator('[data-testid="unresolved"][data-query="ledger"]').count()).toBe(0);
   expect(await card(page, 'db:prod-pg-2/ledger').getAttribute('data-component')).toBe('true');
+}
+
+// Over 300 services the save would be refused: the preview says so at once, counts every
+// service, draws the component alone and says why no infrastructure is counted.
+async function refusedHub(page: Page): Promise<void> {
+  await typeComponents(page, 'ingest-hub');
+  const refused = page.getByTestId('blast-refused');
+  await refused.waitFor();
+  expect(await refused.textContent()).toBe(
+    `A save would be refused (422): over 300 services (${String(hubCallers + 1)}). Name fewer components, walk one hop, or silence less infrastructure.`,
+  );
+  expect(await page.getByTestId('scope-line').textContent()).toBe(`Silence scope: ${String(hubCallers + 1)} services`);
+  expect(await page.getByTestId('blast-warning').allTextContents()).toEqual([
+    'the infrastructure under these services was not looked at: with over 300 services the change is refused whatever runs beneath them',
+    `the map shows the components only: ${String(hubCallers + 1)} services are over the 300 a change may have`,
+  ]);
+  expect(await page.getByTestId('blast-large').count()).toBe(0);
+  expect(await cardCount(page)).toBe(1);
+  expect(await card(page, 'svc:ingest-hub').getAttribute('data-component')).toBe('true');
+  expect(await page.getByTestId('contracts-not-listed').textContent()).toBe('Not listed for a change a save would refuse.');
+  expect(await page.getByTestId('contracts-header').count()).toBe(0);
+  await page.evaluate('window.scrollTo(0, 0)');
+  await snap(page, 'blast-refused.png', { fullPage: true });
 }

@@ -221,6 +221,31 @@ describe('caps and refusals', () => {
     expect(computeBlast(star(99), { components: [comp('svc:hub')], hops: 1, silenceInfra: 'dedicated' })).toMatchObject({ large: true, refused: null });
     expect(computeBlast(star(300), { components: [comp('svc:hub')], hops: 1, silenceInfra: 'dedicated' }).refused).toBe('over 300 services (301)');
   });
+  it('stops at the services once they refuse the change: every service counted, no infrastructure walked, no call edges', () => {
+    // Callers of a hub, each on its own pod on a shared node; the hub runs on a VM, and a host is named too.
+    const hub = (callers: number) => buildGraph(
+      [node('svc:hub'), node('vm:hub', 'vm'), node('node:shared', 'node'), node('host:named', 'host'),
+        ...Array.from({ length: callers }, (_, i) => node(`svc:c${i}`)), ...Array.from({ length: callers }, (_, i) => node(`pod:c${i}`, 'pod'))],
+      [link('svc:hub', 'vm:hub', 'runs-on'),
+        ...Array.from({ length: callers }, (_, i) => [link(`svc:c${i}`, 'svc:hub'), link(`svc:c${i}`, `pod:c${i}`, 'runs-on'), link(`pod:c${i}`, 'node:shared', 'runs-on')]).flat()],
+    );
+    const components = [comp('svc:hub'), comp('host:named', 'host')];
+    const refused = computeBlast(hub(320), { components, hops: 1, silenceInfra: 'all' });
+    expect(refused.refused).toBe('over 300 services (321)');
+    expect(refused.counts).toMatchObject({ services: 321, items: 1, hosts: 1, vms: 0, nodes: 0, workloads: 0, pods: 0, shared: 0, capped: 0 });
+    expect(refused.scope.serviceKeys).toHaveLength(321);
+    expect(refused.scope.assetKeys).toEqual(['host:named']);
+    expect(keys(refused.infra)).toEqual(['host:named']);
+    expect(refused.edges).toEqual([]);
+    expect(keys(refused.nodes)).toEqual(['host:named', 'svc:hub']);
+    expect(refused.warnings).toContain('the infrastructure under these services was not looked at: with over 300 services the change is refused whatever runs beneath them');
+    // At 300 services the same estate is walked in full: the VM, the node, the pods up to their cap, the edges.
+    const walked = computeBlast(hub(299), { components, hops: 1, silenceInfra: 'all' });
+    expect(walked.refused).toBeNull();
+    expect(walked.counts).toMatchObject({ services: 300, hosts: 1, vms: 1, nodes: 1, workloads: 200, capped: 99 });
+    expect(walked.edges).toHaveLength(299);
+    expect(walked.warnings).toEqual([]);
+  });
 });
 
 describe('monitoring sources', () => {

@@ -9,7 +9,9 @@
  *  - dedicated: only what every service above it (walked up its runs-on links) is in the change;
  *  - all: all of it;  - none: none of it.
  * Infrastructure named as a component is always silenced. Pods count per workload; each kind has a
- * cap, closest first; the rest is named under notSilenced.
+ * cap, closest first; the rest is named under notSilenced. Over MAX_SERVICES services the change is
+ * refused whatever runs beneath them, so the walk stops at the services: it counts them (up to the
+ * ceiling) and leaves the infrastructure, the chains and the call edges out.
  */
 import type { Graph, GraphNode } from './inventory.js';
 
@@ -23,7 +25,7 @@ export type CappedKind = keyof typeof INFRA_CAPS;
 export const MAX_SERVICES = 300;
 export const MAX_ITEMS = 600;
 export const LARGE_SERVICES = 100;
-/** The walk stops reaching further services here: a hub cannot make one preview walk the estate. */
+/** The walk stops here: a hub cannot make one preview walk the estate (it is refused long before). */
 export const SERVICE_CEILING = 5_000;
 
 /** Kinds that take part in the call graph and can stand above infrastructure. */
@@ -103,7 +105,6 @@ function reachServices(g: Graph, roots: string[], hops: 1 | 2): { services: Map<
   const services = new Map<string, Reached>();
   const externals = new Map<string, Reached>();
   for (const k of roots) services.set(k, { key: k, hop: 0, side: 'component', via: null });
-  let truncated = false;
   for (const dir of ['in', 'out'] as const) {
     const side: Side = dir === 'in' ? 'caller' : 'callee';
     const walked = new Set(roots);
@@ -126,8 +127,8 @@ function reachServices(g: Graph, roots: string[], hops: 1 | 2): { services: Map<
               else if (hop === seen.hop) seen.side = 'both';
             }
           } else if (services.size >= SERVICE_CEILING) {
-            truncated = true;
-            continue;
+            // Past the ceiling the change is refused (over MAX_SERVICES) whatever else the walk finds.
+            return { services, externals, truncated: true };
           } else services.set(k, { key: k, hop, side, via: from });
           next.push(k);
         }
@@ -135,7 +136,7 @@ function reachServices(g: Graph, roots: string[], hops: 1 | 2): { services: Map<
       frontier = next;
     }
   }
-  return { services, externals, truncated };
+  return { services, externals, truncated: false };
 }
 
 /** The path of keys from a component down to `key`, by the `via` pointers. */
@@ -235,8 +236,12 @@ export function computeBlast(g: Graph, input: { components: BlastComponent[]; ho
     else if (kind === 'service' || kind === 'instance') counts.services += 1;
   }
 
-  // Down the runs-on chain; a pod is counted (and silenced) through its workload.
-  const down = walkDown(g, [...services.map((s) => ({ key: s.key, hop: s.hop })), ...[...infraComponents].map((key) => ({ key, hop: 0 }))]);
+  // Once the services refuse the change, nothing below them can change the answer, and a hub's
+  // thousands of services would cost the walk of their infrastructure: only named infrastructure
+  // is kept. Down the runs-on chain otherwise; a pod is counted (and silenced) through its workload.
+  const overServices = counts.services > MAX_SERVICES;
+  const down = overServices ? new Map<string, Down>() : walkDown(g, [...services.map((s) => ({ key: s.key, hop: s.hop })), ...[...infraComponents].map((key) => ({ key, hop: 0 }))]);
+  if (overServices) warnings.push(`the infrastructure under these services was not looked at: with over ${MAX_SERVICES} services the change is refused whatever runs beneath them`);
   const memo = new Map<string, boolean>();
   const infra: BlastInfra[] = [];
   const workloadOf = (pod: string) => links(g, pod, 'out', 'runs-on').find((k) => g.nodes.get(k)!.kind === 'workload') ?? null;
@@ -274,7 +279,6 @@ export function computeBlast(g: Graph, input: { components: BlastComponent[]; ho
     } else perKind.set(ck, used + 1);
   }
   // A change refused for its services is not drawn: its chains and map would only cost time.
-  const overServices = counts.services > MAX_SERVICES;
   for (const it of items) {
     const entry: BlastInfra = { key: it.key, kind: it.kind, name: it.name, silenced: it.silenced, shared: it.shared, hop: it.hop, depth: it.depth };
     if (it.capped) entry.capped = true;
@@ -331,8 +335,9 @@ export function computeBlast(g: Graph, input: { components: BlastComponent[]; ho
     const n = g.nodes.get(s.key)!;
     return { key: n.key, kind: n.kind, name: n.name, hop: s.hop, side: s.side, ...(overServices ? {} : { reason: chain(s.key, reach.services) }) };
   });
+  // Its call edges neither: they feed the map and the contracts, and a hub's run to tens of thousands.
   const edges: Array<{ from: string; to: string }> = [];
-  for (const s of services) for (const k of links(g, s.key, 'out', 'calls')) if (inChange.has(k)) edges.push({ from: s.key, to: k });
+  if (!overServices) for (const s of services) for (const k of links(g, s.key, 'out', 'calls')) if (inChange.has(k)) edges.push({ from: s.key, to: k });
 
   const map = overServices
     ? mapOf(g, serviceList.filter((x) => x.side === 'component'), infra.filter((i) => i.hop === 0 && i.depth === 0))

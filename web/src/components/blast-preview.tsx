@@ -75,7 +75,12 @@ export function BlastPreview({ draft, onDraftChange, onPreview, idPrefix = 'blas
           setPending(false);
           if (silenceInfra === null) setOrgDefault(answer.silenceInfra);
           published.current?.(answer);
-          // The contracts come second and never hold the preview up.
+          // The contracts come second and never hold the preview up. A change a save would refuse
+          // has none: its call edges are left out.
+          if (answer.refused !== null) {
+            setContracts({ status: 'refused' });
+            return;
+          }
           setContracts((was) => ({
             status: 'loading',
             previous: was.status === 'ready' ? was.contracts : was.status === 'loading' ? was.previous : null,

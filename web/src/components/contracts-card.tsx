@@ -6,7 +6,8 @@ export type ContractsState =
   | { status: 'idle' }
   | { status: 'loading'; previous: BlastContracts | null }
   | { status: 'ready'; contracts: BlastContracts }
-  | { status: 'error'; message: string };
+  | { status: 'error'; message: string }
+  | { status: 'refused' };
 
 const noTraces = 'no traces seen for this edge';
 
@@ -57,6 +58,18 @@ function EdgeHead({ edge }: { edge: EdgeContract }) {
 // routes this caller uses. Loaded after the preview, never holding it up.
 export function ContractsCard({ state }: { state: ContractsState }) {
   if (state.status === 'idle') return null;
+  if (state.status === 'refused') {
+    return (
+      <section className="card contracts-card" data-testid="contracts">
+        <div className="contracts-head">
+          <h2>Contracts</h2>
+        </div>
+        <p className="muted small" data-testid="contracts-not-listed">
+          Not listed for a change a save would refuse.
+        </p>
+      </section>
+    );
+  }
   const contracts = state.status === 'ready' ? state.contracts : state.status === 'loading' ? state.previous : null;
   const withRoutes = contracts?.edges.filter((e) => e.routes.length > 0) ?? [];
   const without = contracts?.edges.filter((e) => e.routes.length === 0) ?? [];
