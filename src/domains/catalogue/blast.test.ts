@@ -219,9 +219,9 @@ describe('caps and refusals', () => {
     const star = (n: number) => buildGraph([node('svc:hub'), ...Array.from({ length: n }, (_, i) => node(`svc:c${i}`))], Array.from({ length: n }, (_, i) => link(`svc:c${i}`, 'svc:hub')));
     expect(computeBlast(star(98), { components: [comp('svc:hub')], hops: 1, silenceInfra: 'dedicated' })).toMatchObject({ large: false, refused: null });
     expect(computeBlast(star(99), { components: [comp('svc:hub')], hops: 1, silenceInfra: 'dedicated' })).toMatchObject({ large: true, refused: null });
-    expect(computeBlast(star(300), { components: [comp('svc:hub')], hops: 1, silenceInfra: 'dedicated' }).refused).toBe('over 300 services (301)');
+    expect(computeBlast(star(300), { components: [comp('svc:hub')], hops: 1, silenceInfra: 'dedicated' }).refused).toBe('over 300 services (counting stopped at 301)');
   });
-  it('stops at the services once they refuse the change: every service counted, no infrastructure walked, no call edges', () => {
+  it('stops at the service that refuses the change: no infrastructure walked, no call edges', () => {
     // Callers of a hub, each on its own pod on a shared node; the hub runs on a VM, and a host is named too.
     const hub = (callers: number) => buildGraph(
       [node('svc:hub'), node('vm:hub', 'vm'), node('node:shared', 'node'), node('host:named', 'host'),
@@ -230,21 +230,27 @@ describe('caps and refusals', () => {
         ...Array.from({ length: callers }, (_, i) => [link(`svc:c${i}`, 'svc:hub'), link(`svc:c${i}`, `pod:c${i}`, 'runs-on'), link(`pod:c${i}`, 'node:shared', 'runs-on')]).flat()],
     );
     const components = [comp('svc:hub'), comp('host:named', 'host')];
-    const refused = computeBlast(hub(320), { components, hops: 1, silenceInfra: 'all' });
-    expect(refused.refused).toBe('over 300 services (321)');
-    expect(refused.counts).toMatchObject({ services: 321, items: 1, hosts: 1, vms: 0, nodes: 0, workloads: 0, pods: 0, shared: 0, capped: 0 });
-    expect(refused.scope.serviceKeys).toHaveLength(321);
+    const refused = computeBlast(hub(2_000), { components, hops: 1, silenceInfra: 'all' });
+    expect(refused.refused).toBe('over 300 services (counting stopped at 301)');
+    expect(refused.counts).toMatchObject({ services: 301, items: 1, hosts: 1, vms: 0, nodes: 0, workloads: 0, pods: 0, shared: 0, capped: 0 });
+    expect(refused.scope.serviceKeys).toHaveLength(301);
     expect(refused.scope.assetKeys).toEqual(['host:named']);
     expect(keys(refused.infra)).toEqual(['host:named']);
     expect(refused.edges).toEqual([]);
     expect(keys(refused.nodes)).toEqual(['host:named', 'svc:hub']);
-    expect(refused.warnings).toContain('the infrastructure under these services was not looked at: with over 300 services the change is refused whatever runs beneath them');
+    expect(refused.warnings).toEqual(['over 300 services refuse the change: the walk stopped there, the infrastructure beneath them was not looked at, and the map shows the components only']);
     // At 300 services the same estate is walked in full: the VM, the node, the pods up to their cap, the edges.
     const walked = computeBlast(hub(299), { components, hops: 1, silenceInfra: 'all' });
     expect(walked.refused).toBeNull();
     expect(walked.counts).toMatchObject({ services: 300, hosts: 1, vms: 1, nodes: 1, workloads: 200, capped: 99 });
     expect(walked.edges).toHaveLength(299);
     expect(walked.warnings).toEqual([]);
+  });
+  it('counts databases and schemas apart: they neither stop the walk nor refuse the change', () => {
+    const g = buildGraph([node('svc:app'), ...Array.from({ length: 400 }, (_, i) => node(`db:d${i}`, 'database'))], Array.from({ length: 400 }, (_, i) => link('svc:app', `db:d${i}`)));
+    const b = computeBlast(g, { components: [comp('svc:app')], hops: 1, silenceInfra: 'dedicated' });
+    expect(b.counts).toMatchObject({ services: 1, databases: 400 });
+    expect(b.refused).toBeNull();
   });
 });
 

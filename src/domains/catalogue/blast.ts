@@ -10,8 +10,8 @@
  *  - all: all of it;  - none: none of it.
  * Infrastructure named as a component is always silenced. Pods count per workload; each kind has a
  * cap, closest first; the rest is named under notSilenced. Over MAX_SERVICES services the change is
- * refused whatever runs beneath them, so the walk stops at the services: it counts them (up to the
- * ceiling) and leaves the infrastructure, the chains and the call edges out.
+ * refused whatever runs beneath them, so the walk stops at the service that decides it, and the
+ * infrastructure, the chains and the call edges are left out.
  */
 import type { Graph, GraphNode } from './inventory.js';
 
@@ -97,14 +97,22 @@ function links(g: Graph, key: string, dir: 'out' | 'in', via: 'calls' | 'runs-on
 
 type Reached = { key: string; hop: number; side: Side; via: string | null };
 
+/** The kinds counted against MAX_SERVICES (databases and schemas are listed, not counted). */
+const COUNTED_KINDS: ReadonlySet<string> = new Set(['service', 'instance']);
+
+type Reach = { services: Map<string, Reached>; externals: Map<string, Reached>; truncated: boolean; overServices: boolean };
+
 /**
  * Components, callers and callees: breadth first in each direction on its own (a service that both
- * calls a component and is called by it is walked both ways), the shortest hop winning.
+ * calls a component and is called by it is walked both ways), the shortest hop winning. The walk
+ * ends at the service that puts the change over MAX_SERVICES: it is refused whatever else is found.
  */
-function reachServices(g: Graph, roots: string[], hops: 1 | 2): { services: Map<string, Reached>; externals: Map<string, Reached>; truncated: boolean } {
+function reachServices(g: Graph, roots: string[], hops: 1 | 2): Reach {
   const services = new Map<string, Reached>();
   const externals = new Map<string, Reached>();
   for (const k of roots) services.set(k, { key: k, hop: 0, side: 'component', via: null });
+  let counted = roots.filter((k) => COUNTED_KINDS.has(g.nodes.get(k)!.kind)).length;
+  if (counted > MAX_SERVICES) return { services, externals, truncated: false, overServices: true };
   for (const dir of ['in', 'out'] as const) {
     const side: Side = dir === 'in' ? 'caller' : 'callee';
     const walked = new Set(roots);
@@ -127,16 +135,18 @@ function reachServices(g: Graph, roots: string[], hops: 1 | 2): { services: Map<
               else if (hop === seen.hop) seen.side = 'both';
             }
           } else if (services.size >= SERVICE_CEILING) {
-            // Past the ceiling the change is refused (over MAX_SERVICES) whatever else the walk finds.
-            return { services, externals, truncated: true };
-          } else services.set(k, { key: k, hop, side, via: from });
+            return { services, externals, truncated: true, overServices: false };
+          } else {
+            services.set(k, { key: k, hop, side, via: from });
+            if (COUNTED_KINDS.has(kind) && ++counted > MAX_SERVICES) return { services, externals, truncated: false, overServices: true };
+          }
           next.push(k);
         }
       }
       frontier = next;
     }
   }
-  return { services, externals, truncated: false };
+  return { services, externals, truncated: false, overServices: false };
 }
 
 /** The path of keys from a component down to `key`, by the `via` pointers. */
@@ -241,7 +251,7 @@ export function computeBlast(g: Graph, input: { components: BlastComponent[]; ho
   // is kept. Down the runs-on chain otherwise; a pod is counted (and silenced) through its workload.
   const overServices = counts.services > MAX_SERVICES;
   const down = overServices ? new Map<string, Down>() : walkDown(g, [...services.map((s) => ({ key: s.key, hop: s.hop })), ...[...infraComponents].map((key) => ({ key, hop: 0 }))]);
-  if (overServices) warnings.push(`the infrastructure under these services was not looked at: with over ${MAX_SERVICES} services the change is refused whatever runs beneath them`);
+  if (overServices) warnings.push(`over ${MAX_SERVICES} services refuse the change: the walk stopped there, the infrastructure beneath them was not looked at, and the map shows the components only`);
   const memo = new Map<string, boolean>();
   const infra: BlastInfra[] = [];
   const workloadOf = (pod: string) => links(g, pod, 'out', 'runs-on').find((k) => g.nodes.get(k)!.kind === 'workload') ?? null;
@@ -342,14 +352,13 @@ export function computeBlast(g: Graph, input: { components: BlastComponent[]; ho
   const map = overServices
     ? mapOf(g, serviceList.filter((x) => x.side === 'component'), infra.filter((i) => i.hop === 0 && i.depth === 0))
     : mapOf(g, serviceList, infra);
-  if (overServices) warnings.push(`the map shows the components only: ${counts.services} services are over the ${MAX_SERVICES} a change may have`);
   const assetKeys = infra.filter((i) => i.silenced).map((i) => i.key);
   // All replicas of a silenced workload are held with it.
   for (const i of infra) if (i.silenced && i.kind === 'workload') for (const p of podsOf(i.key)) assetKeys.push(p);
   const serviceKeys = services.map((s) => s.key);
 
   const refused = counts.services > MAX_SERVICES
-    ? `over ${MAX_SERVICES} services (${counts.services}${reach.truncated ? '+' : ''})`
+    ? `over ${MAX_SERVICES} services (counting stopped at ${counts.services})`
     : counts.items > MAX_ITEMS ? `over ${MAX_ITEMS} silenced infrastructure items after the per-kind caps (${counts.items})` : null;
   return {
     format: BLAST_FORMAT,
