@@ -50,4 +50,17 @@ describe('the schema compilers', () => {
     expect((await app.inject({ method: 'POST', url: '/broken', payload: { name: 'a' } })).statusCode).toBe(500);
     await app.close();
   });
+
+  it('hands a value\'s parent to Ajv either way, so a root value is converted in place', () => {
+    for (const eager of [true, false]) {
+      const compilers = schemaCompilers({ eager });
+      const validate = compilers.buildValidator({}, {} as never)({ schema: { type: 'array', items: { type: 'integer' } }, method: 'GET', url: '/x', httpPart: 'querystring' }) as
+        unknown as ((data: unknown, parent?: object) => boolean) & { schemaEnv?: unknown };
+      // Fastify passes the parent only to a function that carries a schemaEnv.
+      expect(Boolean(validate.schemaEnv), `eager: ${String(eager)}`).toBe(true);
+      const request = { query: '7' as unknown };
+      expect(validate(request.query, { parentData: request, parentDataProperty: 'query' })).toBe(true);
+      expect(request.query, `eager: ${String(eager)}`).toEqual([7]);
+    }
+  });
 });

@@ -71,15 +71,18 @@ export function schemaCompilers(o: { eager?: boolean; count?: CompileCount } = {
     return (route) => {
       const compile = () => counted((route.httpPart === 'body' ? body : text)({ ...route, schema: withFiniteNumbers(route.schema) as Schema }), 'validators');
       if (o.eager) return compile();
-      let compiled: FastifyValidationResult | undefined;
-      const validate: FastifyValidationResult = (data: unknown) => {
-        compiled ??= compile();
-        const result = compiled(data);
+      type AjvValidate = FastifyValidationResult & ((data: unknown, parent?: object) => ReturnType<FastifyValidationResult>) & { schemaEnv?: unknown };
+      let compiled: AjvValidate | undefined;
+      const validate = ((data: unknown, parent?: object) => {
+        compiled ??= compile() as AjvValidate;
+        // Ajv's own function takes the value's parent, which it needs to replace a root value (a
+        // coerced or defaulted one); Fastify hands it over when the function has a schemaEnv.
+        const result = parent !== undefined && compiled.schemaEnv ? compiled(data, parent) : compiled(data);
         // Fastify reads a failure's reasons from the function it was given.
         validate.errors = compiled.errors ?? null;
         return result;
-      };
-      // Fastify calls it as it would Ajv's own function, and reads nothing else of it.
+      }) as AjvValidate;
+      validate.schemaEnv = true;
       return validate as never;
     };
   };
