@@ -243,13 +243,13 @@ export function computeBlast(g: Graph, input: { components: BlastComponent[]; ho
     const kind = g.nodes.get(s.key)!.kind;
     if (kind === 'database') counts.databases += 1;
     else if (kind === 'schema') counts.schemas += 1;
-    else if (kind === 'service' || kind === 'instance') counts.services += 1;
+    else if (COUNTED_KINDS.has(kind)) counts.services += 1;
   }
 
   // Once the services refuse the change, nothing below them can change the answer, and a hub's
   // thousands of services would cost the walk of their infrastructure: only named infrastructure
   // is kept. Down the runs-on chain otherwise; a pod is counted (and silenced) through its workload.
-  const overServices = counts.services > MAX_SERVICES;
+  const overServices = reach.overServices;
   const down = overServices ? new Map<string, Down>() : walkDown(g, [...services.map((s) => ({ key: s.key, hop: s.hop })), ...[...infraComponents].map((key) => ({ key, hop: 0 }))]);
   if (overServices) warnings.push(`over ${MAX_SERVICES} services refuse the change: the walk stopped there, the infrastructure beneath them was not looked at, and the map shows the components only`);
   const memo = new Map<string, boolean>();
@@ -357,7 +357,7 @@ export function computeBlast(g: Graph, input: { components: BlastComponent[]; ho
   for (const i of infra) if (i.silenced && i.kind === 'workload') for (const p of podsOf(i.key)) assetKeys.push(p);
   const serviceKeys = services.map((s) => s.key);
 
-  const refused = counts.services > MAX_SERVICES
+  const refused = overServices
     ? `over ${MAX_SERVICES} services (counting stopped at ${counts.services})`
     : counts.items > MAX_ITEMS ? `over ${MAX_ITEMS} silenced infrastructure items after the per-kind caps (${counts.items})` : null;
   return {

@@ -49,6 +49,9 @@ function finiteKeyword(ajv: Keywords): void {
  */
 const pool = AjvCompiler();
 
+/** Ajv's compiled function as Fastify calls it: with the value's parent when it carries a schemaEnv. */
+type AjvValidate = FastifyValidationResult & ((data: unknown, parent?: object) => ReturnType<FastifyValidationResult>) & { schemaEnv?: unknown };
+
 /** How many schemas a set of compilers has compiled: what a check of every route counts. */
 export type CompileCount = { validators: number; serializers: number };
 
@@ -71,13 +74,12 @@ export function schemaCompilers(o: { eager?: boolean; count?: CompileCount } = {
     return (route) => {
       const compile = () => counted((route.httpPart === 'body' ? body : text)({ ...route, schema: withFiniteNumbers(route.schema) as Schema }), 'validators');
       if (o.eager) return compile();
-      type AjvValidate = FastifyValidationResult & ((data: unknown, parent?: object) => ReturnType<FastifyValidationResult>) & { schemaEnv?: unknown };
       let compiled: AjvValidate | undefined;
       const validate = ((data: unknown, parent?: object) => {
         compiled ??= compile() as AjvValidate;
         // Ajv's own function takes the value's parent, which it needs to replace a root value (a
         // coerced or defaulted one); Fastify hands it over when the function has a schemaEnv.
-        const result = parent !== undefined && compiled.schemaEnv ? compiled(data, parent) : compiled(data);
+        const result = compiled(data, parent);
         // Fastify reads a failure's reasons from the function it was given.
         validate.errors = compiled.errors ?? null;
         return result;

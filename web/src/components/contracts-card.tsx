@@ -58,18 +58,6 @@ function EdgeHead({ edge }: { edge: EdgeContract }) {
 // routes this caller uses. Loaded after the preview, never holding it up.
 export function ContractsCard({ state }: { state: ContractsState }) {
   if (state.status === 'idle') return null;
-  if (state.status === 'refused') {
-    return (
-      <section className="card contracts-card" data-testid="contracts">
-        <div className="contracts-head">
-          <h2>Contracts</h2>
-        </div>
-        <p className="muted small" data-testid="contracts-not-listed">
-          Not listed for a change a save would refuse.
-        </p>
-      </section>
-    );
-  }
   const contracts = state.status === 'ready' ? state.contracts : state.status === 'loading' ? state.previous : null;
   const withRoutes = contracts?.edges.filter((e) => e.routes.length > 0) ?? [];
   const without = contracts?.edges.filter((e) => e.routes.length === 0) ?? [];
@@ -85,6 +73,11 @@ export function ContractsCard({ state }: { state: ContractsState }) {
         )}
         {state.status === 'loading' && <span className="muted small">{contracts === null ? 'Loading contracts…' : 'Updating…'}</span>}
       </div>
+      {state.status === 'refused' && (
+        <p className="muted small" data-testid="contracts-not-listed">
+          Not listed for a change a save would refuse.
+        </p>
+      )}
       {state.status === 'error' && (
         <p className="field-error" role="alert" data-testid="contracts-error">
           Contracts could not be loaded: {state.message}
