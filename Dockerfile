@@ -1,7 +1,8 @@
 # changeledger's container image: `docker build -t changeledger:0.1.0 .` (docs/deployment.md).
-# Two stages: the first installs every dependency and builds the server (dist/server) and the web UI
-# (dist/web); the second installs the production dependencies only and takes the built output, bin/,
-# migrations/ and package.json — no sources, no tests, no dev dependencies, no compilers.
+# Two stages: the first installs every dependency and builds the server (compiled into dist/server,
+# then bundled into dist/bundle) and the web UI (dist/web); the second installs the production
+# dependencies only and takes the built output, bin/, migrations/ and package.json — no sources,
+# no tests, no dev dependencies, no compilers.
 
 FROM node:20-bookworm-slim AS build
 WORKDIR /app
@@ -9,6 +10,7 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
+COPY scripts/bundle-server.mjs ./scripts/
 COPY src ./src
 COPY web ./web
 RUN npm run build

@@ -67,13 +67,13 @@ export function cli(args: string[], input = ''): Promise<string> {
  * waits for the startup block. Replicas of one phase share the data directory, for the same data key.
  * Without a database URL it runs on the embedded engine in the data directory.
  */
-export async function startReplica(o: { label: string; databaseUrl: string | undefined; dataDir: string; logFile: string }): Promise<Replica> {
+export async function startReplica(o: { label: string; databaseUrl: string | undefined; dataDir: string; logFile: string; bin?: string }): Promise<Replica> {
   const log = openSync(o.logFile, 'a');
   let child: ChildProcess;
   try {
     child = spawn(
       process.execPath,
-      [BIN, 'serve', ...(o.databaseUrl ? ['--database-url', o.databaseUrl] : []), '--data', o.dataDir, '--host', '127.0.0.1', '--port', '0', '--pipeline-host', '127.0.0.1', '--pipeline-port', '0'],
+      [o.bin ?? BIN, 'serve', ...(o.databaseUrl ? ['--database-url', o.databaseUrl] : []), '--data', o.dataDir, '--host', '127.0.0.1', '--port', '0', '--pipeline-host', '127.0.0.1', '--pipeline-port', '0'],
       { cwd: packageRoot, env: { ...process.env }, stdio: ['ignore', log, 'pipe'] },
     );
   } finally {

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
-// The compiled CLI lives in dist/server; `npm start` and `npm run build` produce it.
+// The CLI, compiled and bundled into dist/bundle; `npm start` and `npm run build` produce it.
 import { existsSync } from 'node:fs';
-const entry = new URL('../dist/server/cli/main.js', import.meta.url);
+const entry = new URL('../dist/bundle/main.js', import.meta.url);
 if (!existsSync(entry)) {
   process.stderr.write('changeledger: not built yet; run `npm run build` (or `npm start`) first\n');
   process.exit(2);

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // flagctl is the short form of `changeledger flags …`.
 import { existsSync } from 'node:fs';
-const entry = new URL('../dist/server/cli/main.js', import.meta.url);
+const entry = new URL('../dist/bundle/main.js', import.meta.url);
 if (!existsSync(entry)) {
   process.stderr.write('flagctl: not built yet; run `npm run build` first\n');
   process.exit(2);

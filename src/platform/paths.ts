@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/** The package root, found from this file whether it runs from src/ (tsx) or dist/server/. */
+/** The package root, found from this file whether it runs from src/ (tsx), dist/server/ or dist/bundle/. */
 function findRoot(): string {
   let dir = dirname(fileURLToPath(import.meta.url));
   while (!existsSync(join(dir, 'package.json'))) {

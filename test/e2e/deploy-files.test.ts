@@ -91,7 +91,7 @@ describe('Dockerfile', () => {
     expect(copies).toEqual(['package.json package-lock.json ./', 'bin ./bin', 'migrations ./migrations', '--from=build /app/dist ./dist']);
     // What the server reads at run time from its package root (src/platform/paths.ts, src/config.ts).
     expect(read('src', 'platform', 'paths.ts')).toMatch(/join\(packageRoot, 'migrations'\)[\s\S]*join\(packageRoot, 'dist', 'web'\)/);
-    expect(read('bin', 'changeledger.js')).toContain("'../dist/server/cli/main.js'");
+    expect(read('bin', 'changeledger.js')).toContain("'../dist/bundle/main.js'");
   });
 
   it('runs as a non-root numeric user in the final stage, exposes both listeners, keeps the data directory on a volume', () => {
@@ -132,7 +132,7 @@ describe('Dockerfile', () => {
   it('.dockerignore lets in only what the Dockerfile copies: no node_modules, dist, data (secret.key) or .git', () => {
     const lines = read('.dockerignore').split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#'));
     expect(lines[0]).toBe('*');
-    expect(lines.filter((l) => l.startsWith('!')).sort()).toEqual(['!bin/', '!migrations/', '!package-lock.json', '!package.json', '!src/', '!tsconfig.build.json', '!tsconfig.json', '!web/']);
+    expect(lines.filter((l) => l.startsWith('!')).sort()).toEqual(['!bin/', '!migrations/', '!package-lock.json', '!package.json', '!scripts/bundle-server.mjs', '!src/', '!tsconfig.build.json', '!tsconfig.json', '!web/']);
     expect(lines).toContain('**/node_modules');
   });
 });

@@ -5,7 +5,7 @@ import { packageRoot } from '../../src/platform/paths.js';
 
 const CLI = join(packageRoot, 'src', 'cli', 'main.ts');
 const BUILT_CLI = join(packageRoot, 'bin', 'changeledger.js');
-const BUILT_MAIN = join(packageRoot, 'dist', 'server', 'cli', 'main.js');
+const BUILT_MAIN = join(packageRoot, 'dist', 'bundle', 'main.js');
 
 function newestSource(dir: string): number {
   let newest = 0;
