@@ -2,13 +2,13 @@
  * Fills one organisation's ledger with N flag change records (plus one other event per ten, so
  * the flag filters have something to filter out) in SQL, INSERT … SELECT generate_series. The
  * hashes are md5 filler of the right shape, NOT a valid chain: fine for read latency, and the
- * reason this organisation is never verified. Then makes the unindexed copy the queries are
- * compared against.
+ * reason this organisation is never verified. Then makes the unindexed copy of its audit_log rows
+ * the queries are compared against.
  */
 import type { Clock } from '../src/platform/clock.js';
 import type { Database } from '../src/platform/db/database.js';
 import type { AuditContext } from '../src/domains/ledger/audit-event.js';
-import { AUDIT_COLUMNS } from '../src/domains/ledger/ledger-store.js';
+import { LOG_COLUMNS } from '../src/domains/ledger/ledger-store.js';
 import { seconds, say, seededRandom } from './bench-support.js';
 import { benchServices } from './flags-writes.js';
 
@@ -73,13 +73,15 @@ function actorEmails(): string[] {
   return Array.from({ length: ACTOR_COUNT }, (_, k) => `${FIRST[k % FIRST.length]}.${LAST[Math.floor(k / FIRST.length) % LAST.length]}@acme.example`);
 }
 
+/** 64 hex characters derived from the seq: what the row's "hash" is in this load (stored as its 32 bytes). */
 const fillerHash = (n: string) => `md5(${n}::text || ':a') || md5(${n}::text || ':b')`;
 
 /*
  * Row i (1-based) of the load: every 11th an other event, the rest flag records. Actor and flag
  * are skewed towards the front of their lists (power(random(), 2)); 2 % flag.created, 5 %
  * flag.unchanged, the rest flag.updated; production 50 %, staging 30 %, dev 20 %; occurred_at
- * evenly spaced from $3, so seq rises with time. MATERIALIZED evaluates each random() once.
+ * evenly spaced from $3, so seq rises with time. MATERIALIZED evaluates each random() once. $1 is
+ * the organisation's org_no. audit_log stores no prev_hash: it is read as the row before's hash.
  */
 const LOAD_SQL = `
 WITH r AS MATERIALIZED (
@@ -96,8 +98,8 @@ WITH r AS MATERIALIZED (
          CASE WHEN re < 0.5 THEN 'production' WHEN re < 0.8 THEN 'staging' ELSE 'dev' END AS env
     FROM r
 )
-INSERT INTO audit_events (${AUDIT_COLUMNS})
-SELECT $1, $2::bigint + e.i,
+INSERT INTO audit_log (${LOG_COLUMNS})
+SELECT $1::int, CASE WHEN e.other THEN 1 ELSE 2 END, $2::bigint + e.i,
        $3::timestamptz + ((e.i - 1) * $4::float8) * interval '1 millisecond',
        'user', 'usr_' || e.a, ($8::text[])[1 + e.a], NULL, NULL,
        e.action,
@@ -114,8 +116,7 @@ SELECT $1, $2::bigint + e.i,
               'reason', 'OPS-' || (100 + e.i % 9000) || ' roll ' || e.flag, 'approvers', '[]'::jsonb, 'source', e.fsource,
               'gitops', CASE WHEN e.fsource = 'gitops' THEN jsonb_build_object('commitSha', substr(md5(e.i::text || ':c'), 1, 40), 'deployRun', NULL) END)
        END,
-       CASE WHEN e.other THEN 1 ELSE 2 END,
-       ${fillerHash('($2::bigint + e.i - 1)')}, ${fillerHash('($2::bigint + e.i)')}
+       decode(${fillerHash('($2::bigint + e.i)')}, 'hex')
   FROM e`;
 
 export async function bulkLoadFlagRecords(db: Database, engineLabel: string, opts: { records: number; batch: number; now: Date }): Promise<FlagLoad> {
@@ -144,7 +145,8 @@ export async function bulkLoadFlagRecords(db: Database, engineLabel: string, opt
 
   // Every 11th row is an other event: rows = records × 1.1 makes exactly `records` flag records for a multiple of 10.
   const rows = Math.floor((opts.records * 11) / 10);
-  const head = await db.query<{ seq: number }>('SELECT seq FROM audit_heads WHERE org_id = $1', [org.id]);
+  const head = await db.query<{ org_no: number; seq: number }>('SELECT org_no, seq FROM audit_heads WHERE org_id = $1', [org.id]);
+  const orgNo = head.rows[0]!.org_no;
   const seq0 = head.rows[0]!.seq;
   const stepMs = (SPAN_DAYS * DAY_MS) / rows;
   // Same seed on both engines and every run: the same flags and actors land on the same rows.
@@ -153,31 +155,38 @@ export async function bulkLoadFlagRecords(db: Database, engineLabel: string, opt
   const t0 = performance.now();
   for (let lo = 1; lo <= rows; lo += opts.batch) {
     const hi = Math.min(rows, lo + opts.batch - 1);
-    await db.query(LOAD_SQL, [org.id, seq0, from.toISOString(), stepMs, lo, hi, flags, actors, OTHER_ACTIONS]);
+    await db.query(LOAD_SQL, [orgNo, seq0, from.toISOString(), stepMs, lo, hi, flags, actors, OTHER_ACTIONS]);
     const elapsed = performance.now() - t0;
     say(`  [${engineLabel}] load: ${hi.toLocaleString('en-US')} / ${rows.toLocaleString('en-US')} after ${seconds(elapsed)} (${Math.round((hi / elapsed) * 1000).toLocaleString('en-US')} rows/s)`);
   }
   const loadMs = performance.now() - t0;
-  // The head says where the chain ends, so a later append would continue after the load.
+  // The head says where the chain ends, so a later append would continue after the load: its hash
+  // is the last row's, as hex.
   await db.query(`UPDATE audit_heads SET seq = $2, hash = ${fillerHash('$2::bigint')} WHERE org_id = $1`, [org.id, seq0 + rows]);
 
-  // The copy has the same rows and no index at all: what the same SQL costs without the indexes.
-  // CREATE TABLE AS takes no parameters; the id is one newId made, quoted anyway.
+  // The copy has the same rows and none of audit_log's secondary indexes: what the same SQL costs
+  // without them. It keeps the primary key (org_no, seq), because the product's statement reads
+  // each row's prev_hash as the row before it by that key, and the unindexed side reads that from
+  // the copy too (flags-queries.ts): without the key every row of the page would scan the whole
+  // copy once more, which measures the missing key, not what the filters' indexes buy. With one
+  // organisation in the copy the key narrows no filter: the pages are still found by a full scan.
+  // CREATE TABLE AS takes no parameters; org_no is an integer of the head row.
   const c0 = performance.now();
-  await db.exec(`CREATE TABLE ${UNINDEXED_TABLE} AS SELECT * FROM audit_events WHERE org_id = '${org.id.replace(/'/g, "''")}'`);
+  await db.exec(`CREATE TABLE ${UNINDEXED_TABLE} AS SELECT * FROM audit_log WHERE org_no = ${Number(orgNo)}`);
+  await db.exec(`ALTER TABLE ${UNINDEXED_TABLE} ADD PRIMARY KEY (org_no, seq)`);
   const copyMs = performance.now() - c0;
   // VACUUM sets hint bits and the visibility map as autovacuum would long before a ledger has a
   // million rows (PGlite has no autovacuum); ANALYZE gives the planner the real distributions.
   const a0 = performance.now();
-  await db.exec('VACUUM (ANALYZE) audit_events');
+  await db.exec('VACUUM (ANALYZE) audit_log');
   await db.exec(`VACUUM (ANALYZE) ${UNINDEXED_TABLE}`);
   const analyzeMs = performance.now() - a0;
   say(`  [${engineLabel}] load: done in ${seconds(loadMs)}, unindexed copy ${seconds(copyMs)}, VACUUM ANALYZE of both ${seconds(analyzeMs)}`);
 
   const counts = await db.query<{ ns: string | null; n: number }>(
     `SELECT CASE WHEN target_type = 'flag' THEN split_part(target_id, '.', 1) || '.' || split_part(target_id, '.', 2) END AS ns, count(*)::int AS n
-       FROM audit_events WHERE org_id = $1 AND seq > $2 GROUP BY 1`,
-    [org.id, seq0],
+       FROM audit_log WHERE org_no = $1 AND seq > $2 GROUP BY 1`,
+    [orgNo, seq0],
   );
   const records = counts.rows.filter((r) => r.ns !== null).reduce((a, r) => a + r.n, 0);
   const others = counts.rows.find((r) => r.ns === null)?.n ?? 0;

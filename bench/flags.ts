@@ -134,7 +134,8 @@ function report(outcomes: Outcome[], opts: Options): void {
   say('   Bulk-loaded with INSERT ... SELECT generate_series: md5 filler hashes, NOT a valid chain (fine for read latency).');
   say(`   ${done[0] ? int(done[0].load.flags.length) : '~2,000'} flags over ${NAMESPACES.length} namespaces (Zipf-like sizes, busy flags skewed), ${ACTOR_COUNT} actors by e-mail (skewed), production/staging/dev 50/30/20 %,`);
   say(`   from/to booleans; one other (non-flag) event per 10 flag records by the same people; occurred_at evenly over ${SPAN_DAYS} days, seq rising with time.`);
-  say(`   Unindexed = ${UNINDEXED_TABLE}: CREATE TABLE AS SELECT the organisation's rows, no index at all; the SAME statement text and parameters, table name swapped.`);
+  say(`   Unindexed = ${UNINDEXED_TABLE}: CREATE TABLE AS SELECT the organisation's audit_log rows, no index but the primary key (org_no, seq) its prev_hash read uses;`);
+  say('   the SAME statement text and parameters, audit_log swapped for the copy (the page and its prev_hash read).');
   say(`   server = the database's own execution time of the same ${opts.runs} questions, re-run under EXPLAIN (ANALYZE, TIMING OFF): the plan's cost without the client, the wire or a busy machine.`);
   say(`   VACUUM ANALYZE of both. Unindexed p99 of ${opts.unindexedRuns} runs is, by nearest rank, its ${opts.unindexedRuns >= 100 ? 'second-worst' : 'slowest'} run.`);
   say(

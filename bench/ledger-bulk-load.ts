@@ -5,7 +5,7 @@
  */
 import { systemClock } from '../src/platform/clock.js';
 import type { Database } from '../src/platform/db/database.js';
-import { AUDIT_COLUMNS } from '../src/domains/ledger/ledger-store.js';
+import { LOG_COLUMNS } from '../src/domains/ledger/ledger-store.js';
 import { seconds, say } from './bench-support.js';
 import { createBenchOrganization } from './ledger-appends.js';
 
@@ -39,15 +39,16 @@ function weightedActions(): string[] {
   return Object.entries(ACTION_WEIGHTS).flatMap(([action, w]) => Array<string>(w).fill(action));
 }
 
-/** 64 hex characters derived from the row number: what the row's "hash" is in this load. */
+/** 64 hex characters derived from the row number: what the row's "hash" is in this load (stored as its 32 bytes). */
 const fillerHash = (n: string) => `md5(${n}::text || ':a') || md5(${n}::text || ':b')`;
 
 /*
  * Per row: seq i, occurred_at evenly spaced so seq rises with time; actor usr_<k> with k skewed
  * towards small numbers (power(random(), 2): a few busy automation/service users, a long tail of
- * people, as real ledgers look); an action by weight; prev_hash = the previous row's filler hash
- * so the rows at least look chained. MATERIALIZED keeps each random() evaluated once per row,
- * even though k and action are each read twice below.
+ * people, as real ledgers look); an action by weight. audit_log stores no prev_hash: it is read as
+ * the previous row's filler hash (the genesis hash before row 1), so the rows at least look
+ * chained. MATERIALIZED keeps each random() evaluated once per row, even though k and action are
+ * each read twice below. $1 is the organisation's org_no.
  */
 const LOAD_SQL = `
 WITH r AS MATERIALIZED (
@@ -56,8 +57,8 @@ WITH r AS MATERIALIZED (
          ($7::text[])[1 + floor(random() * cardinality($7::text[]))::int] AS action
     FROM generate_series($4::bigint, $5::bigint) AS g(i)
 )
-INSERT INTO audit_events (${AUDIT_COLUMNS})
-SELECT $1, r.i,
+INSERT INTO audit_log (${LOG_COLUMNS})
+SELECT $1::int, 1, r.i,
        $2::timestamptz + ((r.i - 1) * $3::float8) * interval '1 millisecond',
        CASE WHEN r.k < 10 THEN 'token' ELSE 'user' END, 'usr_' || r.k, 'Bench user ' || r.k, NULL, NULL,
        r.action, split_part(r.action, '.', 1), split_part(r.action, '.', 1) || '_' || (r.i % 5000),
@@ -65,14 +66,14 @@ SELECT $1, r.i,
        'req_' || substr(md5(r.i::text), 1, 20),
        (ARRAY['ui', 'api', 'cli', 'webhook', 'scheduler'])[1 + (r.i % 5)::int],
        jsonb_build_object('n', r.i, 'field', 'status', 'before', 'draft', 'after', 'submitted'),
-       1,
-       CASE WHEN r.i = 1 THEN repeat('0', 64) ELSE ${fillerHash('(r.i - 1)')} END,
-       ${fillerHash('r.i')}
+       decode(${fillerHash('r.i')}, 'hex')
   FROM r`;
 
 export async function bulkLoadEvents(db: Database, engineLabel: string, opts: { events: number; batch: number }): Promise<LoadResult> {
   const orgId = 'org_bench_query';
   await createBenchOrganization(db, orgId, 'Query benchmark');
+  const head = await db.query<{ org_no: number }>('SELECT org_no FROM audit_heads WHERE org_id = $1', [orgId]);
+  const orgNo = head.rows[0]!.org_no;
   const to = systemClock.now();
   const from = new Date(to.getTime() - SPAN_DAYS * DAY_MS);
   const stepMs = (SPAN_DAYS * DAY_MS) / opts.events;
@@ -84,24 +85,25 @@ export async function bulkLoadEvents(db: Database, engineLabel: string, opts: { 
   const t0 = performance.now();
   for (let lo = 1; lo <= opts.events; lo += opts.batch) {
     const hi = Math.min(opts.events, lo + opts.batch - 1);
-    await db.query(LOAD_SQL, [orgId, from.toISOString(), stepMs, lo, hi, ACTORS, actions]);
+    await db.query(LOAD_SQL, [orgNo, from.toISOString(), stepMs, lo, hi, ACTORS, actions]);
     const elapsed = performance.now() - t0;
     say(`  [${engineLabel}] load: ${hi.toLocaleString('en-US')} / ${opts.events.toLocaleString('en-US')} after ${seconds(elapsed)} (${Math.round((hi / elapsed) * 1000).toLocaleString('en-US')} rows/s)`);
   }
   const loadMs = performance.now() - t0;
-  // The head says where the chain ends, so an append after this would continue at N + 1.
+  // The head says where the chain ends, so an append after this would continue at N + 1: its hash
+  // is the last row's, as hex.
   await db.query(`UPDATE audit_heads SET seq = $2, hash = ${fillerHash('$2::bigint')} WHERE org_id = $1`, [orgId, opts.events]);
 
   // VACUUM sets hint bits and the visibility map as autovacuum would long before a ledger has a
   // million rows (PGlite has no autovacuum); ANALYZE gives the planner the real distributions.
   const a0 = performance.now();
-  await db.exec('VACUUM (ANALYZE) audit_events');
+  await db.exec('VACUUM (ANALYZE) audit_log');
   const analyzeMs = performance.now() - a0;
   say(`  [${engineLabel}] load: done in ${seconds(loadMs)}, VACUUM ANALYZE ${seconds(analyzeMs)}`);
 
   const shares = await db.query<{ prefix: string; n: number }>(
-    `SELECT split_part(action, '.', 1) || '.' AS prefix, count(*)::int AS n FROM audit_events WHERE org_id = $1 GROUP BY 1`,
-    [orgId],
+    `SELECT split_part(action, '.', 1) || '.' AS prefix, count(*)::int AS n FROM audit_log WHERE org_no = $1 GROUP BY 1`,
+    [orgNo],
   );
   const prefixShare = Object.fromEntries(shares.rows.map((r) => [r.prefix, r.n / opts.events]));
   return { orgId, events: opts.events, loadMs, analyzeMs, from, to, prefixShare };

@@ -4,7 +4,7 @@
  */
 import type { Database, Queryable, Row } from '../src/platform/db/database.js';
 import { listAuditEvents } from '../src/domains/ledger/ledger-queries.js';
-import { AUDIT_COLUMNS, toAuditEvent, type AuditRow } from '../src/domains/ledger/ledger-store.js';
+import { ORG_NO, READ_COLUMNS, toAuditEvent, type AuditRow } from '../src/domains/ledger/ledger-store.js';
 import { latencyStats, ms, say, seededRandom, type LatencyStats } from './bench-support.js';
 import { ACTION_PREFIXES, ACTORS, DAY_MS, type LoadResult } from './ledger-bulk-load.js';
 
@@ -59,17 +59,18 @@ function probes(load: LoadResult, rand: () => number): Record<QueryKind, () => P
       return { label: `action ${action}*`, group: action, run: async (q) => (await listAuditEvents(q, load.orgId, { action }, PAGE)).items.length };
     },
     baseline: () => {
-      // The same page size and ordering as listAuditEvents (limit + 1, newest first), decoded the
-      // same way, but the rows are found by a primary-key range: what a page costs with no filter.
+      // The same page size, columns (prev_hash read from the row before) and ordering as
+      // listAuditEvents (limit + 1, newest first), decoded the same way, but the rows are found by
+      // a primary-key range: what a page costs with no filter.
       const after = Math.floor(rand() * (load.events - PAGE - 1));
       return {
         label: `seq ${after + 1}…${after + PAGE + 1}`,
         run: async (q) => {
           const r = await q.query<AuditRow>(
-            `SELECT ${AUDIT_COLUMNS} FROM audit_events WHERE org_id = $1 AND seq > $2 AND seq <= $3 ORDER BY occurred_at DESC, seq DESC LIMIT ${PAGE + 1}`,
+            `SELECT ${READ_COLUMNS} FROM audit_log e WHERE e.org_no = ${ORG_NO} AND e.seq > $2 AND e.seq <= $3 ORDER BY e.occurred_at DESC, e.seq DESC LIMIT ${PAGE + 1}`,
             [load.orgId, after, after + PAGE + 1],
           );
-          return r.rows.slice(0, PAGE).map(toAuditEvent).length;
+          return r.rows.slice(0, PAGE).map((row) => toAuditEvent(row, load.orgId)).length;
         },
       };
     },

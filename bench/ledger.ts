@@ -97,7 +97,7 @@ function report(outcomes: Outcome[], opts: Options): void {
   for (const o of done) say(`load average (1, 5, 15 min) around the ${o.name} run: ${o.loadAvg} (on ${cpus().length} cores)`);
 
   say(`\n1. Appends vs plain inserts (sequential, one connection; each transaction = domain INSERT + event; warm-up, then rounds in rotating order)`);
-  say('   plain = bare copy of audit_events (columns, NOT NULL, primary key); indexed = copy with all its indexes, CHECKs and the foreign key.');
+  say('   plain = bare copy of audit_log (columns, NOT NULL, primary key); indexed = copy with all its indexes, CHECKs and the foreign key.');
   say(
     table(
       ['engine', 'transactions per variant', 'appends/s', 'plain/s', 'ratio', `goal ratio >= ${GOAL_RATIO}`, 'indexed plain/s', 'appends/indexed'],

@@ -171,7 +171,7 @@ async function startChangeledger(o: Options, url: string | undefined, dataDir: s
     await expect2xx(`changeledger POST /api/flags ${key(i)}`, api(replica.url, 'POST', '/api/flags', h, { key: key(i), type: 'boolean', risk: 'low', description: 'vs-unleash benchmark flag', reason: 'vs-unleash benchmark seed' }));
   });
   return {
-    name: url ? 'changeledger' : 'changeledger (PGlite)', pid: replica.pid, db: url ? new URL(url).pathname.slice(1) : '', auditTable: 'audit_events', embedded: !url,
+    name: url ? 'changeledger' : 'changeledger (PGlite)', pid: replica.pid, db: url ? new URL(url).pathname.slice(1) : '', auditTable: 'audit_log', embedded: !url,
     // The product's own check: the chains are walked and the events counted (through the server's admin socket on PGlite).
     records: async () => {
       const results = JSON.parse(await cli(['audit', 'verify', '--json', ...store])) as { organization: string; ok: boolean; checked: number }[];

@@ -4,7 +4,7 @@
  * writes), loaded with set-based SQL straight into the tables, then VACUUM ANALYZE.
  */
 import type { Database } from '../src/platform/db/database.js';
-import { AUDIT_COLUMNS } from '../src/domains/ledger/ledger-store.js';
+import { LOG_COLUMNS } from '../src/domains/ledger/ledger-store.js';
 import { testCtx, type TestApp } from '../test/support/test-app.js';
 import { int, say, seconds, seededRandom } from './bench-support.js';
 
@@ -96,9 +96,14 @@ SELECT 'obs_' || md5('obs' || r.i), $1,
        CASE WHEN r.rb < 0.6 THEN 'human' ELSE 'pipeline' END
   FROM r`;
 
+/** 64 hex characters derived from the seq: what the row's "hash" is in this load (stored as its 32 bytes). */
 const fillerHash = (n: string) => `md5(${n}::text || ':a') || md5(${n}::text || ':b')`;
 
-/** flag.updated (and 2 % flag.created) of the services' flags, schema 2, md5 filler hashes (NOT a valid chain, as the flags bench loads them). */
+/**
+ * flag.updated (and 2 % flag.created) of the services' flags into audit_log ($1 the organisation's
+ * org_no), schema 2, md5 filler hashes (NOT a valid chain, as the flags bench loads them; prev_hash,
+ * not stored, reads as the row before's).
+ */
 const FLAGS_SQL = `
 WITH r AS MATERIALIZED (
   SELECT g.i, floor(cardinality($7::text[]) / 2 * power(random(), 1.5))::int AS s, random() < 0.5 AS second, random() AS ra, random() < 0.6 AS prod, random() < 0.5 AS b
@@ -109,8 +114,8 @@ WITH r AS MATERIALIZED (
          CASE WHEN r.prod THEN 'production' ELSE 'staging' END AS env
     FROM r
 )
-INSERT INTO audit_events (${AUDIT_COLUMNS})
-SELECT $1, $2::bigint + e.i,
+INSERT INTO audit_log (${LOG_COLUMNS})
+SELECT $1::int, 2, $2::bigint + e.i,
        $3::timestamptz + ((e.i - 1) * $4::float8) * interval '1 millisecond',
        'user', 'usr_' || (e.i % 150), 'dev' || (e.i % 150) || '@acme.example', NULL, NULL,
        e.action, 'flag', e.flag, NULL, 'req_' || substr(md5(e.i::text), 1, 20), 'ui',
@@ -120,7 +125,7 @@ SELECT $1, $2::bigint + e.i,
             ELSE jsonb_build_object('flag', e.flag, 'env', e.env, 'from', e.b, 'to', NOT e.b, 'fields', '["enabled"]'::jsonb,
               'reason', 'OPS-' || (100 + e.i % 9000) || ' roll ' || e.flag, 'approvers', '[]'::jsonb, 'source', 'ui', 'gitops', NULL)
        END,
-       2, ${fillerHash('($2::bigint + e.i - 1)')}, ${fillerHash('($2::bigint + e.i)')}
+       decode(${fillerHash('($2::bigint + e.i)')}, 'hex')
   FROM e`;
 
 export type Load = { orgId: string; token: string; names: string[]; keys: string[]; from: Date; to: Date; planned: number; observed: number; flagWrites: number; loadMs: number; analyzeMs: number };
@@ -175,14 +180,16 @@ export async function load(t: TestApp, db: Database, label: string, opts: { reco
     db.query(PLANNED_SQL, [org.id, owner.id, e.keys, e.names, lo, hi, iso, span / planned, JSON.stringify(e.blasts), e.tier]));
   await db.query(BLASTS_SQL, [org.id, JSON.stringify(e.blasts), e.keys]);
   await batches(label, 'observed', observed, opts.batch, (lo, hi) => db.query(OBSERVED_SQL, [org.id, e.names, lo, hi, iso, span / observed]));
-  const head = await db.query<{ seq: number }>('SELECT seq FROM audit_heads WHERE org_id = $1', [org.id]);
+  const head = await db.query<{ org_no: number; seq: number }>('SELECT org_no, seq FROM audit_heads WHERE org_id = $1', [org.id]);
+  const orgNo = head.rows[0]!.org_no;
   const seq0 = Number(head.rows[0]!.seq);
-  await batches(label, 'flag writes', flagWrites, opts.batch, (lo, hi) => db.query(FLAGS_SQL, [org.id, seq0, iso, span / flagWrites, lo, hi, flags]));
-  // The head says where the chain ends, so an append after the load (a token's use) continues after it.
+  await batches(label, 'flag writes', flagWrites, opts.batch, (lo, hi) => db.query(FLAGS_SQL, [orgNo, seq0, iso, span / flagWrites, lo, hi, flags]));
+  // The head says where the chain ends, so an append after the load (a token's use) continues after
+  // it: its hash is the last row's, as hex.
   await db.query(`UPDATE audit_heads SET seq = $2, hash = ${fillerHash('$2::bigint')} WHERE org_id = $1`, [org.id, seq0 + flagWrites]);
   const loadMs = performance.now() - t0;
   const a0 = performance.now();
-  for (const tbl of ['changes', 'change_blasts', 'observed_changes', 'audit_events', 'flags', 'flag_states', 'catalogue_entities', 'catalogue_links']) await db.exec(`VACUUM (ANALYZE) ${tbl}`);
+  for (const tbl of ['changes', 'change_blasts', 'observed_changes', 'audit_log', 'flags', 'flag_states', 'catalogue_entities', 'catalogue_links']) await db.exec(`VACUUM (ANALYZE) ${tbl}`);
   const analyzeMs = performance.now() - a0;
   say(`  [${label}] load: done in ${seconds(loadMs)}, VACUUM ANALYZE ${seconds(analyzeMs)}`);
   return { orgId: org.id, token: made.secret, names: e.names, keys: e.keys, from, to, planned, observed, flagWrites, loadMs, analyzeMs };

@@ -88,7 +88,7 @@ function statementKind(s: Stmt): string {
   const t = s.text;
   if (/FROM changes c JOIN users/.test(t)) return s.params[9] != null ? 'planned changes (component = entity, via blast)' : 'planned changes (services = entity + neighbours)';
   if (/FROM observed_changes o/.test(t)) return 'observed changes (services)';
-  if (/FROM audit_events/.test(t)) return 'flag writes (audit_events)';
+  if (/FROM audit_log\b/.test(t)) return 'flag writes (audit_log)';
   if (/FROM flags\b/.test(t) || /flag_states/.test(t)) return 'flags of the organisation';
   if (/catalogue_|manual_services|component_aliases|change_settings/.test(t)) return 'catalogue / blast preview';
   if (/change_sources/.test(t)) return 'connected sources (neverCaptured)';

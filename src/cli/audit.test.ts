@@ -38,9 +38,9 @@ for (const engine of engineNames()) describe(`changeledger audit verify on a bro
       const orgId = rows[0]!.id;
       const seq = async () => Number((await db.query<{ seq: string }>('SELECT seq FROM audit_heads WHERE org_id = $1', [orgId])).rows[0]!.seq);
       while ((await seq()) < 60) await db.transaction((tx) => appendAuditEvent(tx, systemClock, cliContext(), { orgId, action: 'flag.updated', target: { type: 'flag', id: 'x' } }));
-      await db.exec('ALTER TABLE audit_events DISABLE TRIGGER audit_events_no_update');
-      await db.query("UPDATE audit_events SET actor_name = 'mallory' WHERE org_id = $1 AND seq = 59", [orgId]);
-      await db.exec('ALTER TABLE audit_events ENABLE TRIGGER audit_events_no_update');
+      await db.exec('ALTER TABLE audit_log DISABLE TRIGGER audit_log_no_update');
+      await db.query("UPDATE audit_log SET actor_name = 'mallory' WHERE org_no = (SELECT org_no FROM audit_heads WHERE org_id = $1) AND seq = 59", [orgId]);
+      await db.exec('ALTER TABLE audit_log ENABLE TRIGGER audit_log_no_update');
     } finally {
       await db.close();
     }

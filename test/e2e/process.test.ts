@@ -232,9 +232,9 @@ describe('the command line', () => {
 
       const db = await openDatabase({ engine: 'pglite', dataDir, lock: false });
       try {
-        await db.exec('ALTER TABLE audit_events DISABLE TRIGGER audit_events_no_update');
-        await db.query("UPDATE audit_events SET actor_name = 'someone else' WHERE seq = 2");
-        await db.exec('ALTER TABLE audit_events ENABLE TRIGGER audit_events_no_update');
+        await db.exec('ALTER TABLE audit_log DISABLE TRIGGER audit_log_no_update');
+        await db.query("UPDATE audit_log SET actor_name = 'someone else' WHERE seq = 2");
+        await db.exec('ALTER TABLE audit_log ENABLE TRIGGER audit_log_no_update');
       } finally {
         await db.close();
       }

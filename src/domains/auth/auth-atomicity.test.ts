@@ -25,19 +25,21 @@ describeEachEngine('a write and its audit event are one transaction', (engine) =
   const create = () => t.main.inject({ method: 'POST', url: '/api/tokens', headers: owner.headers, payload: { name: 'atomic', scopes: ['audit:read'] } });
 
   it('when the audit append fails, the token is not created and the request fails', async () => {
+    // audit_log keys its rows by the organisation's number; a trigger's WHEN cannot look it up.
+    const orgNo = Number((await engine.db().query<{ n: number }>('SELECT org_no AS n FROM audit_heads WHERE org_id = $1', [owner.org.id])).rows[0]!.n);
     const before = await state();
     const su = engine.superuser();
     await su.exec(`
       CREATE FUNCTION test_fail_append() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN RAISE EXCEPTION 'injected: audit append failed'; END $$;
-      CREATE TRIGGER test_fail_append BEFORE INSERT ON audit_events FOR EACH ROW
-        WHEN (NEW.org_id = '${owner.org.id}' AND NEW.action = 'token.created') EXECUTE FUNCTION test_fail_append();`);
+      CREATE TRIGGER test_fail_append BEFORE INSERT ON audit_log FOR EACH ROW
+        WHEN (NEW.org_no = ${orgNo} AND NEW.action = 'token.created') EXECUTE FUNCTION test_fail_append();`);
     try {
       const res = await create();
       expect(res.statusCode).toBe(500);
       expect(res.json()).toMatchObject({ error: 'internal error' });
     } finally {
-      await su.exec('DROP TRIGGER test_fail_append ON audit_events; DROP FUNCTION test_fail_append();');
+      await su.exec('DROP TRIGGER test_fail_append ON audit_log; DROP FUNCTION test_fail_append();');
     }
     expect(await state()).toEqual(before);
     expect((await verifyLedger(engine.db(), owner.org.id)).ok).toBe(true);

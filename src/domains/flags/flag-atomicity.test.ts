@@ -19,15 +19,17 @@ describeEachEngine('a flag write and its record commit together or not at all', 
   const toggle = () => t.main.inject({ method: 'PUT', url: '/api/flags/ops.atomic/environments/production', headers: owner.headers, payload: { enabled: true } });
 
   it('when the record cannot be appended, the flag does not move', async () => {
+    // audit_log keys its rows by the organisation's number; a trigger's WHEN cannot look it up.
+    const orgNo = Number((await engine.db().query<{ n: number }>('SELECT org_no AS n FROM audit_heads WHERE org_id = $1', [owner.org.id])).rows[0]!.n);
     const before = await state();
     await engine.superuser().exec(`
       CREATE FUNCTION test_fail_flag_record() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'injected: record append failed'; END $$;
-      CREATE TRIGGER test_fail_flag_record BEFORE INSERT ON audit_events FOR EACH ROW
-        WHEN (NEW.org_id = '${owner.org.id}' AND NEW.target_type = 'flag') EXECUTE FUNCTION test_fail_flag_record();`);
+      CREATE TRIGGER test_fail_flag_record BEFORE INSERT ON audit_log FOR EACH ROW
+        WHEN (NEW.org_no = ${orgNo} AND NEW.target_type = 'flag') EXECUTE FUNCTION test_fail_flag_record();`);
     try {
       expect((await toggle()).statusCode).toBe(500);
     } finally {
-      await engine.superuser().exec('DROP TRIGGER test_fail_flag_record ON audit_events; DROP FUNCTION test_fail_flag_record();');
+      await engine.superuser().exec('DROP TRIGGER test_fail_flag_record ON audit_log; DROP FUNCTION test_fail_flag_record();');
     }
     expect(await state()).toEqual(before);
   });

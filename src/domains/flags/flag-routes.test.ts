@@ -120,7 +120,7 @@ describeEachEngine('feature flags and their change records', (engine) => {
   });
 
   it('a committed record cannot be rewritten: the engine refuses, and the chain stays whole', async () => {
-    await expect(engine.db().query("UPDATE audit_events SET actor_name = 'bob' WHERE org_id = $1 AND target_type = 'flag'", [owner.org.id])).rejects.toThrow(/append-only/);
+    await expect(engine.db().query("UPDATE audit_log SET actor_name = 'bob' WHERE org_no = (SELECT org_no FROM audit_heads WHERE org_id = $1) AND target_type = 'flag'", [owner.org.id])).rejects.toThrow(/append-only/);
     expect((await verifyLedger(engine.db(), owner.org.id)).ok).toBe(true);
   });
 

@@ -1,7 +1,7 @@
 import { invalid } from '../../platform/errors.js';
 import type { Queryable } from '../../platform/db/database.js';
 import type { AuditEvent } from './audit-event.js';
-import { AUDIT_COLUMNS, readChainPage, readHead, toAuditEvent, type AuditRow } from './ledger-store.js';
+import { ORG_NO, READ_COLUMNS, readChainPage, readHead, toAuditEvent, type AuditRow } from './ledger-store.js';
 import { checkChain, GENESIS_HASH } from './audit-event.js';
 
 export type AuditFilter = {
@@ -47,10 +47,10 @@ function escapeLike(s: string): string {
   return s.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
-/** Builds the WHERE clause; every filter maps onto a leading index column after org_id. */
+/** Builds the WHERE clause over audit_log `e`; every filter maps onto a leading index column after org_no. */
 function where(orgId: string, f: AuditFilter, cursor: Cursor | null): { sql: string; params: unknown[] } {
   const params: unknown[] = [orgId];
-  const parts = ['org_id = $1'];
+  const parts = [`e.org_no = ${ORG_NO}`];
   const add = (clause: (n: string) => string, value: unknown) => {
     params.push(value);
     parts.push(clause(`$${params.length}`));
@@ -59,43 +59,43 @@ function where(orgId: string, f: AuditFilter, cursor: Cursor | null): { sql: str
     // A prefix such as `delivery.` names a category: its equality can walk the category index newest
     // first, where LIKE alone would scan the time index backwards past every other category.
     const dot = f.action.indexOf('.');
-    if (dot > 0) add((p) => `split_part(action, '.', 1) = ${p}`, f.action.slice(0, dot));
-    add((p) => `action LIKE ${p}`, `${escapeLike(f.action)}%`);
+    if (dot > 0) add((p) => `split_part(e.action, '.', 1) = ${p}`, f.action.slice(0, dot));
+    add((p) => `e.action LIKE ${p}`, `${escapeLike(f.action)}%`);
   }
-  if (f.actor) add((p) => `actor_id = ${p}`, f.actor);
-  if (f.actorName) add((p) => `actor_name = ${p}`, f.actorName);
-  if (f.targetType) add((p) => `target_type = ${p}`, f.targetType);
-  if (f.targetId) add((p) => `target_id = ${p}`, f.targetId);
-  if (f.targetIds) add((p) => `target_id = ANY(${p}::text[])`, f.targetIds);
-  if (f.targetIdPrefix) add((p) => `target_id LIKE ${p}`, `${escapeLike(f.targetIdPrefix)}%`);
+  if (f.actor) add((p) => `e.actor_id = ${p}`, f.actor);
+  if (f.actorName) add((p) => `e.actor_name = ${p}`, f.actorName);
+  if (f.targetType) add((p) => `e.target_type = ${p}`, f.targetType);
+  if (f.targetId) add((p) => `e.target_id = ${p}`, f.targetId);
+  if (f.targetIds) add((p) => `e.target_id = ANY(${p}::text[])`, f.targetIds);
+  if (f.targetIdPrefix) add((p) => `e.target_id LIKE ${p}`, `${escapeLike(f.targetIdPrefix)}%`);
   if (f.actions) {
     // The categories of the listed actions lead the category index, which then reads them newest first.
     const categories = [...new Set(f.actions.map((a) => a.split('.', 1)[0]!))];
-    if (categories.length === 1) add((p) => `split_part(action, '.', 1) = ${p}`, categories[0]);
-    else add((p) => `split_part(action, '.', 1) = ANY(${p}::text[])`, categories);
-    add((p) => `action = ANY(${p}::text[])`, f.actions);
+    if (categories.length === 1) add((p) => `split_part(e.action, '.', 1) = ${p}`, categories[0]);
+    else add((p) => `split_part(e.action, '.', 1) = ANY(${p}::text[])`, categories);
+    add((p) => `e.action = ANY(${p}::text[])`, f.actions);
   }
   if (f.dataField) {
     params.push(f.dataField.value);
     const valueParam = `$${params.length}`;
     const alternatives = f.dataField.keys.map((k) => {
       params.push(k);
-      return `data ->> $${params.length} = ${valueParam}`;
+      return `e.data ->> $${params.length} = ${valueParam}`;
     });
     parts.push(`(${alternatives.join(' OR ')})`);
   }
-  if (f.correlationId) add((p) => `correlation_id = ${p}`, f.correlationId);
-  if (f.since) add((p) => `occurred_at >= ${p}`, f.since.toISOString());
-  if (f.until) add((p) => `occurred_at < ${p}`, f.until.toISOString());
+  if (f.correlationId) add((p) => `e.correlation_id = ${p}`, f.correlationId);
+  if (f.since) add((p) => `e.occurred_at >= ${p}`, f.since.toISOString());
+  if (f.until) add((p) => `e.occurred_at < ${p}`, f.until.toISOString());
   if (f.q) {
     add(
-      (p) => `(action ILIKE ${p} OR actor_name ILIKE ${p} OR target_id ILIKE ${p} OR coalesce(correlation_id, '') ILIKE ${p} OR data::text ILIKE ${p})`,
+      (p) => `(e.action ILIKE ${p} OR e.actor_name ILIKE ${p} OR e.target_id ILIKE ${p} OR coalesce(e.correlation_id, '') ILIKE ${p} OR e.data::text ILIKE ${p})`,
       `%${escapeLike(f.q)}%`,
     );
   }
   if (cursor) {
     params.push(cursor.t, cursor.s);
-    parts.push(`(occurred_at, seq) < ($${params.length - 1}::timestamptz, $${params.length})`);
+    parts.push(`(e.occurred_at, e.seq) < ($${params.length - 1}::timestamptz, $${params.length})`);
   }
   return { sql: parts.join(' AND '), params };
 }
@@ -105,18 +105,18 @@ export async function listAuditEvents(db: Queryable, orgId: string, f: AuditFilt
   const cursor = cursorText ? decodeCursor(cursorText) : null;
   const w = where(orgId, f, cursor);
   const r = await db.query<AuditRow>(
-    `SELECT ${AUDIT_COLUMNS} FROM audit_events WHERE ${w.sql} ORDER BY occurred_at DESC, seq DESC LIMIT ${Number(limit) + 1}`,
+    `SELECT ${READ_COLUMNS} FROM audit_log e WHERE ${w.sql} ORDER BY e.occurred_at DESC, e.seq DESC LIMIT ${Number(limit) + 1}`,
     w.params,
   );
-  const items = r.rows.slice(0, limit).map(toAuditEvent);
+  const items = r.rows.slice(0, limit).map((row) => toAuditEvent(row, orgId));
   const last = items[items.length - 1];
   return { items, nextCursor: r.rows.length > limit && last ? encodeCursor(last) : null };
 }
 
 /** One event of the organisation by its sequence number, or null. */
 export async function findAuditEvent(db: Queryable, orgId: string, seq: number): Promise<AuditEvent | null> {
-  const r = await db.query<AuditRow>(`SELECT ${AUDIT_COLUMNS} FROM audit_events WHERE org_id = $1 AND seq = $2`, [orgId, seq]);
-  return r.rows[0] ? toAuditEvent(r.rows[0]) : null;
+  const r = await db.query<AuditRow>(`SELECT ${READ_COLUMNS} FROM audit_log e WHERE e.org_no = ${ORG_NO} AND e.seq = $2`, [orgId, seq]);
+  return r.rows[0] ? toAuditEvent(r.rows[0], orgId) : null;
 }
 
 /** Every matching event, newest first, a page at a time, for NDJSON export. */
@@ -165,9 +165,9 @@ export async function verifyLedger(db: Queryable, orgId: string, pageSize = 2000
 export type LedgerDigest = { orgId: string; seq: number; hash: string; occurredAt: string | null };
 
 export async function ledgerDigest(db: Queryable, orgId: string): Promise<LedgerDigest> {
-  const r = await db.query<AuditRow>(`SELECT ${AUDIT_COLUMNS} FROM audit_events WHERE org_id = $1 ORDER BY seq DESC LIMIT 1`, [orgId]);
+  const r = await db.query<AuditRow>(`SELECT ${READ_COLUMNS} FROM audit_log e WHERE e.org_no = ${ORG_NO} ORDER BY e.seq DESC LIMIT 1`, [orgId]);
   const last = r.rows[0];
   if (!last) return { orgId, seq: 0, hash: GENESIS_HASH, occurredAt: null };
-  const e = toAuditEvent(last);
+  const e = toAuditEvent(last, orgId);
   return { orgId, seq: e.seq, hash: e.hash, occurredAt: e.occurredAt };
 }

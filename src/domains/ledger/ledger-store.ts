@@ -12,8 +12,27 @@ import {
 } from './audit-event.js';
 import { isAuditAction } from './audit-actions.js';
 
-export const AUDIT_COLUMNS = `org_id, seq, occurred_at, actor_kind, actor_id, actor_name, actor_automation, actor_trigger,
-  action, target_type, target_id, correlation_id, request_id, source, data, schema_version, prev_hash, hash`;
+/** audit_log's columns in the order of its INSERTs (migration 0040). */
+export const LOG_COLUMNS = `org_no, schema_version, seq, occurred_at, actor_kind, actor_id, actor_name, actor_automation, actor_trigger,
+  action, target_type, target_id, correlation_id, request_id, source, data, hash`;
+
+/**
+ * An event as the product reads it from audit_log `e`: the hash as hex, and prev_hash, which is not
+ * stored, from the event before it in the chain (the genesis hash before event 1; null when that
+ * event is missing, which verification then reports).
+ */
+export const READ_COLUMNS = `e.seq, e.occurred_at, e.actor_kind, e.actor_id, e.actor_name, e.actor_automation, e.actor_trigger,
+  e.action, e.target_type, e.target_id, e.correlation_id, e.request_id, e.source, e.data, e.schema_version,
+  CASE WHEN e.seq = 1 THEN '${'0'.repeat(64)}'
+       ELSE (SELECT encode(p.hash, 'hex') FROM audit_log p WHERE p.org_no = e.org_no AND p.seq = e.seq - 1) END AS prev_hash,
+  encode(e.hash, 'hex') AS hash`;
+
+/** The columns of a chain page (readChainPage): prev_hash comes from the row read before. */
+const CHAIN_COLUMNS = `e.seq, e.occurred_at, e.actor_kind, e.actor_id, e.actor_name, e.actor_automation, e.actor_trigger,
+  e.action, e.target_type, e.target_id, e.correlation_id, e.request_id, e.source, e.data, e.schema_version, encode(e.hash, 'hex') AS hash`;
+
+/** The organisation's number in audit_log, from its id as $1: `e.org_no = ${ORG_NO}`. */
+export const ORG_NO = '(SELECT org_no FROM audit_heads WHERE org_id = $1)';
 
 /** The append's one statement (appendAuditEvent), built once: it is run on every write. */
 const APPEND_EVENT = prepared(`WITH head AS (
@@ -21,11 +40,12 @@ const APPEND_EVENT = prepared(`WITH head AS (
           SET seq = seq + 1, prev_hash = hash,
               hash = encode(sha256(convert_to(hash || E'\\n' || $16::text || (seq + 1)::text || $17::text, 'UTF8')), 'hex')
         WHERE org_id = $1
-       RETURNING seq, prev_hash, hash
+       RETURNING org_no, seq, prev_hash, hash
+     ), stored AS (
+       INSERT INTO audit_log (${LOG_COLUMNS})
+       SELECT org_no, $15::int, seq, $2::timestamptz, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14::jsonb, decode(hash, 'hex') FROM head
      )
-     INSERT INTO audit_events (${AUDIT_COLUMNS})
-     SELECT $1, seq, $2::timestamptz, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14::jsonb, $15::int, prev_hash, hash FROM head
-     RETURNING seq, prev_hash, hash`);
+     SELECT seq, prev_hash, hash FROM head`);
 
 /** Starts the chain of a new organisation; in the transaction that creates it. */
 export async function createLedgerHead(tx: Tx, orgId: string): Promise<void> {
@@ -103,7 +123,7 @@ export async function appendAuditEvents(tx: Tx, clock: Clock, ctx: AuditContext,
     if (!isAuditAction(ev.action)) throw new Error(`audit action ${ev.action} is not in the registry (src/domains/ledger/audit-actions.ts)`);
     if (ev.orgId !== orgId) throw new Error('one batch of audit events belongs to one organisation');
   }
-  const head = await tx.query<{ seq: number; hash: string }>('SELECT seq, hash FROM audit_heads WHERE org_id = $1 FOR UPDATE', [orgId]);
+  const head = await tx.query<{ org_no: number; seq: number; hash: string }>('SELECT org_no, seq, hash FROM audit_heads WHERE org_id = $1 FOR UPDATE', [orgId]);
   const h = head.rows[0];
   if (!h) throw new Error(`organisation ${orgId} has no ledger head`);
   const occurredAt = clock.now().toISOString();
@@ -114,36 +134,42 @@ export async function appendAuditEvents(tx: Tx, clock: Clock, ctx: AuditContext,
     prev = event;
     return event;
   });
-  // Column arrays through unnest: 18 parameters a statement however many rows, which the server
-  // parses far faster than 18 placeholders a row.
+  // Column arrays through unnest: 17 parameters a statement however many rows, which the server
+  // parses far faster than 17 placeholders a row.
   for (let i = 0; i < events.length; i += BATCH_ROWS) {
     const part = events.slice(i, i + BATCH_ROWS);
     const col = <T>(f: (e: AuditEvent) => T) => part.map(f);
     await tx.query(
-      `INSERT INTO audit_events (${AUDIT_COLUMNS})
-       SELECT * FROM unnest($1::text[], $2::bigint[], $3::timestamptz[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[],
-                            $11::text[], $12::text[], $13::text[], $14::text[], $15::jsonb[], $16::int[], $17::text[], $18::text[])`,
-      [col((e) => e.orgId), col((e) => e.seq), col((e) => e.occurredAt), col((e) => e.actor.kind), col((e) => e.actor.id), col((e) => e.actor.name),
-        col((e) => e.actor.automation), col((e) => e.actor.trigger), col((e) => e.action), col((e) => e.target.type), col((e) => e.target.id),
-        col((e) => e.correlationId), col((e) => e.requestId), col((e) => e.source), col((e) => JSON.stringify(e.data)), col((e) => e.schemaVersion),
-        col((e) => e.prevHash), col((e) => e.hash)]);
+      `INSERT INTO audit_log (${LOG_COLUMNS})
+       SELECT $1::int, v, s, t, ak, ai, an, aa, at, a, tt, ti, ci, ri, so, d, decode(h, 'hex')
+         FROM unnest($2::int[], $3::bigint[], $4::timestamptz[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[],
+                     $11::text[], $12::text[], $13::text[], $14::text[], $15::text[], $16::jsonb[], $17::text[])
+              AS u(v, s, t, ak, ai, an, aa, at, a, tt, ti, ci, ri, so, d, h)`,
+      [h.org_no, col((e) => e.schemaVersion), col((e) => e.seq), col((e) => e.occurredAt), col((e) => e.actor.kind), col((e) => e.actor.id),
+        col((e) => e.actor.name), col((e) => e.actor.automation), col((e) => e.actor.trigger), col((e) => e.action), col((e) => e.target.type),
+        col((e) => e.target.id), col((e) => e.correlationId), col((e) => e.requestId), col((e) => e.source), col((e) => JSON.stringify(e.data)),
+        col((e) => e.hash)]);
   }
   const last = events.at(-1)!;
   await tx.query('UPDATE audit_heads SET seq = $2, hash = $3, prev_hash = $4 WHERE org_id = $1', [orgId, last.seq, last.hash, last.prevHash]);
   return events;
 }
 
-export type AuditRow = Row & {
-  org_id: string; seq: number; occurred_at: Date; actor_kind: AuditEvent['actor']['kind']; actor_id: string | null;
+/** A row of READ_COLUMNS; the organisation is the one the query named. */
+export type AuditRow = Row & AuditFields;
+/** A row of CHAIN_COLUMNS. */
+type ChainRow = Row & Omit<AuditFields, 'prev_hash'>;
+type AuditFields = {
+  seq: number; occurred_at: Date; actor_kind: AuditEvent['actor']['kind']; actor_id: string | null;
   actor_name: string; actor_automation: string | null; actor_trigger: string | null; action: string;
   target_type: string; target_id: string; correlation_id: string | null; request_id: string | null;
-  source: AuditEvent['source']; data: Record<string, unknown>; schema_version: number; prev_hash: string; hash: string;
+  source: AuditEvent['source']; data: Record<string, unknown>; schema_version: number; prev_hash: string | null; hash: string;
 };
 
-export function toAuditEvent(r: AuditRow): AuditEvent {
+export function toAuditEvent(r: AuditRow, orgId: string): AuditEvent {
   return {
-    orgId: r.org_id,
-    seq: r.seq,
+    orgId,
+    seq: Number(r.seq),
     occurredAt: new Date(r.occurred_at).toISOString(),
     actor: { kind: r.actor_kind, id: r.actor_id, name: r.actor_name, automation: r.actor_automation, trigger: r.actor_trigger },
     action: r.action,
@@ -153,7 +179,8 @@ export function toAuditEvent(r: AuditRow): AuditEvent {
     source: r.source,
     data: r.data,
     schemaVersion: r.schema_version,
-    prevHash: r.prev_hash,
+    // The event before is missing (an edit of the store): no hash links to it, and verification says so.
+    prevHash: r.prev_hash ?? '',
     hash: r.hash,
   };
 }
@@ -163,20 +190,42 @@ export async function readHead(db: Queryable, orgId: string): Promise<{ seq: num
   return r.rows[0] ?? null;
 }
 
+/**
+ * Rows read in chain order, one more than a page at the near end, made events: each takes its
+ * prev_hash from the row before it when that row is its predecessor; event 1 from the genesis hash.
+ * `rows` ascend by seq; the first is dropped when it is only there to give the second its prev_hash.
+ */
+function chainEvents(rows: readonly (ChainRow)[], orgId: string, dropFirst: boolean): AuditEvent[] {
+  const out: AuditEvent[] = [];
+  for (let i = 0; i < rows.length; i++) {
+    const r = rows[i]!;
+    const seq = Number(r.seq);
+    const before = rows[i - 1];
+    const prev = seq === 1 ? GENESIS_HASH : before && Number(before.seq) === seq - 1 ? before.hash : null;
+    if (i === 0 && dropFirst) continue;
+    out.push(toAuditEvent({ ...r, prev_hash: prev }, orgId));
+  }
+  return out;
+}
+
 /** Events of one organisation in chain order, from `afterSeq` on. */
 export async function readChainPage(db: Queryable, orgId: string, afterSeq: number, limit: number): Promise<AuditEvent[]> {
-  const r = await db.query<AuditRow>(
-    `SELECT ${AUDIT_COLUMNS} FROM audit_events WHERE org_id = $1 AND seq > $2 ORDER BY seq LIMIT $3`,
-    [orgId, afterSeq, limit],
+  // From afterSeq itself, which gives the first event its prev_hash (there is no event 0).
+  const r = await db.query<ChainRow>(
+    `SELECT ${CHAIN_COLUMNS} FROM audit_log e WHERE e.org_no = ${ORG_NO} AND e.seq >= $2 ORDER BY e.seq LIMIT $3`,
+    [orgId, afterSeq, limit + 1],
   );
-  return r.rows.map(toAuditEvent);
+  const first = r.rows[0];
+  return chainEvents(r.rows, orgId, first !== undefined && Number(first.seq) === afterSeq).slice(0, limit);
 }
 
 /** Events of one organisation newest first, from just below `beforeSeq` down. */
 export async function readChainPageDown(db: Queryable, orgId: string, beforeSeq: number, limit: number): Promise<AuditEvent[]> {
-  const r = await db.query<AuditRow>(
-    `SELECT ${AUDIT_COLUMNS} FROM audit_events WHERE org_id = $1 AND seq < $2 ORDER BY seq DESC LIMIT $3`,
-    [orgId, beforeSeq, limit],
+  // One more below the page, which gives its lowest event its prev_hash.
+  const r = await db.query<ChainRow>(
+    `SELECT ${CHAIN_COLUMNS} FROM audit_log e WHERE e.org_no = ${ORG_NO} AND e.seq < $2 ORDER BY e.seq DESC LIMIT $3`,
+    [orgId, beforeSeq, limit + 1],
   );
-  return r.rows.map(toAuditEvent);
+  const rows = r.rows.slice().reverse();
+  return chainEvents(rows, orgId, r.rows.length > limit).reverse();
 }

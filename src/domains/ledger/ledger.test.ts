@@ -133,9 +133,12 @@ describeEachEngine('the audit ledger', (engine) => {
   it('refuses UPDATE, DELETE and TRUNCATE of audit events at the engine', async () => {
     const orgId = await newOrg();
     const db = engine.db();
-    await expect(db.query("UPDATE audit_events SET actor_name = 'bob' WHERE org_id = $1", [orgId])).rejects.toThrow(/append-only: UPDATE refused/);
-    await expect(db.query('DELETE FROM audit_events WHERE org_id = $1', [orgId])).rejects.toThrow(/append-only: DELETE refused/);
-    await expect(db.query('TRUNCATE audit_events')).rejects.toThrow(/append-only: TRUNCATE refused/);
+    await expect(db.query("UPDATE audit_log SET actor_name = 'bob' WHERE org_no = (SELECT org_no FROM audit_heads WHERE org_id = $1)", [orgId])).rejects.toThrow(/append-only: UPDATE refused/);
+    await expect(db.query('DELETE FROM audit_log WHERE org_no = (SELECT org_no FROM audit_heads WHERE org_id = $1)', [orgId])).rejects.toThrow(/append-only: DELETE refused/);
+    await expect(db.query('TRUNCATE audit_log')).rejects.toThrow(/append-only: TRUNCATE refused/);
+    // The view of the old columns is no way round it.
+    await expect(db.query("UPDATE audit_events SET actor_name = 'bob' WHERE org_id = $1", [orgId])).rejects.toThrow(/cannot update view/);
+    await expect(db.query('DELETE FROM audit_events WHERE org_id = $1', [orgId])).rejects.toThrow(/cannot delete from view/);
     expect((await verifyLedger(db, orgId)).ok).toBe(true);
   });
 
@@ -143,11 +146,11 @@ describeEachEngine('the audit ledger', (engine) => {
     const orgId = await newOrg();
     for (let i = 0; i < 4; i++) await engine.db().transaction((tx) => appendAuditEvent(tx, clock, ctx, { orgId, action: 'flag.updated', target: { type: 'flag', id: 'x' }, data: { to: i } }));
     const su = engine.superuser();
-    await su.exec('ALTER TABLE audit_events DISABLE TRIGGER audit_events_no_update');
+    await su.exec('ALTER TABLE audit_log DISABLE TRIGGER audit_log_no_update');
     try {
-      await su.query(`UPDATE audit_events SET data = '{"to": 99}' WHERE org_id = $1 AND seq = 4`, [orgId]);
+      await su.query(`UPDATE audit_log SET data = '{"to": 99}' WHERE org_no = (SELECT org_no FROM audit_heads WHERE org_id = $1) AND seq = 4`, [orgId]);
     } finally {
-      await su.exec('ALTER TABLE audit_events ENABLE TRIGGER audit_events_no_update');
+      await su.exec('ALTER TABLE audit_log ENABLE TRIGGER audit_log_no_update');
     }
     const v = await verifyLedger(engine.db(), orgId);
     expect(v).toMatchObject({ ok: false, firstBrokenSeq: 4 });
@@ -158,11 +161,11 @@ describeEachEngine('the audit ledger', (engine) => {
     const orgId = await newOrg();
     for (let i = 0; i < 4; i++) await engine.db().transaction((tx) => appendAuditEvent(tx, clock, ctx, { orgId, action: 'flag.updated', target: { type: 'flag', id: 'x' } }));
     const su = engine.superuser();
-    await su.exec('ALTER TABLE audit_events DISABLE TRIGGER audit_events_no_update');
+    await su.exec('ALTER TABLE audit_log DISABLE TRIGGER audit_log_no_update');
     try {
-      await su.query('DELETE FROM audit_events WHERE org_id = $1 AND seq = 3', [orgId]);
+      await su.query('DELETE FROM audit_log WHERE org_no = (SELECT org_no FROM audit_heads WHERE org_id = $1) AND seq = 3', [orgId]);
     } finally {
-      await su.exec('ALTER TABLE audit_events ENABLE TRIGGER audit_events_no_update');
+      await su.exec('ALTER TABLE audit_log ENABLE TRIGGER audit_log_no_update');
     }
     expect(await verifyLedger(engine.db(), orgId)).toMatchObject({ ok: false, firstBrokenSeq: 3 });
   });
@@ -173,19 +176,19 @@ describeEachEngine('the audit ledger', (engine) => {
     while ((await head()) < 60) await engine.db().transaction((tx) => appendAuditEvent(tx, clock, ctx, { orgId, action: 'flag.updated', target: { type: 'flag', id: 'x' } }));
     expect(await verifyLedger(engine.db(), orgId)).toMatchObject({ ok: true, checked: 60 });
     const su = engine.superuser();
-    await su.exec('ALTER TABLE audit_events DISABLE TRIGGER audit_events_no_update');
+    await su.exec('ALTER TABLE audit_log DISABLE TRIGGER audit_log_no_update');
     try {
-      await su.query(`UPDATE audit_events SET actor_name = 'mallory' WHERE org_id = $1 AND seq = 59`, [orgId]);
+      await su.query(`UPDATE audit_log SET actor_name = 'mallory' WHERE org_no = (SELECT org_no FROM audit_heads WHERE org_id = $1) AND seq = 59`, [orgId]);
     } finally {
-      await su.exec('ALTER TABLE audit_events ENABLE TRIGGER audit_events_no_update');
+      await su.exec('ALTER TABLE audit_log ENABLE TRIGGER audit_log_no_update');
     }
     // 58 events follow, the 59th is judged altered; one page of 2000, or six pages of 10.
     for (const pageSize of [2000, 10, 7]) expect(await verifyLedger(engine.db(), orgId, pageSize)).toMatchObject({ ok: false, checked: 59, firstBrokenSeq: 59 });
-    await su.exec('ALTER TABLE audit_events DISABLE TRIGGER audit_events_no_update');
+    await su.exec('ALTER TABLE audit_log DISABLE TRIGGER audit_log_no_update');
     try {
-      await su.query('DELETE FROM audit_events WHERE org_id = $1 AND seq = 59', [orgId]);
+      await su.query('DELETE FROM audit_log WHERE org_no = (SELECT org_no FROM audit_heads WHERE org_id = $1) AND seq = 59', [orgId]);
     } finally {
-      await su.exec('ALTER TABLE audit_events ENABLE TRIGGER audit_events_no_update');
+      await su.exec('ALTER TABLE audit_log ENABLE TRIGGER audit_log_no_update');
     }
     // A removed event was not there to judge: the 58 before it were.
     for (const pageSize of [2000, 10]) expect(await verifyLedger(engine.db(), orgId, pageSize)).toMatchObject({ ok: false, checked: 58, firstBrokenSeq: 59 });
@@ -246,16 +249,16 @@ describeEachEngine('the audit ledger', (engine) => {
     await su.exec(`CREATE ROLE ${role} LOGIN;
       GRANT USAGE ON SCHEMA public TO ${role};
       GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO ${role};
-      REVOKE UPDATE, DELETE, TRUNCATE ON audit_events FROM ${role};`);
+      REVOKE UPDATE, DELETE, TRUNCATE ON audit_log FROM ${role};`);
     const u = new URL(engine.url());
     u.username = role;
     const app = await openDatabase({ engine: 'postgres', url: u.toString(), poolSize: 1 });
     try {
       await app.transaction((tx) => appendAuditEvent(tx, clock, ctx, { orgId, action: 'flag.updated', target: { type: 'flag', id: 'x' } }));
       expect((await verifyLedger(app, orgId)).ok).toBe(true);
-      await expect(app.exec('ALTER TABLE audit_events DISABLE TRIGGER audit_events_no_update')).rejects.toThrow(/must be owner/);
-      await expect(app.query('UPDATE audit_events SET actor_name = $1 WHERE org_id = $2', ['mallory', orgId])).rejects.toThrow(/permission denied/);
-      await expect(app.query('DELETE FROM audit_events WHERE org_id = $1', [orgId])).rejects.toThrow(/permission denied/);
+      await expect(app.exec('ALTER TABLE audit_log DISABLE TRIGGER audit_log_no_update')).rejects.toThrow(/must be owner/);
+      await expect(app.query('UPDATE audit_log SET actor_name = $1 WHERE org_no = (SELECT org_no FROM audit_heads WHERE org_id = $2)', ['mallory', orgId])).rejects.toThrow(/permission denied/);
+      await expect(app.query('DELETE FROM audit_log WHERE org_no = (SELECT org_no FROM audit_heads WHERE org_id = $1)', [orgId])).rejects.toThrow(/permission denied/);
     } finally {
       await app.close();
       await su.exec(`REVOKE ALL ON ALL TABLES IN SCHEMA public FROM ${role}; REVOKE USAGE ON SCHEMA public FROM ${role}; DROP OWNED BY ${role}; DROP ROLE ${role};`);
