@@ -4,8 +4,9 @@
  * one, in one run, three ways taking turns: as shipped (the bundle, dist/bundle, with changeledger's
  * shared buffers: CHANGELEDGER_PGLITE_SHARED_BUFFERS_MB unset); the same compiled server loaded
  * module by module (dist/server/cli/main.js, what ran before the bundle); and the bundle with the
- * 128 MB of shared buffers the data directory itself asks for (the value PGlite would run with). Ready is the moment both listeners are up; RSS is read from /proc after an idle
- * pause, with the process's high-water mark. A first start makes the directory in a short-lived
+ * 128 MB of shared buffers the data directory itself asks for (the value PGlite would run with).
+ * Ready is the moment both listeners are up; RSS is read from /proc after an idle pause, with the
+ * process's high-water mark. A first start makes the directory in a short-lived
  * child process: its peak is sampled from /proc every 50 ms while it runs.
  */
 import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
@@ -115,7 +116,7 @@ export async function run(args: string[]): Promise<void> {
     let n = 0;
     for (let r = 0; r < o.runs; r++) {
       // Each arm goes first in turn, so none always starts on the quietest machine.
-      for (const i of [0, 1, 2].map((k) => (k + r) % arms.length)) {
+      for (const i of arms.map((_, k) => (k + r) % arms.length)) {
         const arm = arms[i]!;
         const fresh = join(root, `fresh-${n++}`);
         const a = await start(fresh, arm.mb, o.idle, arm.bin);

@@ -27,11 +27,11 @@ await build({
   external: ['@electric-sql/pglite', '@electric-sql/pglite/*', '@fastify/swagger', '@fastify/swagger-ui'],
   // CommonJS dependencies call require() for Node's own modules, which an ES module lacks.
   banner: { js: "import { createRequire as __changeledgerRequire } from 'node:module';\nconst require = __changeledgerRequire(import.meta.url);" },
-  // Stack traces can still be read against the TypeScript: node --enable-source-maps.
   // A smaller source to parse and to keep in memory. Identifiers are left as written, so stack
   // traces and error names read as in the sources.
   minifyWhitespace: true,
   minifySyntax: true,
+  // Stack traces can still be read against the TypeScript: node --enable-source-maps.
   sourcemap: 'linked',
   legalComments: 'linked',
   logLevel: 'warning',
