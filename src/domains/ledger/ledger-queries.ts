@@ -62,8 +62,10 @@ function where(orgId: string, f: AuditFilter, cursor: Cursor | null): { sql: str
     if (dot > 0) add((p) => `split_part(e.action, '.', 1) = ${p}`, f.action.slice(0, dot));
     add((p) => `e.action LIKE ${p}`, `${escapeLike(f.action)}%`);
   }
-  if (f.actor) add((p) => `e.actor_id = ${p}`, f.actor);
-  if (f.actorName) add((p) => `e.actor_name = ${p}`, f.actorName);
+  // The actor indexes hold the hash of the id or name (migration 0040): the hash finds the range,
+  // the text drops another actor with the same hash.
+  if (f.actor) add((p) => `hashtext(e.actor_id) = hashtext(${p}::text) AND e.actor_id = ${p}`, f.actor);
+  if (f.actorName) add((p) => `hashtext(e.actor_name) = hashtext(${p}::text) AND e.actor_name = ${p}`, f.actorName);
   if (f.targetType) add((p) => `e.target_type = ${p}`, f.targetType);
   if (f.targetId) add((p) => `e.target_id = ${p}`, f.targetId);
   if (f.targetIds) add((p) => `e.target_id = ANY(${p}::text[])`, f.targetIds);

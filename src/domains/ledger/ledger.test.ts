@@ -194,6 +194,24 @@ describeEachEngine('the audit ledger', (engine) => {
     for (const pageSize of [2000, 10]) expect(await verifyLedger(engine.db(), orgId, pageSize)).toMatchObject({ ok: false, checked: 58, firstBrokenSeq: 59 });
   });
 
+  it('an actor filter answers with that actor alone, even beside another whose id and name share its index hash', async () => {
+    const orgId = await newOrg();
+    // Pairs whose hashtext() is the same (found once by search; checked here on each engine).
+    const ids = ['usr_13839', 'usr_123658'];
+    const names = ['person19231@index.test', 'person299781@index.test'];
+    const same = await engine.db().query<{ ids: boolean; names: boolean }>(
+      'SELECT hashtext($1) = hashtext($2) AS ids, hashtext($3) = hashtext($4) AS names', [...ids, ...names]);
+    expect(same.rows[0]).toEqual({ ids: true, names: true });
+    for (const [i, id] of ids.entries()) {
+      const who: AuditContext = { ...ctx, actor: { kind: 'user', id, name: names[i]! } };
+      await engine.db().transaction((tx) => appendAuditEvent(tx, clock, who, { orgId, action: 'flag.updated', target: { type: 'flag', id: `f${i}` } }));
+    }
+    for (const [i, id] of ids.entries()) {
+      expect((await listAuditEvents(engine.db(), orgId, { actor: id }, 10)).items.map((e) => e.target.id)).toEqual([`f${i}`]);
+      expect((await listAuditEvents(engine.db(), orgId, { actorName: names[i]! }, 10)).items.map((e) => e.target.id)).toEqual([`f${i}`]);
+    }
+  });
+
   it('filters by action prefix, actor, target, correlation id, window and text, newest first, with a cursor', async () => {
     clock.set('2026-07-22T11:00:00.000Z');
     const orgId = await newOrg();
