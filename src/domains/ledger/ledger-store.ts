@@ -23,7 +23,7 @@ export const LOG_COLUMNS = `org_no, schema_version, seq, occurred_at, actor_kind
  */
 export const READ_COLUMNS = `e.seq, e.occurred_at, e.actor_kind, e.actor_id, e.actor_name, e.actor_automation, e.actor_trigger,
   e.action, e.target_type, e.target_id, e.correlation_id, e.request_id, e.source, e.data, e.schema_version,
-  CASE WHEN e.seq = 1 THEN '${'0'.repeat(64)}'
+  CASE WHEN e.seq = 1 THEN '${GENESIS_HASH}'
        ELSE (SELECT encode(p.hash, 'hex') FROM audit_log p WHERE p.org_no = e.org_no AND p.seq = e.seq - 1) END AS prev_hash,
   encode(e.hash, 'hex') AS hash`;
 
@@ -191,11 +191,11 @@ export async function readHead(db: Queryable, orgId: string): Promise<{ seq: num
 }
 
 /**
- * Rows read in chain order, one more than a page at the near end, made events: each takes its
- * prev_hash from the row before it when that row is its predecessor; event 1 from the genesis hash.
- * `rows` ascend by seq; the first is dropped when it is only there to give the second its prev_hash.
+ * Rows of a chain page, ascending by seq, made events: each takes its prev_hash from the row before
+ * it when that row is its predecessor, event 1 the genesis hash. The pages read one row before
+ * their first event for it; `dropFirst` leaves that row out.
  */
-function chainEvents(rows: readonly (ChainRow)[], orgId: string, dropFirst: boolean): AuditEvent[] {
+function chainEvents(rows: readonly ChainRow[], orgId: string, dropFirst: boolean): AuditEvent[] {
   const out: AuditEvent[] = [];
   for (let i = 0; i < rows.length; i++) {
     const r = rows[i]!;
