@@ -222,10 +222,14 @@ type WaitOpts = { timeoutMs: number; intervalMs: number; tty: boolean; program: 
  * Progress goes to standard error — one live line on a terminal, a line per change otherwise —
  * so standard output stays for the result. An unreachable or busy server is retried until the end.
  */
-export async function waitFor(api: ApiClient, id: string, io: Io, o: WaitOpts): Promise<number> {
+export async function waitFor(api: ApiClient, given: string, io: Io, o: WaitOpts): Promise<number> {
   const started = systemClock.now().getTime();
   let last = '';
-  let displayId = id;
+  // The last state read, and why the last poll read none (said when the time is up).
+  let state = '';
+  let failure = '';
+  let id: string | null = null;
+  let displayId = given;
   let live = false;
   const show = (line: string) => {
     if (o.tty) {
@@ -241,8 +245,11 @@ export async function waitFor(api: ApiClient, id: string, io: Io, o: WaitOpts): 
   };
   for (;;) {
     try {
+      // A CHG- id is looked up inside the loop, so a server that cannot be reached yet is retried here too.
+      id ??= await resolveId(api, given);
       const s = (await api.get<Status>(`${statusPath(id)}/status`)).body;
       displayId = s.displayId;
+      failure = '';
       const a = o.rollback ? assessRollback(s) : assess(s);
       if (a.done && a.ok) {
         clear();
@@ -263,18 +270,21 @@ export async function waitFor(api: ApiClient, id: string, io: Io, o: WaitOpts): 
         io.err(`${o.program}: ${displayId} ${b.done && !b.ok ? b.reason : a.reason}\n`);
         return EXIT.failed;
       }
+      state = a.line;
       show(a.line);
     } catch (err) {
       if (!(err instanceof ClientFailure) || err.exitCode !== EXIT.unavailable) {
         clear();
         throw err;
       }
+      failure = err.message;
       show(`${err.message}; trying again`);
     }
     const left = o.timeoutMs - (systemClock.now().getTime() - started);
     if (left <= 0) {
       clear();
-      io.err(`${o.program}: gave up waiting after ${Math.round(o.timeoutMs / 1000)}s: ${displayId} is still ${last || 'unknown'}\n`);
+      const where = failure ? `${state ? `${displayId} was last ${state}; ` : ''}the last try failed: ${failure}` : `${displayId} is still ${state}`;
+      io.err(`${o.program}: gave up waiting after ${Math.round(o.timeoutMs / 1000)}s: ${where}\n`);
       return EXIT_TIMEOUT;
     }
     await sleep(Math.min(o.intervalMs, left));
@@ -414,7 +424,7 @@ export function changeCommands(program: Command, io: Io, done: (code: number) =>
       const timeoutMs = durationOf(o.timeout, 'timeout');
       const intervalMs = durationOf(o.interval, 'interval');
       const api = connectTo(o, env);
-      return waitFor(api, await resolveId(api, given), io, { timeoutMs, intervalMs, tty, program: name, finalTo: 'out', rollback: o.rollback ?? false, json: o.json ?? false });
+      return waitFor(api, given, io, { timeoutMs, intervalMs, tty, program: name, finalTo: 'out', rollback: o.rollback ?? false, json: o.json ?? false });
     }));
 
   withServerOptions(changes.command('rollback-done').description('report a requested rollback done (or --failed): the pipeline that rolled the change back').argument('<id>', 'chg_… or CHG-…'))
