@@ -244,6 +244,27 @@ describeEachEngine('the audit ledger', (engine) => {
     expect(rest.items.every((e) => e.action.startsWith('organization.') || e.action.startsWith('user.') || e.action.startsWith('membership.'))).toBe(true);
   });
 
+  it('pages through events that share one instant by their numbers, each once, newest first, with every filter', async () => {
+    clock.set('2026-07-23T09:00:00.000Z');
+    const orgId = await newOrg();
+    const before = (await verifyLedger(engine.db(), orgId)).checked;
+    // One batch: 130 events with the same time, by one actor, in one category.
+    const bob: AuditContext = { ...ctx, actor: { kind: 'user', id: 'usr_b', name: 'bob@example.test' } };
+    await engine.db().transaction((tx) => appendAuditEvents(tx, clock, bob, Array.from({ length: 130 }, (_, i) => ({ orgId, action: 'flag.updated', target: { type: 'flag', id: `ops.f${i}` } }))));
+    const all = Array.from({ length: 130 }, (_, i) => before + 130 - i);
+    for (const f of [{}, { actor: 'usr_b' }, { actorName: 'bob@example.test' }, { action: 'flag.' }, { targetType: 'flag', targetIdPrefix: 'ops.' }]) {
+      const seqs: number[] = [];
+      let cursor: string | undefined;
+      do {
+        const page = await listAuditEvents(engine.db(), orgId, f, 40, cursor);
+        seqs.push(...page.items.map((e) => e.seq));
+        cursor = page.nextCursor ?? undefined;
+      } while (cursor);
+      expect(seqs.slice(0, 130), JSON.stringify(f)).toEqual(all);
+      expect(seqs.length, JSON.stringify(f)).toBe(Object.keys(f).length === 0 ? 130 + before : 130);
+    }
+  });
+
   if (engine.name === 'postgres')
   it('a second PostgreSQL connection pool sees the same chain (several servers on one database)', async () => {
     const orgId = await newOrg();
