@@ -194,21 +194,31 @@ describeEachEngine('the audit ledger', (engine) => {
     for (const pageSize of [2000, 10]) expect(await verifyLedger(engine.db(), orgId, pageSize)).toMatchObject({ ok: false, checked: 58, firstBrokenSeq: 59 });
   });
 
-  it('an actor filter answers with that actor alone, even beside another whose id and name share its index hash', async () => {
+  it('an actor or category filter answers with its own events alone, even beside another sharing its index hash', async () => {
     const orgId = await newOrg();
     // Pairs whose hashtext() is the same (found once by search; checked here on each engine).
     const ids = ['usr_13839', 'usr_123658'];
     const names = ['person19231@index.test', 'person299781@index.test'];
-    const same = await engine.db().query<{ ids: boolean; names: boolean }>(
-      'SELECT hashtext($1) = hashtext($2) AS ids, hashtext($3) = hashtext($4) AS names', [...ids, ...names]);
-    expect(same.rows[0]).toEqual({ ids: true, names: true });
+    const categories = ['cat27483', 'cat161454'];
+    const same = await engine.db().query<{ ids: boolean; names: boolean; categories: boolean }>(
+      'SELECT hashtext($1) = hashtext($2) AS ids, hashtext($3) = hashtext($4) AS names, hashtext($5) = hashtext($6) AS categories', [...ids, ...names, ...categories]);
+    expect(same.rows[0]).toEqual({ ids: true, names: true, categories: true });
     for (const [i, id] of ids.entries()) {
       const who: AuditContext = { ...ctx, actor: { kind: 'user', id, name: names[i]! } };
       await engine.db().transaction((tx) => appendAuditEvent(tx, clock, who, { orgId, action: 'flag.updated', target: { type: 'flag', id: `f${i}` } }));
     }
+    // No two categories of the registry share a hash: two such rows go straight into the table (the filters read rows, not the chain).
+    for (const [i, category] of categories.entries()) {
+      await engine.db().query(
+        `INSERT INTO audit_log (org_no, schema_version, seq, occurred_at, actor_kind, actor_name, action, target_type, target_id, source, data, hash)
+         SELECT org_no, 1, 1000 + $2::int, now(), 'system', 'test', $3, 'thing', $4, 'system', '{}', sha256(int4send($2::int)) FROM audit_heads WHERE org_id = $1`,
+        [orgId, i, `${category}.updated`, `c${i}`]);
+    }
     for (const [i, id] of ids.entries()) {
       expect((await listAuditEvents(engine.db(), orgId, { actor: id }, 10)).items.map((e) => e.target.id)).toEqual([`f${i}`]);
       expect((await listAuditEvents(engine.db(), orgId, { actorName: names[i]! }, 10)).items.map((e) => e.target.id)).toEqual([`f${i}`]);
+      expect((await listAuditEvents(engine.db(), orgId, { action: `${categories[i]!}.` }, 10)).items.map((e) => e.target.id)).toEqual([`c${i}`]);
+      expect((await listAuditEvents(engine.db(), orgId, { actions: [`${categories[i]!}.updated`, 'session.created'] }, 10)).items.map((e) => e.target.id)).toEqual([`c${i}`]);
     }
   });
 

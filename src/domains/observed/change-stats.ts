@@ -61,7 +61,7 @@ WITH o AS MATERIALIZED (
               WHEN f.owner_service LIKE 'svc:%' THEN f.owner_service ELSE 'svc:' || f.owner_service END
     FROM audit_log a
     LEFT JOIN flags f ON f.org_id = $1 AND f.key = a.target_id
-   WHERE a.org_no = (SELECT org_no FROM audit_heads WHERE org_id = $1) AND a.target_type = 'flag' AND split_part(a.action, '.', 1) = 'flag' AND a.action = ANY($4::text[])
+   WHERE a.org_no = (SELECT org_no FROM audit_heads WHERE org_id = $1) AND a.target_type = 'flag' AND hashtext(split_part(a.action, '.', 1)) = hashtext('flag') AND a.action = ANY($4::text[])
      AND a.occurred_at >= $2::timestamptz AND a.occurred_at < $3::timestamptz
   UNION ALL
   SELECT source, service FROM o WHERE NOT denied
