@@ -78,12 +78,13 @@ function where(orgId: string, f: AuditFilter, cursor: Cursor | null): { sql: str
   if (f.actions) {
     // The categories of the listed actions lead the category index, which then reads them newest first.
     const categories = [...new Set(f.actions.map((a) => a.split('.', 1)[0]!))];
-    // A parameter each, so that the planner folds each hash to a constant it can estimate.
+    // A parameter each, so that the planner folds each hash to a constant it can estimate. IN with
+    // one element is read as `=`.
     const hashes = categories.map((c) => {
       params.push(c);
       return `hashtext($${params.length}::text)`;
     });
-    parts.push(hashes.length === 1 ? `${CATEGORY_KEY} = ${hashes[0]}` : `${CATEGORY_KEY} IN (${hashes.join(', ')})`);
+    parts.push(`${CATEGORY_KEY} IN (${hashes.join(', ')})`);
     add((p) => `e.action = ANY(${p}::text[])`, f.actions);
   }
   if (f.dataField) {
