@@ -290,10 +290,12 @@ export class AuthService {
 
   async authenticateSession(cookieValue: string): Promise<SessionPrincipal | null> {
     const idHash = sha256Hex(cookieValue);
-    const s = await store.findSession(this.deps.db, idHash);
-    if (!s || Date.parse(s.expiresAt) <= this.deps.clock.now().getTime()) return null;
-    const p = await this.principalFor(this.deps.db, s.userId, s.orgId);
-    return p ? { kind: 'session', ...p, sessionHash: idHash, csrfToken: s.csrfToken, expiresAt: s.expiresAt } : null;
+    // The session and its membership in one statement: a request signed in by cookie reads once.
+    const found = await store.findSessionMember(this.deps.db, idHash);
+    if (!found) return null;
+    const { session: s, member: p } = found;
+    if (Date.parse(s.expiresAt) <= this.deps.clock.now().getTime()) return null;
+    return { kind: 'session', ...p, sessionHash: idHash, csrfToken: s.csrfToken, expiresAt: s.expiresAt };
   }
 
   async signOut(ctx: AuditContext, p: SessionPrincipal): Promise<void> {

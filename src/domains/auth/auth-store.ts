@@ -96,15 +96,32 @@ export async function insertSession(tx: Tx, s: { idHash: string; userId: string;
 
 export type SessionRow = { userId: string; orgId: string; csrfToken: string; expiresAt: string };
 
-const FIND_SESSION = prepared('SELECT user_id, org_id, csrf_token, expires_at FROM sessions WHERE id_hash = $1');
+const FIND_SESSION_MEMBER = prepared(`SELECT s.csrf_token, s.expires_at, u.id, u.email, u.display_name, u.password_hash, m.role,
+            o.id AS org_id, o.name AS org_name, o.slug AS org_slug, o.created_at AS org_created_at
+       FROM sessions s
+       JOIN memberships m ON m.org_id = s.org_id AND m.user_id = s.user_id
+       JOIN users u ON u.id = s.user_id
+       JOIN organizations o ON o.id = s.org_id
+      WHERE s.id_hash = $1`);
 
-export async function findSession(db: Queryable, idHash: string): Promise<SessionRow | null> {
-  const r = await db.query<Row & { user_id: string; org_id: string; csrf_token: string; expires_at: Date }>(
-    FIND_SESSION,
+/**
+ * A session with its person, organisation and role, in one read: what every request signed in by
+ * a cookie asks. Null when there is no such session or its person is no longer a member.
+ */
+export async function findSessionMember(
+  db: Queryable,
+  idHash: string,
+): Promise<{ session: SessionRow; member: { user: User; org: Organization; role: Role } } | null> {
+  const r = await db.query<UserRow & { csrf_token: string; expires_at: Date; role: Role; org_id: string; org_name: string; org_slug: string; org_created_at: Date }>(
+    FIND_SESSION_MEMBER,
     [idHash],
   );
   const row = r.rows[0];
-  return row ? { userId: row.user_id, orgId: row.org_id, csrfToken: row.csrf_token, expiresAt: iso(row.expires_at) } : null;
+  if (!row) return null;
+  return {
+    session: { userId: row.id, orgId: row.org_id, csrfToken: row.csrf_token, expiresAt: iso(row.expires_at) },
+    member: { user: toUser(row), org: toOrg({ id: row.org_id, name: row.org_name, slug: row.org_slug, created_at: row.org_created_at }), role: row.role },
+  };
 }
 
 export async function deleteSession(tx: Tx, idHash: string): Promise<boolean> {
