@@ -1,10 +1,10 @@
 /**
  * What recording a flag change costs a write: `FlagService.setState` (one statement reads the flag,
  * ticket pattern and environment policy and locks the state; one updates the state and the flag's
- * updated_at; one numbers, hashes and appends the record; one transaction) against the bare
- * `UPDATE flag_states` of the same flag in its own transaction. A third variant, `core`, does only
- * the locked read, the update and the append (what the write needs at the least), which splits the
- * gap into the service's checks and the record itself.
+ * updated_at, and numbers, hashes and appends the record, and goes with the COMMIT; one
+ * transaction) against the bare `UPDATE flag_states` of the same flag in its own transaction. A
+ * third variant, `core`, does only the locked read and the update with its record (what the write
+ * needs at the least), which splits the gap into the service's checks and the record itself.
  */
 import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
@@ -19,7 +19,7 @@ import { appendAuditEvent } from '../src/domains/ledger/ledger-store.js';
 import { verifyLedger } from '../src/domains/ledger/ledger-queries.js';
 import { FLAG_RECORD_VERSION } from '../src/domains/flags/flag-record.js';
 import type { WriteMeta } from '../src/domains/flags/flag-service.js';
-import { lockState, updateState } from '../src/domains/flags/flag-store.js';
+import { lockState, stateWrite } from '../src/domains/flags/flag-store.js';
 import { say, counting } from './bench-support.js';
 
 export type WriteVariant = 'service' | 'core' | 'bare';
@@ -80,11 +80,10 @@ export async function benchWrites(db: Database, clock: Clock, engineLabel: strin
         const before = await lockState(tx, org.id, key, ENV);
         if (!before) throw new Error(`flag write benchmark: no state for ${key}`);
         const at = clock.now().toISOString();
-        await updateState(tx, org.id, key, ENV, { ...before, enabled: to }, at);
         await appendAuditEvent(tx, clock, ctx, {
           orgId: org.id, action: 'flag.updated', target: { type: 'flag', id: key }, schemaVersion: FLAG_RECORD_VERSION,
           data: { flag: key, env: ENV, from: before.enabled, to, fields: ['enabled'], reason: meta.reason, approvers: [], source: meta.source, gitops: null },
-        });
+        }, { commit: true, alongside: stateWrite(org.id, key, ENV, { ...before, enabled: to }, at) });
       });
     },
     bare: async (key) => {

@@ -34,6 +34,22 @@ describeEachEngine('a flag write and its record commit together or not at all', 
     expect(await state()).toEqual(before);
   });
 
+  it('when the flag’s update fails in the record’s statement, neither the state nor the record moves, and the head stays', async () => {
+    // The state's update, the flag's updated_at and the record go in one statement: fail the second.
+    const head = async () => (await engine.db().query<{ seq: string }>('SELECT seq FROM audit_heads WHERE org_id = $1', [owner.org.id])).rows[0]!.seq;
+    const before = { ...(await state()), head: await head() };
+    await engine.superuser().exec(`
+      CREATE FUNCTION test_fail_flag_touch() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'injected: flag updated_at failed'; END $$;
+      CREATE TRIGGER test_fail_flag_touch BEFORE UPDATE ON flags FOR EACH ROW
+        WHEN (NEW.org_id = '${owner.org.id}') EXECUTE FUNCTION test_fail_flag_touch();`);
+    try {
+      expect((await toggle()).statusCode).toBe(500);
+    } finally {
+      await engine.superuser().exec('DROP TRIGGER test_fail_flag_touch ON flags; DROP FUNCTION test_fail_flag_touch();');
+    }
+    expect({ ...(await state()), head: await head() }).toEqual(before);
+  });
+
   it('when the flag write fails at commit, after the record was appended, the record is gone too', async () => {
     const before = await state();
     await engine.superuser().exec(`

@@ -2,7 +2,7 @@ import type { Clock } from '../../platform/clock.js';
 import type { Database, Tx } from '../../platform/db/database.js';
 import { badRequest, conflict, forbidden, invalid, notFound, taken } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
-import { appendAuditEvent, listAuditEvents, type AuditContext, type AuditFilter } from '../ledger/index.js';
+import { appendAuditEvent, listAuditEvents, type AlongsideWrite, type AuditContext, type AuditFilter } from '../ledger/index.js';
 import { approvalsRequired, changedSlice, checkReason, DEFAULT_TICKET_PATTERN, FLAG_KEY, namespacePrefix, ownerNamesOf, valueProblem, type EnvironmentPolicy, type Flag, type FlagSource, type FlagState, type FlagType, type Json, type Risk } from './flag.js';
 import { FLAG_RECORD_VERSION, toFlagRecord, type FlagRecord, type FlagRecordData } from './flag-record.js';
 import * as store from './flag-store.js';
@@ -69,9 +69,12 @@ export class FlagService {
     };
   }
 
-  /** `commit`: the record is the transaction's last statement, and commits with it (appendAuditEvent). */
-  private async record(tx: Tx, ctx: AuditContext, orgId: string, action: string, data: FlagRecordData, commit = false): Promise<FlagRecord> {
-    const event = await appendAuditEvent(tx, this.deps.clock, ctx, { orgId, action, target: { type: 'flag', id: data.flag }, data, schemaVersion: FLAG_RECORD_VERSION }, { commit });
+  /**
+   * `commit`: the record is the transaction's last statement, and commits with it; `alongside`: the
+   * write it records, in the same statement (appendAuditEvent).
+   */
+  private async record(tx: Tx, ctx: AuditContext, orgId: string, action: string, data: FlagRecordData, commit = false, alongside?: AlongsideWrite): Promise<FlagRecord> {
+    const event = await appendAuditEvent(tx, this.deps.clock, ctx, { orgId, action, target: { type: 'flag', id: data.flag }, data, schemaVersion: FLAG_RECORD_VERSION }, { commit, alongside });
     return toFlagRecord(event);
   }
 
@@ -214,7 +217,8 @@ export class FlagService {
     const unchanged: Json = asked.length === 1 && asked[0] === 'enabled' ? before.enabled : Object.fromEntries(asked.map((k) => [k, before[k] as Json]));
     const at = this.now();
     const bypassed = slice ? await this.heldToFreezes(tx, orgId, flag, env, meta) : null;
-    if (slice) await store.updateState(tx, orgId, flag.key, env, after, at);
+    // The update goes in the record's statement: one round trip for both.
+    const alongside = slice ? store.stateWrite(orgId, flag.key, env, after, at) : undefined;
     const current = { env, version: before.version + (slice ? 1 : 0), updatedAt: slice ? at : before.updatedAt, ...(slice ? after : before) };
     const record = await this.record(tx, this.actorCtx(ctx, meta), orgId, slice ? 'flag.updated' : 'flag.unchanged', {
       flag: flag.key, env, from: slice?.from ?? unchanged, to: slice?.to ?? unchanged, fields: slice?.fields ?? [],
@@ -223,7 +227,7 @@ export class FlagService {
       ...(bypassed ? { freezeBypassed: bypassed } : {}),
       ...(meta.changeId ? { changeId: meta.changeId } : {}),
       ...(meta.revertOf ? { revertOf: meta.revertOf } : {}),
-    }, last);
+    }, last, alongside);
     return { flag: flag.key, env, result: slice ? 'changed' : 'unchanged', record, state: current };
   }
 

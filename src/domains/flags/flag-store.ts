@@ -1,4 +1,5 @@
 import { prepared, type Queryable, type Row, type Tx } from '../../platform/db/database.js';
+import type { AlongsideWrite } from '../ledger/index.js';
 import type { ApprovalPolicy, Flag, FlagState, Json, Rollout, Rule } from './flag.js';
 
 export type Environment = { key: string; name: string; position: number; approvalPolicy: ApprovalPolicy; approvalsNeeded: number };
@@ -91,18 +92,23 @@ export async function lockState(tx: Tx, orgId: string, flagKey: string, env: str
   return r.rows[0] ? toState(r.rows[0]) : null;
 }
 
-const UPDATE_STATE = prepared(`WITH state AS (
-       UPDATE flag_states SET enabled = $4, value = $5, rules = $6, rollout = $7, version = version + 1, updated_at = $8
-        WHERE org_id = $1 AND flag_key = $2 AND env_key = $3
-     )
-     UPDATE flags SET updated_at = $8 WHERE org_id = $1 AND key = $2`);
+/** A state's write: its new values, and its flag's updated_at ($1 org, $2 flag, $3 environment, $4–$7 the state, $8 the time). */
+const STATE_UPDATES = [
+  `UPDATE flag_states SET enabled = $4, value = $5, rules = $6, rollout = $7, version = version + 1, updated_at = $8
+    WHERE org_id = $1 AND flag_key = $2 AND env_key = $3`,
+  'UPDATE flags SET updated_at = $8 WHERE org_id = $1 AND key = $2',
+] as const;
 
-export async function updateState(tx: Tx, orgId: string, flagKey: string, env: string, s: FlagState, at: string): Promise<void> {
-  // The state and its flag's updated_at in one statement: one round trip fewer while the state is locked.
-  await tx.query(
-    UPDATE_STATE,
-    [orgId, flagKey, env, s.enabled, JSON.stringify(s.value), JSON.stringify(s.rules), s.rollout ? JSON.stringify(s.rollout) : null, at],
-  );
+const stateParams = (orgId: string, flagKey: string, env: string, s: FlagState, at: string): unknown[] =>
+  [orgId, flagKey, env, s.enabled, JSON.stringify(s.value), JSON.stringify(s.rules), s.rollout ? JSON.stringify(s.rollout) : null, at];
+
+
+/**
+ * A state's write, for the flag record's own statement (appendAuditEvent's `alongside`): a flag
+ * write sends its update and its record in one round trip.
+ */
+export function stateWrite(orgId: string, flagKey: string, env: string, s: FlagState, at: string): AlongsideWrite {
+  return { statements: STATE_UPDATES, params: stateParams(orgId, flagKey, env, s, at) };
 }
 
 export type WriteContext = { flag: Flag; state: StoredState; environment: Environment; ticketPattern: string | null };

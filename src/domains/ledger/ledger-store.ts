@@ -34,8 +34,8 @@ const CHAIN_COLUMNS = `e.seq, e.occurred_at, e.actor_kind, e.actor_id, e.actor_n
 /** The organisation's number in audit_log, from its id as $1: `e.org_no = ${ORG_NO}`. */
 export const ORG_NO = '(SELECT org_no FROM audit_heads WHERE org_id = $1)';
 
-/** The append's one statement (appendAuditEvent), built once: it is run on every write. */
-const APPEND_EVENT = prepared(`WITH head AS (
+/** The append's CTEs and final SELECT (appendAuditEvent); $1–$17 are its parameters. */
+const APPEND_CTES = `head AS (
        UPDATE audit_heads
           SET seq = seq + 1, prev_hash = hash,
               hash = encode(sha256(convert_to(hash || E'\\n' || $16::text || (seq + 1)::text || $17::text, 'UTF8')), 'hex')
@@ -45,7 +45,37 @@ const APPEND_EVENT = prepared(`WITH head AS (
        INSERT INTO audit_log (${LOG_COLUMNS})
        SELECT org_no, $15::int, seq, $2::timestamptz, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14::jsonb, decode(hash, 'hex') FROM head
      )
-     SELECT seq, prev_hash, hash FROM head`);
+     SELECT seq, prev_hash, hash FROM head`;
+const APPEND_PARAMS = 17;
+
+/** The append's one statement, built once: it is run on every write. */
+const APPEND_EVENT = prepared(`WITH ${APPEND_CTES}`);
+
+/**
+ * A write that an event records, sent in the append's own statement: each of `statements` is one
+ * INSERT, UPDATE or DELETE (without a WITH of its own) over `params` as $1, $2, …, and runs as a
+ * data-modifying CTE beside the append. The write and its event then cost one round trip, and
+ * commit or fail together as they would as two statements of one transaction.
+ */
+export type AlongsideWrite = { statements: readonly string[]; params: readonly unknown[] };
+
+/** The append's statement with a caller's writes in front, by their texts: built once each. */
+const appendWithWrites = new Map<string, string>();
+const MAX_ALONGSIDE_TEXTS = 100;
+
+function appendStatement(alongside: AlongsideWrite | undefined): string {
+  if (!alongside) return APPEND_EVENT;
+  const key = alongside.statements.join('\u0000');
+  let text = appendWithWrites.get(key);
+  if (!text) {
+    // The caller's $n follow the append's 17 parameters.
+    const ctes = alongside.statements.map((st, i) => `w${i} AS (${st.replace(/\$(\d+)/g, (_m, n: string) => `$${Number(n) + APPEND_PARAMS}`)})`);
+    text = prepared(`WITH ${ctes.join(', ')}, ${APPEND_CTES}`);
+    // A handful of texts are in use (one per kind of write); the bound keeps a mistake from growing it.
+    if (appendWithWrites.size < MAX_ALONGSIDE_TEXTS) appendWithWrites.set(key, text);
+  }
+  return text;
+}
 
 /** Starts the chain of a new organisation; in the transaction that creates it. */
 export async function createLedgerHead(tx: Tx, orgId: string): Promise<void> {
@@ -78,11 +108,15 @@ function unnumbered(ev: NewAuditEvent, ctx: AuditContext, actor: AuditEvent['act
  * lock: under concurrent writers, two neighbours in the chain can be out of time order by the time
  * one waited for the other.
  *
+ * `alongside` is the write the event records, when it can go in the same statement (AlongsideWrite).
+ *
  * `commit` says the event is the last statement of its transaction: on PostgreSQL the append and
  * the COMMIT then go in one round trip (Tx.queryThenCommit), so the head is not held while this
  * process gets round to sending the COMMIT. The transaction has committed when it returns.
  */
-export async function appendAuditEvent(tx: Tx, clock: Clock, ctx: AuditContext, ev: NewAuditEvent, opts: { commit?: boolean } = {}): Promise<AuditEvent> {
+export async function appendAuditEvent(
+  tx: Tx, clock: Clock, ctx: AuditContext, ev: NewAuditEvent, opts: { commit?: boolean; alongside?: AlongsideWrite } = {},
+): Promise<AuditEvent> {
   // One registry of actions, so the documented list cannot drift from what is written.
   if (!isAuditAction(ev.action)) throw new Error(`audit action ${ev.action} is not in the registry (src/domains/ledger/audit-actions.ts)`);
   const body = unnumbered(ev, ctx, fullActor(ctx.actor), clock.now().toISOString());
@@ -95,11 +129,12 @@ export async function appendAuditEvent(tx: Tx, clock: Clock, ctx: AuditContext, 
   // PostgreSQL: the head is then held only inside the server, for this statement and the commit.
   const run = opts.commit && tx.queryThenCommit ? tx.queryThenCommit : tx.query.bind(tx);
   const r = await run<{ seq: string | number; prev_hash: string; hash: string }>(
-    APPEND_EVENT,
+    appendStatement(opts.alongside),
     [
       body.orgId, body.occurredAt, a.kind, a.id, a.name, a.automation, a.trigger,
       body.action, body.target.type, body.target.id, body.correlationId, body.requestId, body.source,
       JSON.stringify(body.data), body.schemaVersion, before, after,
+      ...(opts.alongside?.params ?? []),
     ],
   );
   const row = r.rows[0];

@@ -119,6 +119,27 @@ describeEachEngine('the audit ledger', (engine) => {
     expect(await ledgerDigest(engine.db(), orgId)).toMatchObject({ seq: start + told.length, hash: told.reduce((a, b) => (a.seq > b.seq ? a : b)).hash });
   });
 
+  it('an append with the write it records in its statement: both land, or neither does, with commit or without', async () => {
+    const { org, owner: user } = await auth.createOrganizationWithOwner(testCtx, { name: 'Ledger org', email: `o${Math.random().toString(36).slice(2)}@x.test` });
+    const orgId = org.id;
+    const name = async () => (await engine.db().query<{ n: string }>('SELECT display_name AS n FROM users WHERE id = $1', [user.id])).rows[0]!.n;
+    const rename = (to: string | null) => ({ statements: ['UPDATE users SET display_name = $2 WHERE id = $1'], params: [user.id, to] });
+    const ev = (i: number) => ({ orgId, action: 'user.display_name_changed' as const, target: { type: 'user', id: user.id }, data: { i } });
+    for (const commit of [false, true]) {
+      const e = await engine.db().transaction((tx) => appendAuditEvent(tx, clock, ctx, ev(commit ? 2 : 1), { commit, alongside: rename(`Renamed ${commit}`) }));
+      expect(await name()).toBe(`Renamed ${commit}`);
+      expect((await listAuditEvents(engine.db(), orgId, { action: 'user.display_name_changed' }, 1)).items[0]).toEqual(e);
+    }
+    // users.display_name is NOT NULL: the write fails inside the append's statement.
+    const before = await ledgerDigest(engine.db(), orgId);
+    for (const commit of [false, true]) {
+      await expect(engine.db().transaction((tx) => appendAuditEvent(tx, clock, ctx, ev(3), { commit, alongside: rename(null) }))).rejects.toThrow(/null value in column "display_name"/);
+    }
+    expect(await ledgerDigest(engine.db(), orgId)).toEqual(before);
+    expect(await name()).toBe('Renamed true');
+    expect(await verifyLedger(engine.db(), orgId)).toMatchObject({ ok: true, firstBrokenSeq: null });
+  });
+
   it('refuses an action the registry does not list, and writes nothing of the transaction', async () => {
     const orgId = await newOrg();
     const before = await ledgerDigest(engine.db(), orgId);
