@@ -286,6 +286,10 @@ export function withLiterals(text: string, params: readonly unknown[]): string {
   });
 }
 
+/** Whether literal() writes this value in (otherwise the statement goes with its parameters). */
+const inlinable = (v: unknown): boolean =>
+  v === null || v === undefined || typeof v === 'string' || typeof v === 'boolean' || typeof v === 'bigint' || (typeof v === 'number' && Number.isFinite(v));
+
 /** One parameter as an SQL literal: untyped, as the driver sends a parameter, so the statement's context types it. */
 function literal(v: unknown, n: number): string {
   if (v === null || v === undefined) return 'NULL';
@@ -393,52 +397,93 @@ async function openPostgres(url: string, poolSize: number, preparedStatements: b
           if (committed) throw new Error('this transaction has committed (queryThenCommit): no statement may follow it');
         };
         const inTx = wrap(client);
+        // BEGIN is not sent on its own: it goes with the transaction's first statement when that
+        // statement is kept prepared (executed by name, its values written in as literals) or has
+        // no parameters, one round trip fewer; otherwise it goes just before it. A callback that
+        // sends nothing sends no BEGIN and no COMMIT.
+        let begun = false;
+        const onClient = () => {
+          const set = preparedBySql.get(client) ?? new Set<string>();
+          preparedBySql.set(client, set);
+          return set;
+        };
+        /** A prepared() statement as SQL's EXECUTE with literal values, once it is prepared on this connection; null for any other. */
+        const asExecute = async (text: string, params: readonly unknown[]): Promise<{ sql: string; name: string } | null> => {
+          if (!text.startsWith(PREPARED_MARK) || !params.every(inlinable)) return null;
+          const name = names?.(text);
+          if (!name) return null;
+          // Its own name: the driver's statements (the same text through query) share the session's namespace.
+          const sqlName = `${name}_c`;
+          if (!onClient().has(sqlName)) {
+            await client.query(`PREPARE ${sqlName} AS ${text}`);
+            onClient().add(sqlName);
+          }
+          return { sql: `EXECUTE ${sqlName}(${params.map((v, i) => literal(v, i + 1)).join(', ')})`, name };
+        };
+        /** Runs a simple-protocol string of several statements and answers the result of the one at `index`. */
+        const several = async <R extends Row>(sql: string, index: number, name: string | undefined): Promise<QueryResult<R>> => {
+          let results: pg.QueryResult[];
+          try {
+            results = (await client.query(sql)) as unknown as pg.QueryResult[];
+          } catch (err) {
+            if (isStalePlan(err)) names?.renew(name);
+            // The session lost it (a pooler gave this connection another server session): prepare it again next time.
+            if ((err as { code?: string }).code === '26000' && name) preparedBySql.get(client)?.delete(`${name}_c`);
+            throw err;
+          }
+          const r = results[index]!;
+          return { rows: r.rows as R[], rowCount: r.rowCount ?? 0 };
+        };
+        const begin = async () => {
+          if (begun) return;
+          begun = true;
+          await client.query('BEGIN');
+        };
         const tx: Tx = {
           transactional: true,
-          query: async (text, params) => (open(), inTx.query(text, params)),
-          exec: async (text) => (open(), inTx.exec(text)),
+          async query<R extends Row>(text: string, params?: readonly unknown[]) {
+            open();
+            if (!begun) {
+              const execute = params?.length ? await asExecute(text, params) : { sql: text, name: undefined };
+              if (execute) {
+                begun = true;
+                return several<R>(`BEGIN;\n${execute.sql}`, 1, execute.name);
+              }
+              await begin();
+            }
+            return inTx.query<R>(text, params);
+          },
+          async exec(text: string) {
+            open();
+            if (!begun) {
+              begun = true;
+              await client.query(`BEGIN;\n${text}`);
+              return;
+            }
+            await inTx.exec(text);
+          },
           async queryThenCommit<R extends Row>(text: string, params: readonly unknown[]) {
             open();
             // A statement used before is prepared on the connection (once) and executed by name.
-            const name = text.startsWith(PREPARED_MARK) ? names?.(text) : undefined;
-            let statement: string;
-            if (!name) statement = withLiterals(text, params);
-            else {
-              const onClient = preparedBySql.get(client) ?? new Set<string>();
-              preparedBySql.set(client, onClient);
-              // Its own name: the driver's statements (the same text through query) share the session's namespace.
-              const sqlName = `${name}_c`;
-              if (!onClient.has(sqlName)) {
-                await client.query(`PREPARE ${sqlName} AS ${text}`);
-                onClient.add(sqlName);
-              }
-              statement = `EXECUTE ${sqlName}(${params.map((v, i) => literal(v, i + 1)).join(', ')})`;
-            }
-            let results: pg.QueryResult[];
-            try {
-              // One simple-protocol query of two statements: if the first fails, the server skips the COMMIT.
-              results = (await client.query(`${statement};\nCOMMIT`)) as unknown as pg.QueryResult[];
-            } catch (err) {
-              if (isStalePlan(err)) names?.renew(name);
-              // The session lost it (a pooler gave this connection another server session): prepare it again next time.
-              if ((err as { code?: string }).code === '26000' && name) preparedBySql.get(client)?.delete(`${name}_c`);
-              throw err;
-            }
+            const execute = await asExecute(text, params);
+            const statement = execute?.sql ?? withLiterals(text, params);
+            const first = !begun;
+            begun = true;
+            // One simple-protocol query of two statements (three with the BEGIN): if one fails, the server skips the rest.
+            const r = await several<R>(`${first ? 'BEGIN;\n' : ''}${statement};\nCOMMIT`, first ? 1 : 0, execute?.name);
             committed = true;
-            const first = results[0]!;
-            return { rows: first.rows as R[], rowCount: first.rowCount ?? 0 };
+            return r;
           },
         };
         try {
-          await client.query('BEGIN');
           const result = await fn(tx);
-          if (!committed) await client.query('COMMIT');
+          if (!committed && begun) await client.query('COMMIT');
           return result;
         } catch (err) {
           if (isDatabaseUnavailable(err)) lostConnection = true;
           // The work committed and something after it failed: nothing to roll back or run again.
           if (committed) throw err;
-          await client.query('ROLLBACK').catch(() => undefined);
+          if (begun) await client.query('ROLLBACK').catch(() => undefined);
           const code = (err as { code?: string }).code;
           if ((code === '40P01' || code === '40001' || code === '26000' || isStalePlan(err)) && attempt < RETRIES) continue;
           throw err;

@@ -69,10 +69,21 @@ describeEachEngine('prepared statements on PostgreSQL', (engine) => {
       // Prepared again under a new name (a failed query outside a transaction also costs its connection: pg-pool's rule).
       expect((await namesOf(db, select)).at(-1)).toBe('cl1_');
       await other.exec(`ALTER TABLE ${table} ADD COLUMN more int NOT NULL DEFAULT 2`);
-      const inTx = await db.transaction(async (tx) => (await tx.query(select, ['a'])).rows);
+      // Not the transaction's first statement, which goes with its BEGIN (below).
+      const inTx = await db.transaction(async (tx) => (await tx.query('SELECT 1'), (await tx.query(select, ['a'])).rows));
       expect(inTx).toEqual([{ id: 'a', note: 'new', more: 2 }]);
       await db.query(select, ['a']);
       expect((await namesOf(db, select)).at(-1)).toBe('cl2_');
+      // A transaction's first statement goes with the BEGIN, as SQL's EXECUTE of the statement
+      // prepared by SQL's PREPARE: that one is refused after a schema change too, and prepared again.
+      const first = () => db.transaction(async (tx) => (await tx.query(select, ['a'])).rows);
+      expect(await first()).toEqual([{ id: 'a', note: 'new', more: 2 }]);
+      const bySql = async () => (await kept(db)).filter((st) => st.startsWith('PREPARE ') && st.includes(table)).map((st) => st.split(' ')[1]!.slice(0, 4));
+      expect(await bySql()).toEqual(['cl2_']);
+      await other.exec(`ALTER TABLE ${table} ADD COLUMN last int NOT NULL DEFAULT 3`);
+      expect(await first()).toEqual([{ id: 'a', note: 'new', more: 2, last: 3 }]);
+      expect(await first()).toEqual([{ id: 'a', note: 'new', more: 2, last: 3 }]);
+      expect(await bySql()).toContain('cl3_');
       // Switched off (a pooler that cannot carry them), nothing is kept, however often it runs.
       for (let i = 0; i < 3; i++) await other.query(select, ['a']);
       expect(await kept(other)).toEqual([]);

@@ -85,6 +85,50 @@ describeEachEngine('a last statement used again and again', (engine) => {
   });
 });
 
+describeEachEngine('a transaction whose first statement goes with its BEGIN', (engine) => {
+  it('on PostgreSQL, answers that statement, rolls it back with the rest, and leaves the connection working', async () => {
+    if (engine.name === 'pglite') {
+      await engine.db().transaction(async (tx) => expect(tx.queryThenCommit).toBeUndefined());
+      return;
+    }
+    // One connection, so the statement is prepared on the session the check looks at.
+    const db = await openDatabase({ engine: 'postgres', url: engine.url(), poolSize: 1 });
+    const table = `tx_first_${Math.random().toString(36).slice(2)}`;
+    try {
+      await db.exec(`CREATE TABLE ${table} (id text PRIMARY KEY, note text, n int)`);
+      const insert = prepared(`INSERT INTO ${table} (id, note, n) VALUES ($1, $2, $3::int) RETURNING id, note, n`);
+      const ids = async () => (await db.query<{ id: string }>(`SELECT id FROM ${table} ORDER BY id`)).rows.map((r) => r.id);
+      // Named at its second use; from then on a transaction that starts with it sends BEGIN and it together.
+      for (const id of ['a', 'b']) await db.transaction((tx) => tx.query(insert, [id, TRICKY, 1]));
+      expect(await db.transaction(async (tx) => (await tx.query(insert, ['c', TRICKY, 2])).rows)).toEqual([{ id: 'c', note: TRICKY, n: 2 }]);
+      const bySql = await db.query<{ name: string }>('SELECT name FROM pg_prepared_statements WHERE statement LIKE $1', [`PREPARE %${table}%`]);
+      expect(bySql.rows.map((r) => r.name)).toEqual([expect.stringMatching(/^cl0_[0-9a-f]{24}_c$/)]);
+      // A later failure takes the first statement back with it.
+      await expect(db.transaction(async (tx) => {
+        await tx.query(insert, ['d', null, 3]);
+        await tx.query(`INSERT INTO ${table} (id) VALUES ($1)`, ['a']);
+      })).rejects.toThrow(/duplicate key/);
+      // The first statement itself fails: nothing is written, and the connection goes on.
+      await expect(db.transaction(async (tx) => {
+        await tx.query(insert, ['a', null, 4]);
+        await tx.query(`INSERT INTO ${table} (id) VALUES ($1)`, ['e']);
+      })).rejects.toThrow(/duplicate key/);
+      // So does a callback that fails after its first statement; one that sends nothing writes nothing.
+      await expect(db.transaction(async (tx) => {
+        await tx.query(insert, ['f', null, 5]);
+        throw new Error('after the first statement');
+      })).rejects.toThrow('after the first statement');
+      expect(await db.transaction(async () => 'nothing sent')).toBe('nothing sent');
+      expect(await ids()).toEqual(['a', 'b', 'c']);
+      expect(await db.transaction(async (tx) => (await tx.query(insert, ['g', null, 6])).rowCount)).toBe(1);
+      expect(await ids()).toEqual(['a', 'b', 'c', 'g']);
+    } finally {
+      await db.exec(`DROP TABLE IF EXISTS ${table}`);
+      await db.close();
+    }
+  });
+});
+
 it('writes parameters in as literals that read back as given, and refuses what it cannot write', () => {
   expect(withLiterals('SELECT $1, $2::int, $3, $10', ['x', 3, null, ...Array(6).fill(null), false])).toBe("SELECT 'x', '3'::int, NULL, 'false'");
   // A quote is doubled; a backslash makes it an escape string, the backslash doubled.
