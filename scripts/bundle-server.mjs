@@ -1,5 +1,6 @@
 // `npm run build`'s second step: the compiled server (dist/server) and the dependencies it loads,
-// bundled by esbuild into dist/bundle/main.js, which bin/changeledger.js and bin/flagctl.js run.
+// bundled by esbuild into dist/bundle/main.js, which bin/changeledger.js and bin/flagctl.js run,
+// and dist/bundle/chunks/, the modules loaded at their first use and the code they share with it.
 // Node otherwise reads about 1,900 module files at every start (TypeBox's ESM build alone is 679):
 // measured in `npm run bench -- pglite-footprint`, which starts the unbundled build beside it.
 //
@@ -23,6 +24,10 @@ await build({
   bundle: true,
   platform: 'node',
   format: 'esm',
+  // What a module loads with import() at its first use (the AWS SDK, nodemailer, the MCP SDK) goes
+  // into a chunk of its own beside main.js, parsed only by a process that uses it.
+  splitting: true,
+  chunkNames: 'chunks/[name]-[hash]',
   target: 'node20',
   external: ['@electric-sql/pglite', '@electric-sql/pglite/*', '@fastify/swagger', '@fastify/swagger-ui'],
   // CommonJS dependencies call require() for Node's own modules, which an ES module lacks.

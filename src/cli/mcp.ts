@@ -1,6 +1,4 @@
 import type { Command } from 'commander';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { connect, DEFAULT_SERVER } from './api-client.js';
 import { EXIT, type Io } from './common.js';
@@ -27,6 +25,11 @@ const isRequest = (m: JSONRPCMessage): m is JSONRPCMessage & { id: string | numb
 
 /** Relays stdio ↔ Streamable HTTP until stdin closes; a message the server cannot take is answered with a JSON-RPC error. */
 async function relay(url: string, headers: Record<string, string>, io: Io): Promise<number> {
+  // The SDK is loaded here, not with the CLI: every other command starts without parsing it.
+  const [{ StreamableHTTPClientTransport }, { StdioServerTransport }] = await Promise.all([
+    import('@modelcontextprotocol/sdk/client/streamableHttp.js'),
+    import('@modelcontextprotocol/sdk/server/stdio.js'),
+  ]);
   const upstream = new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } });
   const local = new StdioServerTransport();
   const closed = new Promise<void>((resolve) => {

@@ -1,3 +1,4 @@
 export { mcpRoutes } from './mcp-routes.js';
-export { buildMcpServer, REPORT_URI, type McpDeps } from './mcp-server.js';
-export { tools, type Tool } from './mcp-tools.js';
+// The server itself is loaded at the first request (mcp-routes.ts): only its types are re-exported.
+export type { McpDeps } from './mcp-server.js';
+export type { Tool } from './mcp-tools.js';

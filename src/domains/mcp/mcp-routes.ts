@@ -3,16 +3,23 @@
  * token, gets a server made for that token, and is answered with JSON. There is no session to
  * resume and no stream to open, so GET and DELETE answer 405, as the transport's spec allows.
  */
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { FastifyPluginAsync } from 'fastify';
 import { requestAuditContext } from '../../platform/http/access.js';
-import { buildMcpServer, type McpDeps } from './mcp-server.js';
+import type { McpDeps } from './mcp-server.js';
+
+/**
+ * The MCP server and its SDK (with zod, about a fifteenth of the server's code), loaded at the
+ * first request to /mcp: a server nobody asks over MCP starts without parsing them.
+ */
+let loaded: Promise<[typeof import('./mcp-server.js'), typeof import('@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js')]> | null = null;
+const load = () => (loaded ??= Promise.all([import('./mcp-server.js'), import('@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js')]));
 
 /** The request headers the transport reads. */
 const PASSED = ['accept', 'content-type', 'mcp-protocol-version', 'mcp-session-id', 'last-event-id'];
 
 export const mcpRoutes: FastifyPluginAsync<{ mcp: McpDeps }> = async (app, { mcp }) => {
   app.post('/mcp', { config: { access: 'token' }, schema: { hide: true } }, async (req, reply) => {
+    const [{ buildMcpServer }, { WebStandardStreamableHTTPServerTransport }] = await load();
     const server = buildMcpServer(mcp, req.principal!, requestAuditContext(req));
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     try {

@@ -1,4 +1,3 @@
-import { createTransport } from 'nodemailer';
 import type { Logger } from 'pino';
 import { isReservedAddress } from './reserved.js';
 
@@ -61,9 +60,15 @@ function describe(e: SmtpError): string {
   return [e.code, e.message].filter(Boolean).join(' ').replace(/\s+/g, ' ').slice(0, 500);
 }
 
-/** Pools SMTP connections (about 100 ms a message less than a connection per message). */
+/**
+ * Pools SMTP connections (about 100 ms a message less than a connection per message). nodemailer
+ * is loaded at the first message, so a server that sends none never parses it.
+ */
 export function createMailer(config: MailConfig | null, logger: Logger): Mailer {
-  const transport = config ? createTransport({ ...SMTP_TIMEOUTS, pool: true, maxConnections: 2, url: config.smtpUrl }, { from: config.from }) : null;
+  const open = (c: MailConfig) =>
+    import('nodemailer').then(({ createTransport }) => createTransport({ ...SMTP_TIMEOUTS, pool: true, maxConnections: 2, url: c.smtpUrl }, { from: c.from }));
+  let pool: ReturnType<typeof open> | null = null;
+  const transport = config ? () => (pool ??= open(config)) : null;
   const domain = config ? (/@([^\s@>]+)>?\s*$/.exec(config.from)?.[1] ?? 'changeledger') : 'changeledger';
   if (config) logger.info({ smtp: smtpTarget(config.smtpUrl), from: config.from }, 'mail: sending through the configured SMTP server');
   else logger.info('mail: no SMTP configured (CHANGELEDGER_SMTP_URL): e-mails are skipped');
@@ -86,7 +91,7 @@ export function createMailer(config: MailConfig | null, logger: Logger): Mailer 
       }
       try {
         const attachments = m.attachments?.map((a) => ({ filename: a.filename, contentType: a.contentType, content: a.content }));
-        const info = await transport.sendMail({
+        const info = await (await transport()).sendMail({
           to: m.to, subject, text: m.text, html: m.html, ...(attachments?.length ? { attachments } : {}), ...(m.id ? { messageId: `<${m.id}@${domain}>` } : {}),
         });
         logger.info({ to: m.to, subject, response: info.response }, `mail sent: ${about}`);
@@ -102,7 +107,7 @@ export function createMailer(config: MailConfig | null, logger: Logger): Mailer 
       }
     },
     close() {
-      transport?.close();
+      void pool?.then((t) => t.close());
     },
   };
 }

@@ -110,7 +110,7 @@ export const cloudtrailPull: PullAdapter = {
     const items: RecordItem[] = [];
     let raw = 0;
     for (const region of regions) {
-      const reader = cloudTrailReader(deps.outbound, region, credential, endpoint);
+      const reader = await cloudTrailReader(deps.outbound, region, credential, endpoint);
       try {
         let token: string | null = null;
         do {

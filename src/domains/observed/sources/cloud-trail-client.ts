@@ -5,7 +5,7 @@
  * paging tokens, error types — and never opens a socket of its own.
  */
 import { Readable } from 'node:stream';
-import { CloudTrailClient, LookupEventsCommand, type CloudTrailClientConfig, type LookupEventsCommandOutput } from '@aws-sdk/client-cloudtrail';
+import type { CloudTrailClientConfig, LookupEventsCommandOutput } from '@aws-sdk/client-cloudtrail';
 import type { OutboundClient } from '../../../platform/net/outbound.js';
 import { PULLS_ALLOW_PRIVATE } from '../observed-types.js';
 
@@ -55,8 +55,12 @@ export function readAwsCredential(credential: string | null): AwsCredential {
 
 export type LookupPage = { events: NonNullable<LookupEventsCommandOutput['Events']>; nextToken: string | null };
 
-/** A reader of one region's write events, page by page. */
-export function cloudTrailReader(outbound: OutboundClient, region: string, credential: AwsCredential, endpoint: string | null) {
+/**
+ * A reader of one region's write events, page by page. The SDK (about a sixth of the server's
+ * code) is loaded at the first read, so a server without an AWS connection never parses it.
+ */
+export async function cloudTrailReader(outbound: OutboundClient, region: string, credential: AwsCredential, endpoint: string | null) {
+  const { CloudTrailClient, LookupEventsCommand } = await import('@aws-sdk/client-cloudtrail');
   const client = new CloudTrailClient({
     // LookupEvents allows two calls a second per account and region: a throttled page is retried
     // with the SDK's backoff (refusals such as 400/403 never are).
