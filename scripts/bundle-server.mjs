@@ -9,11 +9,28 @@
 // path), @fastify/swagger (its package.json) and @fastify/swagger-ui (its static files).
 // The ledger's walk worker is bundled beside main.js, where ledger-file.ts looks for it.
 import { build } from 'esbuild';
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+
+/**
+ * @fastify/cookie loads the CommonJS package `cookie` with import(). Split into a chunk of its own,
+ * such a module exports only its default, and the plugin's named calls fail (500 at every sign-in).
+ * A require() keeps it in the bundle, where its names are there. The build fails if the text moved.
+ */
+const cookieRequire = {
+  name: 'fastify-cookie-require',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]@fastify[\\/]cookie[\\/]index\.js$/ }, (args) => {
+      const text = readFileSync(args.path, 'utf8');
+      const from = "await import('cookie')";
+      if (!text.includes(from)) throw new Error(`${args.path} no longer says ${from}: see scripts/bundle-server.mjs`);
+      return { contents: text.replace(from, "require('cookie')"), loader: 'js' };
+    });
+  },
+};
 const outdir = join(root, 'dist', 'bundle');
 rmSync(outdir, { recursive: true, force: true });
 
@@ -39,5 +56,6 @@ await build({
   // Stack traces can still be read against the TypeScript: node --enable-source-maps.
   sourcemap: 'linked',
   legalComments: 'linked',
+  plugins: [cookieRequire],
   logLevel: 'warning',
 });

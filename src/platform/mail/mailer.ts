@@ -66,7 +66,7 @@ function describe(e: SmtpError): string {
  */
 export function createMailer(config: MailConfig | null, logger: Logger): Mailer {
   const open = (c: MailConfig) =>
-    import('nodemailer').then(({ createTransport }) => createTransport({ ...SMTP_TIMEOUTS, pool: true, maxConnections: 2, url: c.smtpUrl }, { from: c.from }));
+    import('./smtp-transport.js').then(({ createTransport }) => createTransport({ ...SMTP_TIMEOUTS, pool: true, maxConnections: 2, url: c.smtpUrl }, { from: c.from }));
   let pool: ReturnType<typeof open> | null = null;
   const transport = config ? () => (pool ??= open(config)) : null;
   const domain = config ? (/@([^\s@>]+)>?\s*$/.exec(config.from)?.[1] ?? 'changeledger') : 'changeledger';

@@ -60,7 +60,7 @@ export type LookupPage = { events: NonNullable<LookupEventsCommandOutput['Events
  * code) is loaded at the first read, so a server without an AWS connection never parses it.
  */
 export async function cloudTrailReader(outbound: OutboundClient, region: string, credential: AwsCredential, endpoint: string | null) {
-  const { CloudTrailClient, LookupEventsCommand } = await import('@aws-sdk/client-cloudtrail');
+  const { CloudTrailClient, LookupEventsCommand } = await import('./cloud-trail-sdk.js');
   const client = new CloudTrailClient({
     // LookupEvents allows two calls a second per account and region: a throttled page is retried
     // with the SDK's backoff (refusals such as 400/403 never are).
