@@ -2,7 +2,8 @@
  * What recording a flag change costs a write: `FlagService.setState` (one statement reads the flag,
  * ticket pattern and environment policy and locks the state; one updates the state and the flag's
  * updated_at, and numbers, hashes and appends the record, and goes with the COMMIT; one
- * transaction) against the bare `UPDATE flag_states` of the same flag in its own transaction. A
+ * transaction) against the bare `UPDATE flag_states` of the same flag in its own transaction,
+ * prepared as the service's statements are, so that its BEGIN travels with it as theirs does. A
  * third variant, `core`, does only the locked read and the update with its record (what the write
  * needs at the least), which splits the gap into the service's checks and the record itself.
  */
@@ -11,7 +12,7 @@ import { Writable } from 'node:stream';
 import { compose, type Services } from '../src/compose.js';
 import type { Clock } from '../src/platform/clock.js';
 import { createSealer } from '../src/platform/crypto/sealed.js';
-import type { Database } from '../src/platform/db/database.js';
+import { prepared, type Database } from '../src/platform/db/database.js';
 import { createLogger } from '../src/platform/logger.js';
 import { createOutboundClient } from '../src/platform/net/outbound.js';
 import type { AuditContext } from '../src/domains/ledger/audit-event.js';
@@ -21,6 +22,8 @@ import { FLAG_RECORD_VERSION } from '../src/domains/flags/flag-record.js';
 import type { WriteMeta } from '../src/domains/flags/flag-service.js';
 import { lockState, stateWrite } from '../src/domains/flags/flag-store.js';
 import { say, counting } from './bench-support.js';
+
+const BARE_UPDATE = prepared('UPDATE flag_states SET enabled = $4, version = version + 1, updated_at = $5 WHERE org_id = $1 AND flag_key = $2 AND env_key = $3');
 
 export type WriteVariant = 'service' | 'core' | 'bare';
 export const WRITE_VARIANTS: WriteVariant[] = ['service', 'core', 'bare'];
@@ -89,7 +92,8 @@ export async function benchWrites(db: Database, clock: Clock, engineLabel: strin
     bare: async (key) => {
       const to = flip(key);
       await counter.db.transaction(async (tx) => {
-        await tx.query('UPDATE flag_states SET enabled = $4, version = version + 1, updated_at = $5 WHERE org_id = $1 AND flag_key = $2 AND env_key = $3', [
+        // Prepared like the service's statements, so that its BEGIN goes with it as theirs does.
+        await tx.query(BARE_UPDATE, [
           org.id, key, ENV, to, clock.now().toISOString(),
         ]);
       });

@@ -87,8 +87,10 @@ export async function listStates(db: Queryable, orgId: string, keys: string[]): 
 }
 
 /** The state to change, locked until the transaction ends: concurrent writers queue, none is lost. */
+const LOCK_STATE = prepared('SELECT * FROM flag_states WHERE org_id = $1 AND flag_key = $2 AND env_key = $3 FOR UPDATE');
+
 export async function lockState(tx: Tx, orgId: string, flagKey: string, env: string): Promise<StoredState | null> {
-  const r = await tx.query<StateRow>('SELECT * FROM flag_states WHERE org_id = $1 AND flag_key = $2 AND env_key = $3 FOR UPDATE', [orgId, flagKey, env]);
+  const r = await tx.query<StateRow>(LOCK_STATE, [orgId, flagKey, env]);
   return r.rows[0] ? toState(r.rows[0]) : null;
 }
 
