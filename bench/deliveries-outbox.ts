@@ -275,7 +275,7 @@ export async function benchOutbox(db: Database, label: string, opts: OutboxOptio
     const start = async (kind: 'with' | 'without', id: string, timed: boolean) => {
       const before = s.stmts();
       const t0 = performance.now();
-      const c = await s.services.changes.start(s.ctx, s.p, id);
+      const { change: c } = await s.services.changes.start(s.ctx, s.p, id);
       const elapsed = performance.now() - t0;
       if (c.status !== 'active') throw new Error(`delivery benchmark: start left ${id} ${c.status}`);
       startStmts[kind] = s.stmts() - before;

@@ -442,12 +442,10 @@ export function changeCommands(program: Command, io: Io, done: (code: number) =>
     .action(run(async (given: string, o: ServerOpts) => {
       const api = connectTo(o, env);
       const id = await resolveId(api, given);
-      const asked = Date.now();
-      const c = (await api.post<One>(`${statusPath(id)}/start`, {})).body.change;
-      // The server leaves a change that is active already as it is (the scheduler starts one at its
-      // window, or on approval with autoStart): say so rather than claim this start.
-      const startedBefore = c.startedAt !== null && Date.parse(c.startedAt) < asked - 1_000;
-      if (startedBefore) io.out(`${c.displayId} is already active (started ${c.startedAt}), until ${c.windowEnd}\n`);
+      const { change: c, started } = (await api.post<One & { started?: boolean }>(`${statusPath(id)}/start`, {})).body;
+      // The server leaves a change that is active already as it is (an earlier start, its window, or
+      // autoStart on approval) and says so: report that rather than claim this start.
+      if (started === false) io.out(`${c.displayId} is already active (started ${c.startedAt}), until ${c.windowEnd}\n`);
       else io.out(`started ${c.displayId}: active until ${c.windowEnd}\n`);
       return EXIT.ok;
     }));

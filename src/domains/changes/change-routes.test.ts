@@ -184,7 +184,9 @@ describeEachEngine('changes: registration, lifecycle and approvals', (engine) =>
       const approved = (await pipe.get(`${url}/status`)).json();
       expect(approved).toMatchObject({ approval: { state: 'approved', approvals: 2, decidedAt: expect.any(String) } });
       t.clock.advance(10 * 60_000);
-      const started = (await pipe.post(`${url}/start`)).json().change;
+      const startAnswer = (await pipe.post(`${url}/start`)).json();
+      expect(startAnswer.started).toBe(true);
+      const started = startAnswer.change;
       expect(started.status).toBe('active');
       // The pipeline window is re-stamped now … now + 30 min.
       expect(new Date(started.windowEnd).getTime() - new Date(started.windowStart).getTime()).toBe(30 * 60_000);
@@ -329,7 +331,7 @@ describeEachEngine('changes: registration, lifecycle and approvals', (engine) =>
         expect(now).toMatchObject({ status: 'active', pipeline: null });
         const again = await pipe.post(`/api/changes/${now.id}/start`);
         expect(again.statusCode).toBe(200);
-        expect(again.json().change.startedAt).toBe(now.startedAt);
+        expect(again.json()).toMatchObject({ started: false, change: { status: 'active', startedAt: now.startedAt } });
       } finally {
         await settings({ approvalRequired: 'all' });
       }

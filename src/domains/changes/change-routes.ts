@@ -141,6 +141,10 @@ const Registered = Type.Object({
 });
 const Params = Type.Object({ id: Type.String({ maxLength: 100 }) });
 const OneChange = Type.Object({ change: ChangeBody });
+const Started = Type.Object({
+  change: ChangeBody,
+  started: Type.Boolean({ description: 'true when this call started the change; false when it was active already (started by an earlier call, its window or autoStart) and nothing changed' }),
+});
 const Status = Type.Object({
   id: Str, displayId: Str, title: Str, status: Type.Enum(CHANGE_STATUSES),
   statusReason: Type.Union([Str, Type.Null()], { description: 'Why it was rejected, expired or was cancelled' }),
@@ -297,8 +301,8 @@ export const changeRoutes: FastifyPluginAsyncTypebox<{ db: Database; changes: Ch
     return readStatus(db, c, links(c.id), changes.readDeliveries, changes.readSuppression);
   });
 
-  app.post('/api/changes/:id/start', { config: write, schema: { tags, summary: 'Start a scheduled or approved change now (409 while it waits for approval or mapping)', params: Params, response: { 200: OneChange, ...errors(401, 403, 404, 409) } } },
-    async (req) => ({ change: await changes.start(ctx(req), req.principal!, req.params.id) }));
+  app.post('/api/changes/:id/start', { config: write, schema: { tags, summary: 'Start a scheduled or approved change now (409 while it waits for approval or mapping); a change already active is left as it is', params: Params, response: { 200: Started, ...errors(401, 403, 404, 409) } } },
+    async (req) => changes.start(ctx(req), req.principal!, req.params.id));
   app.post('/api/changes/:id/complete', {
     config: write, schema: { tags, summary: 'Complete a running change (outcome defaults to success): it enters surveillance', params: Params, body: Outcome, response: { 200: OneChange, ...errors(400, 401, 403, 404, 409) } },
   }, async (req) => ({ change: await changes.finish(ctx(req), req.principal!, req.params.id, { ...req.body, defaultOutcome: 'success', verb: 'complete' }) }));

@@ -586,13 +586,14 @@ export class ChangeService {
   }
 
   /** Starts a scheduled or approved change now; a pipeline window is re-stamped now … now + d. */
-  async start(ctx: AuditContext, p: Principal, id: string): Promise<Change> {
+  /** Starts a change now; `started` is false when it was active already and this call changed nothing. */
+  async start(ctx: AuditContext, p: Principal, id: string): Promise<{ change: Change; started: boolean }> {
     try {
       return await this.deps.db.transaction(async (tx) => {
         const c = await this.locked(tx, p, id);
         // A pipeline that polled until `active` and then starts anyway has nothing left to do.
-        if (c.status === 'active') return c;
-        return this.startLocked(tx, ctx, c);
+        if (c.status === 'active') return { change: c, started: false };
+        return { change: await this.startLocked(tx, ctx, c), started: true };
       });
     } catch (e) {
       // The refused start wrote nothing; the refusal itself is on the record.

@@ -10653,7 +10653,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Start a scheduled or approved change now (409 while it waits for approval or mapping) */
+        /** Start a scheduled or approved change now (409 while it waits for approval or mapping); a change already active is left as it is */
         post: {
             parameters: {
                 query?: never;
@@ -10673,6 +10673,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             change: components["schemas"]["Change"];
+                            /** @description true when this call started the change; false when it was active already (started by an earlier call, its window or autoStart) and nothing changed */
+                            started: boolean;
                         };
                     };
                 };
