@@ -104,7 +104,6 @@ const STATE_UPDATES = [
 const stateParams = (orgId: string, flagKey: string, env: string, s: FlagState, at: string): unknown[] =>
   [orgId, flagKey, env, s.enabled, JSON.stringify(s.value), JSON.stringify(s.rules), s.rollout ? JSON.stringify(s.rollout) : null, at];
 
-
 /**
  * A state's write, for the flag record's own statement (appendAuditEvent's `alongside`): a flag
  * write sends its update and its record in one round trip.

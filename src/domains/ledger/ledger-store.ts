@@ -55,7 +55,9 @@ const APPEND_EVENT = prepared(`WITH ${APPEND_CTES}`);
  * A write that an event records, sent in the append's own statement: each of `statements` is one
  * INSERT, UPDATE or DELETE (without a WITH of its own) over `params` as $1, $2, …, and runs as a
  * data-modifying CTE beside the append. The write and its event then cost one round trip, and
- * commit or fail together as they would as two statements of one transaction.
+ * commit or fail together as they would as two statements of one transaction. Their `$n` are
+ * renumbered after the append's own by text, so `$` followed by a digit must not appear inside
+ * their string literals: pass such text as a parameter.
  */
 export type AlongsideWrite = { statements: readonly string[]; params: readonly unknown[] };
 

@@ -292,12 +292,11 @@ const inlinable = (v: unknown): boolean =>
 
 /** One parameter as an SQL literal: untyped, as the driver sends a parameter, so the statement's context types it. */
 function literal(v: unknown, n: number): string {
+  if (!inlinable(v)) throw new Error(`parameter $${n} is a ${typeof v}: only text, finite numbers, booleans and null are written in as literals`);
   if (v === null || v === undefined) return 'NULL';
   if (typeof v === 'string') return pg.escapeLiteral(v);
-  if (typeof v === 'number' && Number.isFinite(v)) return `'${String(v)}'`;
-  if (typeof v === 'bigint') return `'${v.toString()}'`;
   if (typeof v === 'boolean') return v ? "'true'" : "'false'";
-  throw new Error(`parameter $${n} is a ${typeof v}: only text, finite numbers, booleans and null are written in as literals`);
+  return `'${String(v as number | bigint)}'`;
 }
 
 function redactUrl(url: string): string {
@@ -414,9 +413,10 @@ async function openPostgres(url: string, poolSize: number, preparedStatements: b
           if (!name) return null;
           // Its own name: the driver's statements (the same text through query) share the session's namespace.
           const sqlName = `${name}_c`;
-          if (!onClient().has(sqlName)) {
+          const prepared = onClient();
+          if (!prepared.has(sqlName)) {
             await client.query(`PREPARE ${sqlName} AS ${text}`);
-            onClient().add(sqlName);
+            prepared.add(sqlName);
           }
           return { sql: `EXECUTE ${sqlName}(${params.map((v, i) => literal(v, i + 1)).join(', ')})`, name };
         };
