@@ -51,6 +51,9 @@ describeEachEngine('flag records by owning service', (engine) => {
   it('narrows a namespace, an environment and a window too', async () => {
     expect(await flagsIn('service=svc%3Apayments-api&namespace=pay.keyed')).toEqual(['pay.keyed created']);
     expect(await flagsIn('service=svc%3Apayments-api&namespace=web.*')).toEqual([]);
+    expect(await flagsIn('service=svc%3Apayments-api&namespace=pay.*')).toEqual(['pay.retry updated', 'pay.keyed created', 'pay.retry created']);
+    expect(await flagsIn('service=svc%3Aweb&namespace=pay.*')).toEqual([]);
+    expect(await flagsIn('namespace=nobody.*')).toEqual([]);
     expect(await flagsIn('service=svc%3Apayments-api&env=production')).toEqual(['pay.retry updated']);
     expect(await flagsIn('service=svc%3Apayments-api&since=1h')).toEqual(['pay.retry updated', 'pay.keyed created', 'pay.retry created']);
   });
