@@ -1,5 +1,6 @@
 /** Small shared pieces of the benchmarks: options, a seeded random source, statistics, tables, cleanup. */
 import { cpus, loadavg, platform, release, totalmem } from 'node:os';
+import { PerformanceObserver, type PerformanceEntry } from 'node:perf_hooks';
 import type { Database, Queryable, QueryResult, Row, Tx } from '../src/platform/db/database.js';
 
 /** What the figures ran on, for the summary. */
@@ -139,6 +140,36 @@ export function table(head: string[], rows: string[][]): string {
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
   const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i]!)).join(' | ')} |`;
   return [line(head), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...rows.map(line)].join('\n');
+}
+
+/** One pause of V8's garbage collector in this process, in performance.now() time. */
+export type GcPause = { start: number; end: number };
+
+/**
+ * Watches this process's garbage-collector pauses from now until `stop()`. A latency measured in
+ * the benchmark's own process includes them, as a request's latency includes the server's.
+ */
+export function watchGc(): { stop: () => Promise<GcPause[]> } {
+  const pauses: GcPause[] = [];
+  const keep = (list: readonly PerformanceEntry[]) => {
+    for (const e of list) pauses.push({ start: e.startTime, end: e.startTime + e.duration });
+  };
+  const observer = new PerformanceObserver((list) => keep(list.getEntries()));
+  observer.observe({ entryTypes: ['gc'] });
+  return {
+    stop: async () => {
+      // The entries reach the observer a turn of the event loop after the pause.
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      keep(observer.takeRecords());
+      observer.disconnect();
+      return pauses.sort((a, b) => a.start - b.start);
+    },
+  };
+}
+
+/** The pauses that overlap a timed span (a run from t0 to t1). */
+export function pausesDuring(pauses: readonly GcPause[], t0: number, t1: number): GcPause[] {
+  return pauses.filter((p) => p.end > t0 && p.start < t1);
 }
 
 export function say(text = ''): void {

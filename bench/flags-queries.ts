@@ -6,7 +6,7 @@
 import type { Database, Queryable, Row } from '../src/platform/db/database.js';
 import { systemClock } from '../src/platform/clock.js';
 import { FlagService } from '../src/domains/flags/flag-service.js';
-import { latencyStats, say, seededRandom, type LatencyStats } from './bench-support.js';
+import { latencyStats, pausesDuring, say, seededRandom, watchGc, type LatencyStats } from './bench-support.js';
 import { DAY_MS, NAMESPACES, UNINDEXED_TABLE, type FlagLoad } from './flags-bulk-load.js';
 
 export const PAGE = 100;
@@ -20,8 +20,15 @@ export const FLAG_QUERY_LABELS: Record<FlagQueryKind, string> = {
 
 export type Sql = { text: string; params: readonly unknown[] };
 export type Slowest = Sql & { ms: number; label: string };
-export type KindStats = LatencyStats & { avgRows: number; slowest: Slowest };
-export type Side = { runs: number; warmup: number; stats: Record<FlagQueryKind, KindStats> };
+/**
+ * The benchmark's own garbage collector against its slowest runs: the runs at and above the p99
+ * rank, how many of them overlapped a pause, and those pauses' total.
+ */
+export type TailGc = { tailRuns: number; inPause: number; pauseMs: number };
+export type KindStats = LatencyStats & { avgRows: number; slowest: Slowest; gc: TailGc };
+/** Every pause of the collector during the timed runs (all kinds): count, those over 5 ms, the longest. */
+export type GcSummary = { pauses: number; over5ms: number; longestMs: number; totalMs: number };
+export type Side = { runs: number; warmup: number; stats: Record<FlagQueryKind, KindStats>; gc: GcSummary };
 /** Server-side execution time of every timed indexed question, re-run under EXPLAIN ANALYZE. */
 export type ServerSide = LatencyStats & { worst: Slowest };
 export type FlagQueryResult = { indexed: Side; unindexed: Side; sameRows: number; server: Record<FlagQueryKind, ServerSide> };
@@ -104,6 +111,8 @@ async function measure(
   // What each question answered (its records' seqs), so the two tables can be checked to agree.
   const seqs = new Map<string, string>();
   const sqls: Record<FlagQueryKind, (Sql & { label: string })[]> = { namespaceWindow: [], actorWindow: [], flagHistory: [] };
+  const spans: Record<FlagQueryKind, { t0: number; t1: number }[]> = { namespaceWindow: [], actorWindow: [], flagHistory: [] };
+  const gc = watchGc();
   for (let i = 0; i < opts.runs; i++) {
     for (let j = 0; j < FLAG_QUERY_KINDS.length; j++) {
       const k = FLAG_QUERY_KINDS[(i + j) % FLAG_QUERY_KINDS.length]!;
@@ -112,6 +121,7 @@ async function measure(
       const items = await ask(p);
       const elapsed = performance.now() - t0;
       samples[k].push(elapsed);
+      spans[k].push({ t0, t1: t0 + elapsed });
       rows[k] += items.length;
       seqs.set(`${k}:${i}`, items.map((r) => r.seq).join(','));
       sqls[k].push({ ...db.last!, label: p.label });
@@ -119,10 +129,20 @@ async function measure(
     }
     if ((i + 1) % (opts.runs >= 100 ? 100 : 5) === 0 || i + 1 === opts.runs) say(`  [${opts.engineLabel}] queries, ${opts.side}: ${i + 1} / ${opts.runs}`);
   }
+  const pauses = await gc.stop();
+  const lengths = pauses.map((p) => p.end - p.start);
+  const summary: GcSummary = { pauses: pauses.length, over5ms: lengths.filter((l) => l > 5).length, longestMs: Math.max(0, ...lengths), totalMs: lengths.reduce((a, b) => a + b, 0) };
+  const tailGc = (k: FlagQueryKind): TailGc => {
+    // The runs from the p99 rank up (latencyStats' nearest rank): 4 of 300.
+    const n = spans[k].length;
+    const tail = [...spans[k]].sort((a, b) => (b.t1 - b.t0) - (a.t1 - a.t0)).slice(0, n - Math.ceil(0.99 * n) + 1);
+    const hit = tail.map((r) => pausesDuring(pauses, r.t0, r.t1));
+    return { tailRuns: tail.length, inPause: hit.filter((h) => h.length > 0).length, pauseMs: hit.flat().reduce((a, p) => a + p.end - p.start, 0) };
+  };
   const stats = Object.fromEntries(
-    FLAG_QUERY_KINDS.map((k) => [k, { ...latencyStats(samples[k]), avgRows: rows[k] / opts.runs, slowest: slowest[k] }]),
+    FLAG_QUERY_KINDS.map((k) => [k, { ...latencyStats(samples[k]), avgRows: rows[k] / opts.runs, slowest: slowest[k], gc: tailGc(k) }]),
   ) as Record<FlagQueryKind, KindStats>;
-  return { runs: opts.runs, warmup: opts.warmup, stats, seqs, sqls };
+  return { runs: opts.runs, warmup: opts.warmup, stats, gc: summary, seqs, sqls };
 }
 
 export async function benchFlagQueries(db: Database, engineLabel: string, load: FlagLoad, opts: { runs: number; unindexedRuns: number; warmup: number }): Promise<FlagQueryResult> {
@@ -151,7 +171,11 @@ export async function benchFlagQueries(db: Database, engineLabel: string, load: 
   say(`  [${engineLabel}] queries: the ${opts.runs} timed questions of each kind again under EXPLAIN (ANALYZE, BUFFERS, TIMING OFF), for the server's own time`);
   const server = {} as Record<FlagQueryKind, ServerSide>;
   for (const k of FLAG_QUERY_KINDS) server[k] = await serverTimes(db, indexed.sqls[k]);
-  return { indexed: { runs: indexed.runs, warmup: indexed.warmup, stats: indexed.stats }, unindexed: { runs: unindexed.runs, warmup: unindexed.warmup, stats: unindexed.stats }, sameRows, server };
+  return {
+    indexed: { runs: indexed.runs, warmup: indexed.warmup, stats: indexed.stats, gc: indexed.gc },
+    unindexed: { runs: unindexed.runs, warmup: unindexed.warmup, stats: unindexed.stats, gc: unindexed.gc },
+    sameRows, server,
+  };
 }
 
 /**

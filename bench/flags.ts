@@ -80,7 +80,10 @@ async function benchEngine(engine: BenchEngine, opts: Options): Promise<Done> {
     const u = queries.unindexed.stats[k];
     const sv = queries.server[k];
     say(`  [${label}] ${FLAG_QUERY_LABELS[k]}: indexed p50 ${ms(i.p50)} p99 ${ms(i.p99)} mean ${ms(i.mean)} ms (${i.avgRows.toFixed(1)} rows); server-side p50 ${ms(sv.p50)} p99 ${ms(sv.p99)} max ${ms(sv.max)} ms; unindexed p50 ${ms(u.p50)} p99 ${ms(u.p99)} mean ${ms(u.mean)} ms`);
+    say(`  [${label}]   its ${i.gc.tailRuns} slowest indexed runs (p99 and above): ${i.gc.inPause} overlapped a pause of this process's garbage collector (${ms(i.gc.pauseMs)} ms of pauses in them)`);
   }
+  const g = queries.indexed.gc;
+  say(`  [${label}] garbage collector during the indexed runs: ${g.pauses} pauses, ${g.over5ms} over 5 ms, the longest ${ms(g.longestMs)} ms, ${ms(g.totalMs)} ms in all`);
 
   // A missed goal comes with its plans: the slowest run re-run verbatim, and the question the
   // server itself took longest over (they differ when the slowest run was the machine, not the plan).
@@ -138,15 +141,17 @@ function report(outcomes: Outcome[], opts: Options): void {
   say('   the SAME statement text and parameters, audit_log swapped for the copy (the page and its prev_hash read).');
   say(`   server = the database's own execution time of the same ${opts.runs} questions, re-run under EXPLAIN (ANALYZE, TIMING OFF): the plan's cost without the client, the wire or a busy machine.`);
   say(`   VACUUM ANALYZE of both. Unindexed p99 of ${opts.unindexedRuns} runs is, by nearest rank, its ${opts.unindexedRuns >= 100 ? 'second-worst' : 'slowest'} run.`);
+  say('   slowest 1 % in a GC pause = of the indexed runs at and above the p99 rank, how many overlapped a pause of the garbage collector of this process,');
+  say('   which does the work a server process would: it parses the rows and builds the records.');
   say(
     table(
-      ['engine', 'load', 'query', 'p50 ms', 'p99 ms', 'mean ms', 'max ms', 'rows/run', 'server p50 / p99', 'unindexed p50 / p99', 'indexed/unindexed p50', 'indexed/unindexed p99', `goal p99 <= ${GOAL_P99_MS} ms`],
+      ['engine', 'load', 'query', 'p50 ms', 'p99 ms', 'mean ms', 'max ms', 'rows/run', 'server p50 / p99', 'slowest 1 % in a GC pause', 'unindexed p50 / p99', 'indexed/unindexed p50', 'indexed/unindexed p99', `goal p99 <= ${GOAL_P99_MS} ms`],
       done.flatMap((o) =>
         FLAG_QUERY_KINDS.map((k, j) => {
           const s = o.queries.indexed.stats[k];
           const u = o.queries.unindexed.stats[k];
           const goal = o.name !== 'postgres' ? '(PostgreSQL goal)' : s.p99 <= GOAL_P99_MS ? 'met' : 'MISSED';
-          return [o.name, j === 0 ? seconds(o.load.loadMs) : '', FLAG_QUERY_LABELS[k], ms(s.p50), ms(s.p99), ms(s.mean), ms(s.max), s.avgRows.toFixed(1), pair(o.queries.server[k]), pair(u),
+          return [o.name, j === 0 ? seconds(o.load.loadMs) : '', FLAG_QUERY_LABELS[k], ms(s.p50), ms(s.p99), ms(s.mean), ms(s.max), s.avgRows.toFixed(1), pair(o.queries.server[k]), `${s.gc.inPause} of ${s.gc.tailRuns}`, pair(u),
             ratio(s.p50, u.p50), ratio(s.p99, u.p99), goal];
         }),
       ),
