@@ -24,7 +24,7 @@ describe('the statement namer', () => {
   });
 });
 
-// PostgreSQL only: the embedded engine has no server sessions to keep statements in.
+// PostgreSQL only: its pool, its protocol-level names and a second process (the embedded engine is covered below).
 describeEachEngine('prepared statements on PostgreSQL', (engine) => {
   const table = `prep_${Math.random().toString(36).slice(2)}`;
   let one: Database | null = null;
@@ -90,5 +90,49 @@ describeEachEngine('prepared statements on PostgreSQL', (engine) => {
     } finally {
       await other.close();
     }
+  });
+});
+
+describeEachEngine('a statement marked to keep prepared', (engine) => {
+  const table = `kept_${Math.random().toString(36).slice(2)}`;
+  let db: Database;
+  let own: Database | null = null;
+  beforeAll(async () => {
+    // On PostgreSQL one connection, so that what is prepared is on the session the checks read.
+    if (engine.name === 'postgres') own = await openDatabase({ engine: 'postgres', url: engine.url(), poolSize: 1 });
+    db = own ?? engine.db();
+    await db.exec(`CREATE TABLE ${table} (id int8 PRIMARY KEY, doc jsonb NOT NULL, at timestamptz NOT NULL, on_off boolean NOT NULL, tags text[] NOT NULL, note text)`);
+    await db.query(`INSERT INTO ${table} VALUES (1, '{"a":[1,"two"]}', '2026-12-06T10:00:00.123Z', true, '{x,y}', $1)`, ["it's \\ odd"]);
+  });
+  afterAll(async () => {
+    await db.exec(`DROP TABLE ${table}`);
+    await own?.close();
+  });
+  const onSession = async () => (await db.query<{ statement: string }>('SELECT statement FROM pg_prepared_statements')).rows.filter((r) => r.statement.includes(table)).length;
+
+  it('answers what the same statement unmarked answers, rows, counts and errors alike, once it is kept', async () => {
+    const text = `SELECT id, doc, at, on_off, tags, note, $2::text AS asked FROM ${table} WHERE id = $1`;
+    const plain = await db.query(text, [1, 'q']);
+    expect(plain.rows).toEqual([{ id: 1, doc: { a: [1, 'two'] }, at: new Date('2026-12-06T10:00:00.123Z'), on_off: true, tags: ['x', 'y'], note: "it's \\ odd", asked: 'q' }]);
+    for (let i = 0; i < 3; i++) expect(await db.query(prepared(text), [1, 'q'])).toEqual(plain);
+    expect(await onSession()).toBeGreaterThanOrEqual(1);
+    const update = prepared(`UPDATE ${table} SET on_off = $2, note = $3 WHERE id = $1`);
+    for (const [on, note] of [[false, null], [true, "it's \\ odd"], [false, 'n']] as const) expect((await db.query(update, [1, on, note])).rowCount).toBe(1);
+    expect((await db.query(update, [2, true, null])).rowCount).toBe(0);
+    const insert = prepared(`INSERT INTO ${table} (id, doc, at, on_off, tags) VALUES ($1, $2, $3, $4, '{}')`);
+    await db.query(insert, [2, JSON.stringify({ b: 1 }), '2026-12-06T11:00:00Z', true]);
+    await expect(db.query(insert, [2, '{}', '2026-12-06T11:00:00Z', true])).rejects.toMatchObject({ code: '23505' });
+    expect((await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table}`)).rows[0]!.n).toBe(2);
+  });
+
+  it('runs again, outside a transaction and inside one, after a schema change alters what its SELECT * returns', async () => {
+    const select = prepared(`SELECT * FROM ${table} WHERE id = $1`);
+    for (let i = 0; i < 3; i++) await db.query(select, [2]);
+    await db.exec(`ALTER TABLE ${table} ADD COLUMN added int NOT NULL DEFAULT 7`);
+    expect((await db.query<{ added: number }>(select, [2])).rows[0]!.added).toBe(7);
+    for (let i = 0; i < 2; i++) await db.query(select, [2]);
+    await db.exec(`ALTER TABLE ${table} ADD COLUMN later text NOT NULL DEFAULT 'l'`);
+    const inTx = await db.transaction(async (tx) => (await tx.query('SELECT 1'), (await tx.query<{ added: number; later: string }>(select, [2])).rows));
+    expect(inTx).toMatchObject([{ id: 2, added: 7, later: 'l' }]);
   });
 });
