@@ -325,13 +325,17 @@ export function withLiterals(text: string, params: readonly unknown[]): string {
   });
 }
 
-/** Whether literal() writes this value in (otherwise the statement goes with its parameters). */
+/**
+ * Whether literal() writes this value in (otherwise the statement goes with its parameters). Text
+ * with a NUL character goes as a parameter: the server refuses it there as an invalid value (22021,
+ * a client's mistake), where a NUL inside the statement's own text breaks the protocol message.
+ */
 const inlinable = (v: unknown): boolean =>
-  v === null || v === undefined || typeof v === 'string' || typeof v === 'boolean' || typeof v === 'bigint' || (typeof v === 'number' && Number.isFinite(v));
+  v === null || v === undefined || (typeof v === 'string' && !v.includes('\0')) || typeof v === 'boolean' || typeof v === 'bigint' || (typeof v === 'number' && Number.isFinite(v));
 
 /** One parameter as an SQL literal: untyped, as the driver sends a parameter, so the statement's context types it. */
 function literal(v: unknown, n: number): string {
-  if (!inlinable(v)) throw new Error(`parameter $${n} is a ${typeof v}: only text, finite numbers, booleans and null are written in as literals`);
+  if (!inlinable(v)) throw new Error(`parameter $${n} is a ${typeof v}: only text without NUL, finite numbers, booleans and null are written in as literals`);
   if (v === null || v === undefined) return 'NULL';
   if (typeof v === 'string') return pg.escapeLiteral(v);
   if (typeof v === 'boolean') return v ? "'true'" : "'false'";
@@ -503,6 +507,13 @@ async function openPostgres(url: string, poolSize: number, preparedStatements: b
           },
           async queryThenCommit<R extends Row>(text: string, params: readonly unknown[]) {
             open();
+            if (!params.every(inlinable)) {
+              // A value that cannot be written in: the statement goes with its parameters, and the COMMIT after it.
+              const r = await tx.query<R>(text, params);
+              await client.query('COMMIT');
+              committed = true;
+              return r;
+            }
             // A statement used before is prepared on the connection (once) and executed by name.
             const execute = await asExecute(text, params);
             const statement = execute?.sql ?? withLiterals(text, params);

@@ -125,6 +125,22 @@ describeEachEngine('a statement marked to keep prepared', (engine) => {
     expect((await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table}`)).rows[0]!.n).toBe(2);
   });
 
+  it('refuses text with a NUL character as the invalid value it is, written in or not, and keeps working', async () => {
+    const update = prepared(`UPDATE ${table} SET note = $2 WHERE id = $1`);
+    for (let i = 0; i < 3; i++) await db.query(update, [1, 'fine']);
+    await expect(db.query(update, [1, 'a\0b'])).rejects.toMatchObject({ code: '22021' });
+    // The last statement of a transaction, sent with its COMMIT on PostgreSQL.
+    const last = db.transaction(async (tx) => {
+      await tx.query(update, [1, 'first']);
+      return (tx.queryThenCommit ?? tx.query.bind(tx))(update, [1, 'a\0b']);
+    });
+    await expect(last).rejects.toMatchObject({ code: '22021' });
+    expect((await db.query<{ note: string }>(prepared(`SELECT note FROM ${table} WHERE id = $1`), [1])).rows).toEqual([{ note: 'fine' }]);
+    const committed = await db.transaction(async (tx) => (tx.queryThenCommit ?? tx.query.bind(tx))(update, [1, 'done']));
+    expect(committed.rowCount).toBe(1);
+    expect((await db.query<{ note: string }>(`SELECT note FROM ${table} WHERE id = $1`, [1])).rows).toEqual([{ note: 'done' }]);
+  });
+
   it('runs again, outside a transaction and inside one, after a schema change alters what its SELECT * returns', async () => {
     const select = prepared(`SELECT * FROM ${table} WHERE id = $1`);
     for (let i = 0; i < 3; i++) await db.query(select, [2]);
