@@ -110,19 +110,28 @@ async function openPglite(dataDir: string, holder: string, lock: boolean, loadDa
   }
   // PGlite sends every query() through the extended protocol and plans it again each time. A
   // marked statement (prepared()) used more than once is prepared instead with SQL's PREPARE, and
-  // run by EXECUTE with its values written in, through the simple protocol: the flag write's
-  // ledger append ran 2.6 times as fast (measured, docs/performance.md). PGlite is one session, so
-  // one set of names serves it; a PREPARE outlives a rollback.
+  // run by EXECUTE with its values written in, through the simple protocol: the ledger append's
+  // statement ran 2.6 times as fast by hand, its benchmark 2.2 times (docs/performance.md). PGlite
+  // is one session, so one set of names serves it; a PREPARE outlives a rollback.
   const names = preparedStatements ? statementNamer() : null;
-  const preparedOnSession = new Set<string>();
+  // Each name's PREPARE, once. While one is under way, other uses of the statement run it the usual
+  // way rather than wait for it: it may be waiting for their own transaction to end.
+  const prepared = new Map<string, 'pending' | 'ready'>();
   const wrap = (q: Pick<PGlite, 'query' | 'exec'>, inTransaction: boolean) => {
     const query = async <R extends Row>(text: string, params?: readonly unknown[]): Promise<QueryResult<R>> => {
       const name = params?.length && text.startsWith(PREPARED_MARK) && params.every(inlinable) ? names?.(text) : undefined;
-      if (name) {
+      if (name && prepared.get(name) !== 'pending') {
         try {
-          if (!preparedOnSession.has(name)) {
-            await q.exec(`PREPARE ${name} AS ${text}`);
-            preparedOnSession.add(name);
+          if (!prepared.has(name)) {
+            prepared.set(name, 'pending');
+            try {
+              await q.exec(`PREPARE ${name} AS ${text}`);
+            } catch (err) {
+              // Not prepared (an aborted transaction, say): the next use tries again.
+              prepared.delete(name);
+              throw err;
+            }
+            prepared.set(name, 'ready');
           }
           const results = await q.exec(`EXECUTE ${name}(${params!.map((v, i) => literal(v, i + 1)).join(', ')})`);
           const r = results[results.length - 1]!;

@@ -141,6 +141,21 @@ describeEachEngine('a statement marked to keep prepared', (engine) => {
     expect((await db.query<{ note: string }>(`SELECT note FROM ${table} WHERE id = $1`, [1])).rows).toEqual([{ note: 'done' }]);
   });
 
+  it('serves a transaction while a use of the same statement outside it waits for that transaction to end', async () => {
+    const select = prepared(`SELECT id FROM ${table} WHERE id = $1 AND $2::int > 0`);
+    await db.query(select, [1, 1]);
+    let outside: Promise<{ rows: unknown[] }> | null = null;
+    const inside = await db.transaction(async (tx) => {
+      await tx.query('SELECT 1');
+      // Its second use: the statement gets a name here, and its preparing waits for the transaction.
+      outside = db.query(select, [1, 2]);
+      return (await tx.query(select, [1, 3])).rows;
+    });
+    expect(inside).toEqual([{ id: 1 }]);
+    expect((await outside!).rows).toEqual([{ id: 1 }]);
+    expect((await db.query(select, [1, 4])).rows).toEqual([{ id: 1 }]);
+  });
+
   it('runs again, outside a transaction and inside one, after a schema change alters what its SELECT * returns', async () => {
     const select = prepared(`SELECT * FROM ${table} WHERE id = $1`);
     for (let i = 0; i < 3; i++) await db.query(select, [2]);
