@@ -69,8 +69,9 @@ function content(variant: Variant, i: number, orgId: string) {
 
 /**
  * Every INSERT is marked to keep prepared, as the append's statement is: on PostgreSQL it is then
- * planned once per connection, on PGlite run by SQL's EXECUTE. Both sides get the same machinery,
- * so the ratio is what the ledger's work costs.
+ * planned once per connection, on PGlite run by SQL's EXECUTE. The last INSERT of each transaction
+ * goes with its COMMIT, as a flag write's record does. Both sides get the same machinery, so the
+ * ratio is what the ledger's work costs.
  */
 const DOMAIN_INSERT = prepared('INSERT INTO bench_domain_rows (id, payload) VALUES ($1, $2)');
 const EVENT_INSERT = (variant: 'plain' | 'indexed') =>
@@ -84,7 +85,7 @@ async function appendTx(db: Database, orgId: string, i: number): Promise<void> {
   const c = content('append', i, orgId);
   await db.transaction(async (tx) => {
     await insertDomainRow(tx, c.id, c.payload);
-    await appendAuditEvent(tx, systemClock, c.ctx, c.ev);
+    await appendAuditEvent(tx, systemClock, c.ctx, c.ev, { commit: true });
   });
 }
 
@@ -98,7 +99,7 @@ async function plainTx(db: Database, org: BenchOrg, i: number, variant: 'plain' 
   const a = fullActor(c.ctx.actor);
   await db.transaction(async (tx) => {
     await insertDomainRow(tx, c.id, c.payload);
-    await tx.query(EVENT_INSERT(variant), [
+    await (tx.queryThenCommit ?? tx.query.bind(tx))(EVENT_INSERT(variant), [
       org.no, 1, i, systemClock.now().toISOString(), a.kind, a.id, a.name, a.automation, a.trigger,
       c.ev.action, c.ev.target.type, c.ev.target.id, c.ctx.correlationId ?? null, c.ctx.requestId ?? null, c.ctx.source,
       JSON.stringify(c.ev.data ?? {}), NO_HASH,

@@ -112,9 +112,9 @@ function unnumbered(ev: NewAuditEvent, ctx: AuditContext, actor: AuditEvent['act
  *
  * `alongside` is the write the event records, when it can go in the same statement (AlongsideWrite).
  *
- * `commit` says the event is the last statement of its transaction: on PostgreSQL the append and
- * the COMMIT then go in one round trip (Tx.queryThenCommit), so the head is not held while this
- * process gets round to sending the COMMIT. The transaction has committed when it returns.
+ * `commit` says the event is the last statement of its transaction: the append and the COMMIT
+ * then go in one call to the engine (Tx.queryThenCommit; one round trip on PostgreSQL), so the head
+ * is not held while this process gets round to sending the COMMIT. The transaction has committed when it returns.
  */
 export async function appendAuditEvent(
   tx: Tx, clock: Clock, ctx: AuditContext, ev: NewAuditEvent, opts: { commit?: boolean; alongside?: AlongsideWrite } = {},
@@ -127,8 +127,8 @@ export async function appendAuditEvent(
   // One UPDATE locks the head, numbers and hashes the event from the row it locked (the newest
   // version, however long the lock was waited for), and keeps the old hash for RETURNING; the
   // INSERT takes all three from it.
-  // The last statement of its transaction (`commit`) goes with the COMMIT in one round trip, on
-  // PostgreSQL: the head is then held only inside the server, for this statement and the commit.
+  // The last statement of its transaction (`commit`) goes with the COMMIT in one call: the head is
+  // then held only inside the engine, for this statement and the commit.
   const run = opts.commit && tx.queryThenCommit ? tx.queryThenCommit : tx.query.bind(tx);
   const r = await run<{ seq: string | number; prev_hash: string; hash: string }>(
     appendStatement(opts.alongside),

@@ -5,12 +5,12 @@ import { openDatabase, type Database, type Tx } from './database.js';
 /**
  * A consistent copy of the embedded database while it stays open and in use, and the way back.
  *
- * PGlite runs every statement and every transaction under one transaction mutex. The snapshot is
- * taken inside a transaction of our own, so nothing else runs from the moment it begins until the
- * files are copied: every write acknowledged before it is in the copy, none that starts after it
- * is, and what `inside` reads (the chains' heads) is exactly what the copy holds. PGlite's
- * `dumpDataDir` itself takes only the query mutex, which our transaction does not hold between
- * its statements, so it runs there without waiting on itself. Compression happens after the
+ * The embedded engine runs every statement and every transaction in turn (openDatabase). The
+ * snapshot is taken inside a transaction of our own, so nothing else runs from the moment it
+ * begins until the files are copied: every write acknowledged before it is in the copy, none that
+ * starts after it is, and what `inside` reads (the chains' heads) is exactly what the copy holds.
+ * PGlite's `dumpDataDir` takes only PGlite's own query mutex, which is free between our
+ * statements, so it runs there without waiting on itself. Compression happens after the
  * transaction ends: the server goes on answering while the copy is gzipped.
  */
 export async function snapshotDataDir<T>(db: Database, inside: (tx: Tx) => Promise<T>): Promise<{ gz: Buffer; seen: T }> {

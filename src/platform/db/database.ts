@@ -23,15 +23,15 @@ export type Queryable = {
 export type Tx = Queryable & {
   readonly transactional: true;
   /**
-   * PostgreSQL only: runs the transaction's last statement and its COMMIT in one round trip, so
-   * whatever row locks the statement takes are held only inside the server, never across a trip
-   * to this process and back (a busy event loop can add milliseconds there). The parameters are
-   * written into the text as literals ($n must not appear inside the statement's own strings or
-   * comments; values are text, numbers, booleans or null). Nothing may run on the transaction
-   * after it, and the callback should do nothing after it that can fail: the write has committed,
-   * yet the caller would see the error (and a client that retries would write twice). Absent on
-   * the embedded engine, where the COMMIT costs no round trip: the caller uses `query` and the
-   * transaction commits as usual.
+   * Runs the transaction's last statement and its COMMIT in one call (on PostgreSQL, one round
+   * trip), so whatever row locks the statement takes are held only inside the engine, never across
+   * a trip to this process and back (a busy event loop can add milliseconds there). The parameters
+   * are written into the text as literals ($n must not appear inside the statement's own strings
+   * or comments; values are text, numbers, booleans or null; any other value sends the statement
+   * with its parameters and the COMMIT after it). Nothing may run on the transaction after it, and
+   * the callback should do nothing after it that can fail: the write has committed, yet the caller
+   * would see the error (and a client that retries would write twice). Both engines have it; a
+   * wrapper of a transaction may leave it out, and the caller then uses `query`.
    */
   readonly queryThenCommit?: <R extends Row = Row>(text: string, params: readonly unknown[]) => Promise<QueryResult<R>>;
 };
@@ -68,6 +68,8 @@ export type OpenOptions =
     };
 
 const INT8 = 20;
+/** A callback that went on after one of its statements failed: the engine rolled its transaction back. */
+const TRANSACTION_ABORTED = 'the transaction was rolled back: a statement in it failed';
 /** Runs of a transaction the server aborted for a deadlock or a serialization failure. */
 const RETRIES = 3;
 /** How long a request waits for a pooled connection before it is answered 503 (the API never hangs past 5 s on it). */
@@ -114,64 +116,143 @@ async function openPglite(dataDir: string, holder: string, lock: boolean, loadDa
   // statement ran 2.6 times as fast by hand, its benchmark 2.2 times (docs/performance.md). PGlite
   // is one session, so one set of names serves it; a PREPARE outlives a rollback.
   const names = preparedStatements ? statementNamer() : null;
-  // Each name's PREPARE, once. While one is under way, other uses of the statement run it the usual
-  // way rather than wait for it: it may be waiting for their own transaction to end.
+  // Each name's PREPARE, once. While one is under way, other uses of the statement (in the same
+  // transaction, at once) run it the usual way rather than prepare it twice.
   const prepared = new Map<string, 'pending' | 'ready'>();
-  const wrap = (q: Pick<PGlite, 'query' | 'exec'>, inTransaction: boolean) => {
-    const query = async <R extends Row>(text: string, params?: readonly unknown[]): Promise<QueryResult<R>> => {
-      const name = params?.length && text.startsWith(PREPARED_MARK) && params.every(inlinable) ? names?.(text) : undefined;
-      if (name && prepared.get(name) !== 'pending') {
-        try {
-          if (!prepared.has(name)) {
-            prepared.set(name, 'pending');
-            try {
-              await q.exec(`PREPARE ${name} AS ${text}`);
-            } catch (err) {
-              // Not prepared (an aborted transaction, say): the next use tries again.
-              prepared.delete(name);
-              throw err;
-            }
-            prepared.set(name, 'ready');
-          }
-          const results = await q.exec(`EXECUTE ${name}(${params!.map((v, i) => literal(v, i + 1)).join(', ')})`);
-          const r = results[results.length - 1]!;
-          return { rows: r.rows as R[], rowCount: r.affectedRows ?? r.rows.length };
-        } catch (err) {
-          // A schema change altered what the statement returns: it is prepared again under a new
-          // name, and the statement (or, in a transaction, the transaction) runs again.
-          if (!isStalePlan(err)) throw err;
-          names!.renew(name);
-          if (inTransaction) throw err;
-          return query<R>(text, params);
-        }
+  // PGlite is one session, and its own transaction() sends BEGIN and COMMIT as calls of their own
+  // (about 40 µs each, docs/performance.md). So the transactions are ours: every statement outside
+  // a transaction, and every transaction from start to end, takes its turn in this queue, first
+  // come first served, and a transaction's BEGIN goes with its first statement and its COMMIT with
+  // its last, as on PostgreSQL. As under PGlite's own transaction(), a callback must not use the
+  // database itself: that waits for the transaction to end.
+  let turn: Promise<unknown> = Promise.resolve();
+  const inTurn = <T>(fn: () => Promise<T>): Promise<T> => {
+    const run = turn.then(fn);
+    turn = run.then(() => undefined, () => undefined);
+    return run;
+  };
+  const resultOf = <R extends Row>(r: { rows: unknown[]; rowCount?: number; affectedRows?: number }): QueryResult<R> =>
+    ({ rows: r.rows as R[], rowCount: r.rowCount ?? r.affectedRows ?? r.rows.length });
+  /** A marked statement as `EXECUTE name(literals)` once it is prepared (preparing it now at its second use); null for any other. */
+  const asExecute = async (text: string, params: readonly unknown[] | undefined): Promise<{ sql: string; name: string } | null> => {
+    const name = params?.length && text.startsWith(PREPARED_MARK) && params.every(inlinable) ? names?.(text) : undefined;
+    if (!name || prepared.get(name) === 'pending') return null;
+    if (!prepared.has(name)) {
+      prepared.set(name, 'pending');
+      try {
+        await db.exec(`PREPARE ${name} AS ${text}`);
+      } catch (err) {
+        // Not prepared (an aborted transaction, say): the next use tries again.
+        prepared.delete(name);
+        throw err;
       }
-      const r = await q.query<R>(text, params as unknown[] | undefined);
-      return { rows: r.rows, rowCount: r.affectedRows ?? r.rows.length };
+      prepared.set(name, 'ready');
+    }
+    return { sql: `EXECUTE ${name}(${params!.map((v, i) => literal(v, i + 1)).join(', ')})`, name };
+  };
+  /**
+   * One statement, with the transaction's BEGIN before it and its COMMIT after it when asked: a
+   * statement that can be written out (prepared, or without parameters, or ending the transaction
+   * with values that can be written in) goes as one simple-protocol call with them; any other goes
+   * with its parameters, and BEGIN and COMMIT as calls of their own.
+   */
+  const statement = async <R extends Row>(text: string, params: readonly unknown[] | undefined, begin: boolean, commit: boolean): Promise<QueryResult<R>> => {
+    let execute: { sql: string; name: string | undefined } | null = null;
+    try {
+      execute = await asExecute(text, params);
+      if (!execute && !params?.length) execute = { sql: text, name: undefined };
+      if (!execute && commit && params!.every(inlinable)) execute = { sql: withLiterals(text, params!), name: undefined };
+      if (execute) {
+        // The semicolon on a line of its own: a statement may end with a -- comment.
+        const results = await db.exec(`${begin ? 'BEGIN;\n' : ''}${execute.sql}${commit ? '\n;\nCOMMIT' : ''}`);
+        return resultOf<R>(results[begin ? 1 : 0]!);
+      }
+      if (begin) await db.exec('BEGIN');
+      const r = resultOf<R>(await db.query<R>(text, params as unknown[] | undefined));
+      if (commit) await db.exec('COMMIT');
+      return r;
+    } catch (err) {
+      // A schema change altered what the statement returns: it is prepared again under a new name,
+      // and the statement (or, in a transaction, the transaction) runs again.
+      if (isStalePlan(err)) names?.renew(execute?.name);
+      throw err;
+    }
+  };
+  const outside = {
+    query<R extends Row>(text: string, params?: readonly unknown[]): Promise<QueryResult<R>> {
+      return inTurn(async () => {
+        try {
+          return await statement<R>(text, params, false, false);
+        } catch (err) {
+          if (!isStalePlan(err)) throw err;
+          return statement<R>(text, params, false, false);
+        }
+      });
+    },
+    exec: (text: string) => inTurn(async () => void (await db.exec(text))),
+  };
+  const runTransaction = <T>(fn: (tx: Tx) => Promise<T>): Promise<T> => inTurn(async () => {
+    let begun = false;
+    let committed = false;
+    const open = () => {
+      if (committed) throw new Error('this transaction has committed (queryThenCommit): no statement may follow it');
     };
-    return {
-      query,
+    const tx: Tx = {
+      transactional: true,
+      async query<R extends Row>(text: string, params?: readonly unknown[]) {
+        open();
+        const first = !begun;
+        begun = true;
+        return statement<R>(text, params, first, false);
+      },
       async exec(text: string) {
-        await q.exec(text);
+        open();
+        const first = !begun;
+        begun = true;
+        await db.exec(first ? `BEGIN;\n${text}` : text);
+      },
+      async queryThenCommit<R extends Row>(text: string, params: readonly unknown[]) {
+        open();
+        const first = !begun;
+        begun = true;
+        const r = await statement<R>(text, params, first, true);
+        committed = true;
+        return r;
       },
     };
-  };
+    try {
+      const result = await fn(tx);
+      if (begun && !committed) {
+        committed = true;
+        // The COMMIT of a transaction a failed statement aborted answers ROLLBACK: that is an error.
+        const [done] = await db.exec('COMMIT');
+        if (done?.command === 'ROLLBACK') throw new Error(TRANSACTION_ABORTED);
+      }
+      return result;
+    } catch (err) {
+      // Whatever did not commit is rolled back (after a COMMIT that failed, the ROLLBACK finds nothing to do).
+      if (begun && !committed) await db.exec('ROLLBACK').catch(() => undefined);
+      throw err;
+    }
+  });
   return {
     engine: 'pglite',
     location: dir,
-    ...wrap(db, false),
+    ...outside,
     async transaction(fn) {
       try {
-        return await db.transaction((tx) => fn({ ...wrap(tx, true), transactional: true }));
+        return await runTransaction(fn);
       } catch (err) {
         // Nothing of the refused run committed; its statements now have new names.
         if (!isStalePlan(err)) throw err;
-        return db.transaction((tx) => fn({ ...wrap(tx, true), transactional: true }));
+        return runTransaction(fn);
       }
     },
     dumpDataDir: () => db.dumpDataDir('none'),
     async close() {
       try {
-        if (!db.closed) await db.close();
+        // After the transaction in hand, if any.
+        if (!db.closed) await inTurn(() => db.close());
       } finally {
         held?.release();
       }
@@ -529,14 +610,19 @@ async function openPostgres(url: string, poolSize: number, preparedStatements: b
             const first = !begun;
             begun = true;
             // One simple-protocol query of two statements (three with the BEGIN): if one fails, the server skips the rest.
-            const r = await several<R>(`${first ? 'BEGIN;\n' : ''}${statement};\nCOMMIT`, first ? 1 : 0, execute?.name);
+            // The semicolon on a line of its own: a statement may end with a -- comment.
+            const r = await several<R>(`${first ? 'BEGIN;\n' : ''}${statement}\n;\nCOMMIT`, first ? 1 : 0, execute?.name);
             committed = true;
             return r;
           },
         };
         try {
           const result = await fn(tx);
-          if (!committed && begun) await client.query('COMMIT');
+          if (!committed && begun) {
+            // The COMMIT of a transaction a failed statement aborted answers ROLLBACK: that is an error.
+            const done = await client.query('COMMIT');
+            if (done.command === 'ROLLBACK') throw new Error(TRANSACTION_ABORTED);
+          }
           return result;
         } catch (err) {
           if (isDatabaseUnavailable(err)) lostConnection = true;

@@ -14,16 +14,12 @@ describeEachEngine('a transaction that ends with its last statement', (engine) =
   afterAll(async () => db.exec(`DROP TABLE ${table}`));
   const ids = async () => (await db.query<{ id: string }>(`SELECT id FROM ${table} ORDER BY id`)).rows.map((r) => r.id);
 
-  it('on PostgreSQL, commits with that statement in one round trip, returns its rows, and refuses anything after it', async () => {
-    if (engine.name === 'pglite') {
-      // The embedded engine's COMMIT costs no round trip: it has no such method, and the caller uses query.
-      await db.transaction(async (tx) => expect(tx.queryThenCommit).toBeUndefined());
-      return;
-    }
+  it('commits with that statement in one call, returns its rows, and refuses anything after it', async () => {
     const got = await db.transaction(async (tx) => {
       await tx.query(`INSERT INTO ${table} (id) VALUES ('a1')`);
+      // A statement that ends with a comment still commits with it.
       const r = await tx.queryThenCommit!<{ id: string; note: string; n: number; yes: boolean }>(
-        `INSERT INTO ${table} (id, note, n, yes) VALUES ($1, $2, $3::int, $4) RETURNING id, note, n, yes`, ['a2', TRICKY, 7, true]);
+        `INSERT INTO ${table} (id, note, n, yes) VALUES ($1, $2, $3::int, $4) RETURNING id, note, n, yes -- the last`, ['a2', TRICKY, 7, true]);
       await expect(tx.query('SELECT 1')).rejects.toThrow(/has committed/);
       return r.rows[0];
     });
@@ -37,11 +33,7 @@ describeEachEngine('a transaction that ends with its last statement', (engine) =
     expect(await ids()).toEqual(['a1', 'a2', 'a3']);
   });
 
-  it('on PostgreSQL, when that statement fails, commits nothing of the transaction and the connection goes on working', async () => {
-    if (engine.name === 'pglite') {
-      await db.transaction(async (tx) => expect(tx.queryThenCommit).toBeUndefined());
-      return;
-    }
+  it('when that statement fails, commits nothing of the transaction and the connection goes on working', async () => {
     await expect(db.transaction(async (tx) => {
       await tx.query(`INSERT INTO ${table} (id) VALUES ('b1')`);
       // The primary key is taken: the INSERT fails and the server skips the COMMIT sent with it.
@@ -52,16 +44,38 @@ describeEachEngine('a transaction that ends with its last statement', (engine) =
     await Promise.all(Array.from({ length: 12 }, (_, i) => db.transaction((tx) => tx.query(`INSERT INTO ${table} (id) VALUES ($1)`, [`c${String(i).padStart(2, '0')}`]))));
     expect((await ids()).filter((id) => id.startsWith('c'))).toHaveLength(12);
   });
+
+  it('with a value that cannot be written in, sends the statement with its parameters and commits after it', async () => {
+    // An array is not written in as a literal: the statement goes the usual way, then the COMMIT.
+    const got = await db.transaction(async (tx) => (await tx.queryThenCommit!<{ id: string }>(
+      `INSERT INTO ${table} (id, note) SELECT $1, array_to_string($2::text[], '+') RETURNING id`, ['d1', ['x', 'y']])).rows);
+    expect(got).toEqual([{ id: 'd1' }]);
+    expect((await db.query<{ note: string }>(`SELECT note FROM ${table} WHERE id = 'd1'`)).rows).toEqual([{ note: 'x+y' }]);
+    // The same path when the statement fails: nothing of the transaction stays.
+    await expect(db.transaction(async (tx) => {
+      await tx.query(`INSERT INTO ${table} (id) VALUES ('d2')`);
+      await tx.queryThenCommit!(`INSERT INTO ${table} (id, note) SELECT $1, array_to_string($2::text[], '+')`, ['d1', ['z']]);
+    })).rejects.toThrow(/duplicate key/);
+    expect(await ids()).not.toContain('d2');
+  });
+
+  it('refuses to commit a transaction in which a statement failed, though the callback went on', async () => {
+    await expect(db.transaction(async (tx) => {
+      await tx.query(`INSERT INTO ${table} (id) VALUES ('e1')`);
+      await tx.query(`INSERT INTO ${table} (id) VALUES ('a1')`).catch(() => undefined);
+    })).rejects.toThrow(/rolled back|aborted/);
+    expect(await ids()).not.toContain('e1');
+    expect((await db.transaction((tx) => tx.query(`INSERT INTO ${table} (id) VALUES ('e2')`))).rowCount).toBe(1);
+  });
 });
 
 describeEachEngine('a last statement used again and again', (engine) => {
-  it('on PostgreSQL, is prepared once on its connection, executed by name, and prepared again after a schema change', async () => {
-    if (engine.name === 'pglite') {
-      await engine.db().transaction(async (tx) => expect(tx.queryThenCommit).toBeUndefined());
-      return;
-    }
-    // One connection, so every use lands on the session the check looks at.
-    const db = await openDatabase({ engine: 'postgres', url: engine.url(), poolSize: 1 });
+  it('is prepared once on its connection, executed by name, and prepared again after a schema change', async () => {
+    // One connection, so every use lands on the session the check looks at (PGlite is one session).
+    const db = engine.name === 'postgres' ? await openDatabase({ engine: 'postgres', url: engine.url(), poolSize: 1 }) : engine.db();
+    // PostgreSQL's connection keeps the driver's protocol-prepared statements apart from these by a suffix.
+    const named = new RegExp(`^cl(\\d+)_[0-9a-f]{24}${engine.name === 'postgres' ? '_c' : ''}$`);
+    const generation = (name: string | undefined) => Number(named.exec(name ?? '')?.[1]);
     const table = `tx_prep_${Math.random().toString(36).slice(2)}`;
     try {
       await db.exec(`CREATE TABLE ${table} (id text PRIMARY KEY, note text)`);
@@ -71,28 +85,26 @@ describeEachEngine('a last statement used again and again', (engine) => {
       expect(await write('b')).toEqual({ id: 'b', note: TRICKY });
       expect(await write('c')).toEqual({ id: 'c', note: TRICKY });
       const kept = async () => (await db.query<{ name: string }>('SELECT name FROM pg_prepared_statements WHERE statement LIKE $1 ORDER BY prepare_time', [`PREPARE %${table}%`])).rows.map((r) => r.name);
-      expect(await kept()).toEqual([expect.stringMatching(/^cl0_[0-9a-f]{24}_c$/)]);
+      const before = await kept();
+      expect(before).toEqual([expect.stringMatching(named)]);
       // A migration changes what RETURNING * gives: the server refuses the prepared statement, and the write runs again and answers.
       await db.exec(`ALTER TABLE ${table} ADD COLUMN more int NOT NULL DEFAULT 5`);
       expect(await write('d')).toEqual({ id: 'd', note: TRICKY, more: 5 });
       expect(await write('e')).toEqual({ id: 'e', note: TRICKY, more: 5 });
-      expect((await kept()).at(-1)).toMatch(/^cl1_/);
+      expect((await kept()).at(-1)).toMatch(named);
+      expect(generation((await kept()).at(-1))).toBe(generation(before[0]) + 1);
       expect((await db.query(`SELECT count(*)::int AS n FROM ${table}`)).rows[0]).toEqual({ n: 5 });
     } finally {
       await db.exec(`DROP TABLE IF EXISTS ${table}`);
-      await db.close();
+      if (engine.name === 'postgres') await db.close();
     }
   });
 });
 
 describeEachEngine('a transaction whose first statement goes with its BEGIN', (engine) => {
-  it('on PostgreSQL, answers that statement, rolls it back with the rest, and leaves the connection working', async () => {
-    if (engine.name === 'pglite') {
-      await engine.db().transaction(async (tx) => expect(tx.queryThenCommit).toBeUndefined());
-      return;
-    }
-    // One connection, so the statement is prepared on the session the check looks at.
-    const db = await openDatabase({ engine: 'postgres', url: engine.url(), poolSize: 1 });
+  it('answers that statement, rolls it back with the rest, and leaves the connection working', async () => {
+    // One connection, so the statement is prepared on the session the check looks at (PGlite is one session).
+    const db = engine.name === 'postgres' ? await openDatabase({ engine: 'postgres', url: engine.url(), poolSize: 1 }) : engine.db();
     const table = `tx_first_${Math.random().toString(36).slice(2)}`;
     try {
       await db.exec(`CREATE TABLE ${table} (id text PRIMARY KEY, note text, n int)`);
@@ -102,7 +114,7 @@ describeEachEngine('a transaction whose first statement goes with its BEGIN', (e
       for (const id of ['a', 'b']) await db.transaction((tx) => tx.query(insert, [id, TRICKY, 1]));
       expect(await db.transaction(async (tx) => (await tx.query(insert, ['c', TRICKY, 2])).rows)).toEqual([{ id: 'c', note: TRICKY, n: 2 }]);
       const bySql = await db.query<{ name: string }>('SELECT name FROM pg_prepared_statements WHERE statement LIKE $1', [`PREPARE %${table}%`]);
-      expect(bySql.rows.map((r) => r.name)).toEqual([expect.stringMatching(/^cl0_[0-9a-f]{24}_c$/)]);
+      expect(bySql.rows.map((r) => r.name)).toEqual([expect.stringMatching(engine.name === 'postgres' ? /^cl\d+_[0-9a-f]{24}_c$/ : /^cl\d+_[0-9a-f]{24}$/)]);
       // A later failure takes the first statement back with it.
       await expect(db.transaction(async (tx) => {
         await tx.query(insert, ['d', null, 3]);
@@ -124,7 +136,7 @@ describeEachEngine('a transaction whose first statement goes with its BEGIN', (e
       expect(await ids()).toEqual(['a', 'b', 'c', 'g']);
     } finally {
       await db.exec(`DROP TABLE IF EXISTS ${table}`);
-      await db.close();
+      if (engine.name === 'postgres') await db.close();
     }
   });
 });
