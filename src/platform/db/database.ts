@@ -148,7 +148,7 @@ async function openPglite(dataDir: string, holder: string, lock: boolean, loadDa
       }
       prepared.set(name, 'ready');
     }
-    return { sql: `EXECUTE ${name}(${params!.map((v, i) => literal(v, i + 1)).join(', ')})`, name };
+    return { sql: executeSql(name, params!), name };
   };
   /**
    * One statement, with the transaction's BEGIN before it and its COMMIT after it when asked: a
@@ -423,6 +423,11 @@ export function withLiterals(text: string, params: readonly unknown[]): string {
 const inlinable = (v: unknown): boolean =>
   v === null || v === undefined || (typeof v === 'string' && !v.includes('\0')) || typeof v === 'boolean' || typeof v === 'bigint' || (typeof v === 'number' && Number.isFinite(v));
 
+/** SQL's EXECUTE of a statement prepared as `name`, its values written in as literals. */
+function executeSql(name: string, params: readonly unknown[]): string {
+  return `EXECUTE ${name}(${params.map((v, i) => literal(v, i + 1)).join(', ')})`;
+}
+
 /** One parameter as an SQL literal: untyped, as the driver sends a parameter, so the statement's context types it. */
 function literal(v: unknown, n: number): string {
   if (!inlinable(v)) throw new Error(`parameter $${n} is a ${typeof v}: only text without NUL, finite numbers, booleans and null are written in as literals`);
@@ -551,7 +556,7 @@ async function openPostgres(url: string, poolSize: number, preparedStatements: b
             await client.query(`PREPARE ${sqlName} AS ${text}`);
             prepared.add(sqlName);
           }
-          return { sql: `EXECUTE ${sqlName}(${params.map((v, i) => literal(v, i + 1)).join(', ')})`, name };
+          return { sql: executeSql(sqlName, params), name };
         };
         /** Runs a simple-protocol string of several statements and answers the result of the one at `index`. */
         const several = async <R extends Row>(sql: string, index: number, name: string | undefined): Promise<QueryResult<R>> => {
