@@ -197,31 +197,34 @@ async function openPglite(dataDir: string, holder: string, lock: boolean, loadDa
     const open = () => {
       if (committed) throw new Error('this transaction has committed (queryThenCommit): no statement may follow it');
     };
+    // The callback's statements go in the order it sent them, one after the other (PGlite runs one
+    // at a time anyway): so the first one sent carries the BEGIN even when it must be prepared
+    // first, and none sent at the same moment can reach PGlite before it, outside the transaction.
+    let previous: Promise<unknown> = Promise.resolve();
+    const inOrder = <R>(fn: (first: boolean) => Promise<R>): Promise<R> => {
+      const run = previous.then(() => {
+        open();
+        const first = !begun;
+        begun = true;
+        return fn(first);
+      });
+      previous = run.then(() => undefined, () => undefined);
+      return run;
+    };
     const tx: Tx = {
       transactional: true,
-      async query<R extends Row>(text: string, params?: readonly unknown[]) {
-        open();
-        const first = !begun;
-        begun = true;
-        return statement<R>(text, params, first, false);
-      },
-      async exec(text: string) {
-        open();
-        const first = !begun;
-        begun = true;
-        await db.exec(first ? `BEGIN;\n${text}` : text);
-      },
-      async queryThenCommit<R extends Row>(text: string, params: readonly unknown[]) {
-        open();
-        const first = !begun;
-        begun = true;
+      query: <R extends Row>(text: string, params?: readonly unknown[]) => inOrder((first) => statement<R>(text, params, first, false)),
+      exec: (text: string) => inOrder(async (first) => void (await db.exec(first ? `BEGIN;\n${text}` : text))),
+      queryThenCommit: <R extends Row>(text: string, params: readonly unknown[]) => inOrder(async (first) => {
         const r = await statement<R>(text, params, first, true);
         committed = true;
         return r;
-      },
+      }),
     };
     try {
       const result = await fn(tx);
+      // Whatever the callback sent and did not wait for goes first.
+      await previous;
       if (begun && !committed) {
         committed = true;
         // The COMMIT of a transaction a failed statement aborted answers ROLLBACK: that is an error.
@@ -231,6 +234,7 @@ async function openPglite(dataDir: string, holder: string, lock: boolean, loadDa
       return result;
     } catch (err) {
       // Whatever did not commit is rolled back (after a COMMIT that failed, the ROLLBACK finds nothing to do).
+      await previous;
       if (begun && !committed) await db.exec('ROLLBACK').catch(() => undefined);
       throw err;
     }
@@ -577,34 +581,44 @@ async function openPostgres(url: string, poolSize: number, preparedStatements: b
           begun = true;
           await client.query('BEGIN');
         };
+        const queryNow = async <R extends Row>(text: string, params?: readonly unknown[]): Promise<QueryResult<R>> => {
+          if (!begun) {
+            const execute = params?.length ? await asExecute(text, params) : { sql: text, name: undefined };
+            if (execute) {
+              begun = true;
+              return several<R>(`BEGIN;\n${execute.sql}`, 1, execute.name);
+            }
+            await begin();
+          }
+          return inTx.query<R>(text, params);
+        };
+        // The callback's statements go in the order it sent them, one after the other (the
+        // connection runs one at a time anyway): so the first one sent carries the BEGIN, and a
+        // statement is prepared on the connection once even when two uses of it are sent at once.
+        let previous: Promise<unknown> = Promise.resolve();
+        const inOrder = <R>(fn: () => Promise<R>): Promise<R> => {
+          const run = previous.then(() => {
+            open();
+            return fn();
+          });
+          previous = run.then(() => undefined, () => undefined);
+          return run;
+        };
         const tx: Tx = {
           transactional: true,
-          async query<R extends Row>(text: string, params?: readonly unknown[]) {
-            open();
-            if (!begun) {
-              const execute = params?.length ? await asExecute(text, params) : { sql: text, name: undefined };
-              if (execute) {
-                begun = true;
-                return several<R>(`BEGIN;\n${execute.sql}`, 1, execute.name);
-              }
-              await begin();
-            }
-            return inTx.query<R>(text, params);
-          },
-          async exec(text: string) {
-            open();
+          query: <R extends Row>(text: string, params?: readonly unknown[]) => inOrder(() => queryNow<R>(text, params)),
+          exec: (text: string) => inOrder(async () => {
             if (!begun) {
               begun = true;
               await client.query(`BEGIN;\n${text}`);
               return;
             }
             await inTx.exec(text);
-          },
-          async queryThenCommit<R extends Row>(text: string, params: readonly unknown[]) {
-            open();
+          }),
+          queryThenCommit: <R extends Row>(text: string, params: readonly unknown[]) => inOrder(async () => {
             if (!params.every(inlinable)) {
               // A value that cannot be written in: the statement goes with its parameters, and the COMMIT after it.
-              const r = await tx.query<R>(text, params);
+              const r = await queryNow<R>(text, params);
               await client.query('COMMIT');
               committed = true;
               return r;
@@ -619,10 +633,12 @@ async function openPostgres(url: string, poolSize: number, preparedStatements: b
             const r = await several<R>(`${first ? 'BEGIN;\n' : ''}${statement}\n;\nCOMMIT`, first ? 1 : 0, execute?.name);
             committed = true;
             return r;
-          },
+          }),
         };
         try {
           const result = await fn(tx);
+          // Whatever the callback sent and did not wait for goes first.
+          await previous;
           if (!committed && begun) {
             // The COMMIT of a transaction a failed statement aborted answers ROLLBACK: that is an error.
             const done = await client.query('COMMIT');
@@ -632,6 +648,7 @@ async function openPostgres(url: string, poolSize: number, preparedStatements: b
         } catch (err) {
           if (isDatabaseUnavailable(err)) lostConnection = true;
           // The work committed and something after it failed: nothing to roll back or run again.
+          await previous;
           if (committed) throw err;
           if (begun) await client.query('ROLLBACK').catch(() => undefined);
           const code = (err as { code?: string }).code;

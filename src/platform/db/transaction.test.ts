@@ -59,6 +59,20 @@ describeEachEngine('a transaction that ends with its last statement', (engine) =
     expect(await ids()).not.toContain('d2');
   });
 
+  it('keeps statements sent at once inside their transaction, while the first of them is being prepared', async () => {
+    const insert = prepared(`INSERT INTO ${table} (id, note) VALUES ($1, $2)`);
+    // Its first use only makes it known; the next one, below, prepares it before it runs.
+    await db.transaction((tx) => tx.query(insert, ['f1', null]));
+    await expect(db.transaction(async (tx) => {
+      await Promise.all([tx.query(insert, ['f2', null]), tx.query(insert, ['f3', null]), tx.query(`INSERT INTO ${table} (id) VALUES ($1)`, ['f4'])]);
+      throw new Error('rolled back on purpose');
+    })).rejects.toThrow('rolled back on purpose');
+    expect((await ids()).filter((id) => id.startsWith('f'))).toEqual(['f1']);
+    // The same at once, committed: all three are there.
+    await db.transaction((tx) => Promise.all([tx.query(insert, ['f5', null]), tx.query(insert, ['f6', null]), tx.query(`INSERT INTO ${table} (id) VALUES ($1)`, ['f7'])]));
+    expect((await ids()).filter((id) => id.startsWith('f'))).toEqual(['f1', 'f5', 'f6', 'f7']);
+  });
+
   it('refuses to commit a transaction in which a statement failed, though the callback went on', async () => {
     await expect(db.transaction(async (tx) => {
       await tx.query(`INSERT INTO ${table} (id) VALUES ('e1')`);
