@@ -70,6 +70,8 @@ export type OpenOptions =
 const INT8 = 20;
 /** A callback that went on after one of its statements failed: the engine rolled its transaction back. */
 const TRANSACTION_ABORTED = 'the transaction was rolled back: a statement in it failed';
+/** A statement sent on a transaction after its callback ended (one it did not wait for). */
+const TRANSACTION_ENDED = 'this transaction has ended: no statement may follow it';
 /** Runs of a transaction the server aborted for a deadlock or a serialization failure. */
 const RETRIES = 3;
 /** How long a request waits for a pooled connection before it is answered 503 (the API never hangs past 5 s on it). */
@@ -165,7 +167,8 @@ async function openPglite(dataDir: string, holder: string, lock: boolean, loadDa
       if (execute) {
         // The semicolon on a line of its own: a statement may end with a -- comment.
         const results = await db.exec(`${begin ? 'BEGIN;\n' : ''}${execute.sql}${commit ? '\n;\nCOMMIT' : ''}`);
-        return resultOf<R>(results[begin ? 1 : 0]!);
+        // Text that is only a comment has no result of its own.
+        return resultOf<R>(results[begin ? 1 : 0] ?? { rows: [] });
       }
       if (begin) await db.exec('BEGIN');
       const r = resultOf<R>(await db.query<R>(text, params as unknown[] | undefined));
@@ -192,11 +195,15 @@ async function openPglite(dataDir: string, holder: string, lock: boolean, loadDa
     exec: (text: string) => inTurn(async () => void (await db.exec(text))),
   };
   const runTransaction = <T>(fn: (tx: Tx) => Promise<T>): Promise<T> => inTurn(async () => {
-    let begun = false;
     let committed = false;
+    let ended = false;
     const open = () => {
       if (committed) throw new Error('this transaction has committed (queryThenCommit): no statement may follow it');
+      if (ended) throw new Error(TRANSACTION_ENDED);
     };
+    // Whether the BEGIN has reached the engine, by the engine's own word: a first statement that
+    // failed before its BEGIN ran (in its PREPARE, say) leaves the next one to send it.
+    const begun = () => db.isInTransaction();
     // The callback's statements go in the order it sent them, one after the other (PGlite runs one
     // at a time anyway): so the first one sent carries the BEGIN even when it must be prepared
     // first, and none sent at the same moment can reach PGlite before it, outside the transaction.
@@ -204,9 +211,7 @@ async function openPglite(dataDir: string, holder: string, lock: boolean, loadDa
     const inOrder = <R>(fn: (first: boolean) => Promise<R>): Promise<R> => {
       const run = previous.then(() => {
         open();
-        const first = !begun;
-        begun = true;
-        return fn(first);
+        return fn(!begun());
       });
       previous = run.then(() => undefined, () => undefined);
       return run;
@@ -223,19 +228,20 @@ async function openPglite(dataDir: string, holder: string, lock: boolean, loadDa
     };
     try {
       const result = await fn(tx);
-      // Whatever the callback sent and did not wait for goes first.
+      // Whatever the callback sent and did not wait for goes first; nothing sent later runs.
       await previous;
-      if (begun && !committed) {
-        committed = true;
+      ended = true;
+      if (begun()) {
         // The COMMIT of a transaction a failed statement aborted answers ROLLBACK: that is an error.
         const [done] = await db.exec('COMMIT');
         if (done?.command === 'ROLLBACK') throw new Error(TRANSACTION_ABORTED);
       }
       return result;
     } catch (err) {
-      // Whatever did not commit is rolled back (after a COMMIT that failed, the ROLLBACK finds nothing to do).
       await previous;
-      if (begun && !committed) await db.exec('ROLLBACK').catch(() => undefined);
+      ended = true;
+      // Whatever did not commit is rolled back; the next transaction in turn finds the session idle.
+      if (begun()) await db.exec('ROLLBACK').catch(() => undefined);
       throw err;
     }
   });
@@ -534,15 +540,29 @@ async function openPostgres(url: string, poolSize: number, preparedStatements: b
         const client = await pool.connect();
         let lostConnection = false;
         let committed = false;
+        let ended = false;
         const open = () => {
           if (committed) throw new Error('this transaction has committed (queryThenCommit): no statement may follow it');
+          if (ended) throw new Error(TRANSACTION_ENDED);
         };
         const inTx = wrap(client);
         // BEGIN is not sent on its own: it goes with the transaction's first statement when that
         // statement is kept prepared (executed by name, its values written in as literals) or has
         // no parameters, one round trip fewer; otherwise it goes just before it. A callback that
-        // sends nothing sends no BEGIN and no COMMIT.
+        // sends nothing sends no BEGIN and no COMMIT. `begun`: a message with the BEGIN succeeded, so
+        // the transaction is open. Until then every statement carries the BEGIN: one whose message
+        // failed may have run it or not (a syntax error refuses the whole message), and a BEGIN sent
+        // into a transaction a failure aborted fails as any statement there would. `sentBegin`: a
+        // BEGIN may have run, so the end sends COMMIT or ROLLBACK (one with no transaction is only a
+        // warning).
         let begun = false;
+        let sentBegin = false;
+        const withBegin = async <R>(send: () => Promise<R>): Promise<R> => {
+          sentBegin = true;
+          const r = await send();
+          begun = true;
+          return r;
+        };
         const onClient = () => {
           const set = preparedBySql.get(client) ?? new Set<string>();
           preparedBySql.set(client, set);
@@ -577,16 +597,13 @@ async function openPostgres(url: string, poolSize: number, preparedStatements: b
           return { rows: r.rows as R[], rowCount: r.rowCount ?? 0 };
         };
         const begin = async () => {
-          if (begun) return;
-          begun = true;
-          await client.query('BEGIN');
+          if (!begun) await withBegin(() => client.query('BEGIN'));
         };
         const queryNow = async <R extends Row>(text: string, params?: readonly unknown[]): Promise<QueryResult<R>> => {
           if (!begun) {
             const execute = params?.length ? await asExecute(text, params) : { sql: text, name: undefined };
             if (execute) {
-              begun = true;
-              return several<R>(`BEGIN;\n${execute.sql}`, 1, execute.name);
+              return withBegin(() => several<R>(`BEGIN;\n${execute.sql}`, 1, execute.name));
             }
             await begin();
           }
@@ -609,8 +626,7 @@ async function openPostgres(url: string, poolSize: number, preparedStatements: b
           query: <R extends Row>(text: string, params?: readonly unknown[]) => inOrder(() => queryNow<R>(text, params)),
           exec: (text: string) => inOrder(async () => {
             if (!begun) {
-              begun = true;
-              await client.query(`BEGIN;\n${text}`);
+              await withBegin(() => client.query(`BEGIN;\n${text}`));
               return;
             }
             await inTx.exec(text);
@@ -627,19 +643,20 @@ async function openPostgres(url: string, poolSize: number, preparedStatements: b
             const execute = await asExecute(text, params);
             const statement = execute?.sql ?? withLiterals(text, params);
             const first = !begun;
-            begun = true;
             // One simple-protocol query of two statements (three with the BEGIN): if one fails, the server skips the rest.
             // The semicolon on a line of its own: a statement may end with a -- comment.
-            const r = await several<R>(`${first ? 'BEGIN;\n' : ''}${statement}\n;\nCOMMIT`, first ? 1 : 0, execute?.name);
+            const send = () => several<R>(`${first ? 'BEGIN;\n' : ''}${statement}\n;\nCOMMIT`, first ? 1 : 0, execute?.name);
+            const r = await (first ? withBegin(send) : send());
             committed = true;
             return r;
           }),
         };
         try {
           const result = await fn(tx);
-          // Whatever the callback sent and did not wait for goes first.
+          // Whatever the callback sent and did not wait for goes first; nothing sent later runs.
           await previous;
-          if (!committed && begun) {
+          ended = true;
+          if (sentBegin && !committed) {
             // The COMMIT of a transaction a failed statement aborted answers ROLLBACK: that is an error.
             const done = await client.query('COMMIT');
             if (done.command === 'ROLLBACK') throw new Error(TRANSACTION_ABORTED);
@@ -649,8 +666,9 @@ async function openPostgres(url: string, poolSize: number, preparedStatements: b
           if (isDatabaseUnavailable(err)) lostConnection = true;
           // The work committed and something after it failed: nothing to roll back or run again.
           await previous;
+          ended = true;
           if (committed) throw err;
-          if (begun) await client.query('ROLLBACK').catch(() => undefined);
+          if (sentBegin) await client.query('ROLLBACK').catch(() => undefined);
           const code = (err as { code?: string }).code;
           if ((code === '40P01' || code === '40001' || code === '26000' || isStalePlan(err)) && attempt < RETRIES) continue;
           throw err;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeEachEngine } from '../../../test/support/engines.js';
-import { openDatabase, prepared, withLiterals, type Database } from './database.js';
+import { openDatabase, prepared, withLiterals, type Database, type Tx } from './database.js';
 
 const TRICKY = "it's a \\ back'slash, \"quoted\", ü 🚀, $1 and a\nnew line";
 
@@ -71,6 +71,37 @@ describeEachEngine('a transaction that ends with its last statement', (engine) =
     // The same at once, committed: all three are there.
     await db.transaction((tx) => Promise.all([tx.query(insert, ['f5', null]), tx.query(insert, ['f6', null]), tx.query(`INSERT INTO ${table} (id) VALUES ($1)`, ['f7'])]));
     expect((await ids()).filter((id) => id.startsWith('f'))).toEqual(['f1', 'f5', 'f6', 'f7']);
+  });
+
+  it('refuses a statement sent after its transaction ended, and the next transaction finds the connection clean', async () => {
+    const later = (tx: Tx, id: string) => new Promise((resolve) => setTimeout(resolve, 30)).then(() => tx.query(`INSERT INTO ${table} (id) VALUES ($1)`, [id]));
+    let late: Promise<unknown> | undefined;
+    await expect(db.transaction(async (tx) => {
+      await tx.query(`INSERT INTO ${table} (id) VALUES ('g1')`);
+      late = later(tx, 'g2');
+      throw new Error('rolled back on purpose');
+    })).rejects.toThrow('rolled back on purpose');
+    await expect(late).rejects.toThrow(/has ended/);
+    await db.transaction(async (tx) => {
+      await tx.query(`INSERT INTO ${table} (id) VALUES ('g3')`);
+      late = later(tx, 'g4');
+    });
+    await expect(late).rejects.toThrow(/has ended/);
+    await expect(db.transaction(async (tx) => {
+      await tx.query(`INSERT INTO ${table} (id) VALUES ('g5')`);
+      throw new Error('rolled back on purpose');
+    })).rejects.toThrow('rolled back on purpose');
+    expect((await ids()).filter((id) => id.startsWith('g'))).toEqual(['g3']);
+  });
+
+  it('sends the BEGIN with the next statement when the first failed before its own BEGIN ran', async () => {
+    await expect(db.transaction(async (tx) => {
+      // A syntax error refuses the whole message, the BEGIN with it; the callback goes on.
+      await tx.query(`INSERT INTO ${table} (id) VALUS ('h0')`).catch(() => undefined);
+      await tx.query(`INSERT INTO ${table} (id) VALUES ($1)`, ['h1']);
+      throw new Error('rolled back on purpose');
+    })).rejects.toThrow('rolled back on purpose');
+    expect(await ids()).not.toContain('h1');
   });
 
   it('refuses to commit a transaction in which a statement failed, though the callback went on', async () => {
