@@ -197,12 +197,16 @@ async function openPglite(dataDir: string, holder: string, lock: boolean, loadDa
   const runTransaction = <T>(fn: (tx: Tx) => Promise<T>): Promise<T> => inTurn(async () => {
     let committed = false;
     let ended = false;
+    // A statement failed: as in PostgreSQL, the transaction is then aborted, though the BEGIN that
+    // went with a first statement may not have run (a syntax error refuses the whole message).
+    let failed: unknown = null;
     const open = () => {
       if (committed) throw new Error('this transaction has committed (queryThenCommit): no statement may follow it');
       if (ended) throw new Error(TRANSACTION_ENDED);
+      if (failed) throw new Error(TRANSACTION_ABORTED, { cause: failed });
     };
-    // Whether the BEGIN has reached the engine, by the engine's own word: a first statement that
-    // failed before its BEGIN ran (in its PREPARE, say) leaves the next one to send it.
+    // Whether the BEGIN has reached the engine, by the engine's own word (a first statement can fail
+    // before its BEGIN runs: in its PREPARE, or refused whole for a syntax error).
     const begun = () => db.isInTransaction();
     // The callback's statements go in the order it sent them, one after the other (PGlite runs one
     // at a time anyway): so the first one sent carries the BEGIN even when it must be prepared
@@ -211,7 +215,10 @@ async function openPglite(dataDir: string, holder: string, lock: boolean, loadDa
     const inOrder = <R>(fn: (first: boolean) => Promise<R>): Promise<R> => {
       const run = previous.then(() => {
         open();
-        return fn(!begun());
+        return fn(!begun()).catch((err: unknown) => {
+          failed ??= err;
+          throw err;
+        });
       });
       previous = run.then(() => undefined, () => undefined);
       return run;
@@ -221,6 +228,8 @@ async function openPglite(dataDir: string, holder: string, lock: boolean, loadDa
       query: <R extends Row>(text: string, params?: readonly unknown[]) => inOrder((first) => statement<R>(text, params, first, false)),
       exec: (text: string) => inOrder(async (first) => void (await db.exec(first ? `BEGIN;\n${text}` : text))),
       queryThenCommit: <R extends Row>(text: string, params: readonly unknown[]) => inOrder(async (first) => {
+        // Nothing follows it, whether it commits or fails.
+        ended = true;
         const r = await statement<R>(text, params, first, true);
         committed = true;
         return r;
@@ -231,6 +240,8 @@ async function openPglite(dataDir: string, holder: string, lock: boolean, loadDa
       // Whatever the callback sent and did not wait for goes first; nothing sent later runs.
       await previous;
       ended = true;
+      // A callback that went on after a statement failed: nothing of it commits.
+      if (failed) throw new Error(TRANSACTION_ABORTED, { cause: failed });
       if (begun()) {
         // The COMMIT of a transaction a failed statement aborted answers ROLLBACK: that is an error.
         const [done] = await db.exec('COMMIT');
@@ -541,20 +552,22 @@ async function openPostgres(url: string, poolSize: number, preparedStatements: b
         let lostConnection = false;
         let committed = false;
         let ended = false;
+        // A statement failed: the transaction is aborted, as the server would have it (see `begun`).
+        let failed: unknown = null;
         const open = () => {
           if (committed) throw new Error('this transaction has committed (queryThenCommit): no statement may follow it');
           if (ended) throw new Error(TRANSACTION_ENDED);
+          if (failed) throw new Error(TRANSACTION_ABORTED, { cause: failed });
         };
         const inTx = wrap(client);
         // BEGIN is not sent on its own: it goes with the transaction's first statement when that
         // statement is kept prepared (executed by name, its values written in as literals) or has
         // no parameters, one round trip fewer; otherwise it goes just before it. A callback that
         // sends nothing sends no BEGIN and no COMMIT. `begun`: a message with the BEGIN succeeded, so
-        // the transaction is open. Until then every statement carries the BEGIN: one whose message
-        // failed may have run it or not (a syntax error refuses the whole message), and a BEGIN sent
-        // into a transaction a failure aborted fails as any statement there would. `sentBegin`: a
-        // BEGIN may have run, so the end sends COMMIT or ROLLBACK (one with no transaction is only a
-        // warning).
+        // the transaction is open. A message that failed may have run its BEGIN or not (a syntax error
+        // refuses the whole message), so after any failure nothing more is sent (`failed`), and
+        // `sentBegin` makes the end send a ROLLBACK (one with no transaction is only a warning). The
+        // driver's own transaction status is no help here: it is read after the error is reported.
         let begun = false;
         let sentBegin = false;
         const withBegin = async <R>(send: () => Promise<R>): Promise<R> => {
@@ -586,15 +599,17 @@ async function openPostgres(url: string, poolSize: number, preparedStatements: b
         const several = async <R extends Row>(sql: string, index: number, name: string | undefined): Promise<QueryResult<R>> => {
           let results: pg.QueryResult[];
           try {
-            results = (await client.query(sql)) as unknown as pg.QueryResult[];
+            // One result for each statement that has one (a comment alone has none): an array of them, or the one.
+            const got = (await client.query(sql)) as unknown as pg.QueryResult | pg.QueryResult[];
+            results = Array.isArray(got) ? got : [got];
           } catch (err) {
             if (isStalePlan(err)) names?.renew(name);
             // The session lost it (a pooler gave this connection another server session): prepare it again next time.
             if ((err as { code?: string }).code === '26000' && name) preparedBySql.get(client)?.delete(`${name}_c`);
             throw err;
           }
-          const r = results[index]!;
-          return { rows: r.rows as R[], rowCount: r.rowCount ?? 0 };
+          const r = results[index];
+          return { rows: (r?.rows ?? []) as R[], rowCount: r?.rowCount ?? 0 };
         };
         const begin = async () => {
           if (!begun) await withBegin(() => client.query('BEGIN'));
@@ -616,7 +631,10 @@ async function openPostgres(url: string, poolSize: number, preparedStatements: b
         const inOrder = <R>(fn: () => Promise<R>): Promise<R> => {
           const run = previous.then(() => {
             open();
-            return fn();
+            return fn().catch((err: unknown) => {
+              failed ??= err;
+              throw err;
+            });
           });
           previous = run.then(() => undefined, () => undefined);
           return run;
@@ -632,6 +650,8 @@ async function openPostgres(url: string, poolSize: number, preparedStatements: b
             await inTx.exec(text);
           }),
           queryThenCommit: <R extends Row>(text: string, params: readonly unknown[]) => inOrder(async () => {
+            // Nothing follows it, whether it commits or fails.
+            ended = true;
             if (!params.every(inlinable)) {
               // A value that cannot be written in: the statement goes with its parameters, and the COMMIT after it.
               const r = await queryNow<R>(text, params);
@@ -656,6 +676,8 @@ async function openPostgres(url: string, poolSize: number, preparedStatements: b
           // Whatever the callback sent and did not wait for goes first; nothing sent later runs.
           await previous;
           ended = true;
+          // A callback that went on after a statement failed: nothing of it commits.
+          if (failed) throw new Error(TRANSACTION_ABORTED, { cause: failed });
           if (sentBegin && !committed) {
             // The COMMIT of a transaction a failed statement aborted answers ROLLBACK: that is an error.
             const done = await client.query('COMMIT');
@@ -663,7 +685,7 @@ async function openPostgres(url: string, poolSize: number, preparedStatements: b
           }
           return result;
         } catch (err) {
-          if (isDatabaseUnavailable(err)) lostConnection = true;
+          if (isDatabaseUnavailable(err) || isDatabaseUnavailable((err as { cause?: unknown } | null)?.cause)) lostConnection = true;
           // The work committed and something after it failed: nothing to roll back or run again.
           await previous;
           ended = true;

@@ -94,14 +94,31 @@ describeEachEngine('a transaction that ends with its last statement', (engine) =
     expect((await ids()).filter((id) => id.startsWith('g'))).toEqual(['g3']);
   });
 
-  it('sends the BEGIN with the next statement when the first failed before its own BEGIN ran', async () => {
+  it('refuses every statement after one failed, as the server does, though the failure came before its BEGIN ran', async () => {
     await expect(db.transaction(async (tx) => {
       // A syntax error refuses the whole message, the BEGIN with it; the callback goes on.
       await tx.query(`INSERT INTO ${table} (id) VALUS ('h0')`).catch(() => undefined);
-      await tx.query(`INSERT INTO ${table} (id) VALUES ($1)`, ['h1']);
-      throw new Error('rolled back on purpose');
-    })).rejects.toThrow('rolled back on purpose');
+      await expect(tx.query(`INSERT INTO ${table} (id) VALUES ($1)`, ['h1'])).rejects.toThrow(/rolled back/);
+    })).rejects.toThrow(/rolled back: a statement in it failed/);
     expect(await ids()).not.toContain('h1');
+  });
+
+  it('ends the transaction with its last statement even when the COMMIT fails, and nothing sent after it runs', async () => {
+    // A unique key checked at COMMIT: the statement passes, its COMMIT fails.
+    const late = `${table}_deferred`;
+    await db.exec(`CREATE TABLE ${late} (id text, CONSTRAINT ${late}_once UNIQUE (id) DEFERRABLE INITIALLY DEFERRED)`);
+    try {
+      await expect(db.transaction(async (tx) => {
+        await tx.query(`INSERT INTO ${late} (id) VALUES ('k1')`);
+        await expect(tx.queryThenCommit!(`INSERT INTO ${late} (id) VALUES ($1)`, ['k1'])).rejects.toThrow(/duplicate key/);
+        // The callback goes on: the transaction is over.
+        await expect(tx.query(`INSERT INTO ${table} (id) VALUES ($1)`, ['k2'])).rejects.toThrow(/has ended/);
+      })).rejects.toThrow(/rolled back: a statement in it failed/);
+      expect((await db.query(`SELECT count(*)::int AS n FROM ${late}`)).rows[0]).toEqual({ n: 0 });
+      expect(await ids()).not.toContain('k2');
+    } finally {
+      await db.exec(`DROP TABLE ${late}`);
+    }
   });
 
   it('refuses to commit a transaction in which a statement failed, though the callback went on', async () => {
