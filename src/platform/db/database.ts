@@ -685,7 +685,7 @@ async function openPostgres(url: string, poolSize: number, preparedStatements: b
           }
           return result;
         } catch (err) {
-          if (isDatabaseUnavailable(err) || isDatabaseUnavailable((err as { cause?: unknown } | null)?.cause)) lostConnection = true;
+          if (isDatabaseUnavailable(err)) lostConnection = true;
           // The work committed and something after it failed: nothing to roll back or run again.
           await previous;
           ended = true;
