@@ -72,6 +72,56 @@ const INT8 = 20;
 const TRANSACTION_ABORTED = 'the transaction was rolled back: a statement in it failed';
 /** A statement sent on a transaction after its callback ended (one it did not wait for). */
 const TRANSACTION_ENDED = 'this transaction has ended: no statement may follow it';
+/**
+ * One transaction handle's life, the same on both engines. Its statements go in the order the
+ * callback sent them, one after the other (neither engine runs two of one session at once): so the
+ * first one sent carries the BEGIN even when it must be prepared first, and a statement is
+ * prepared once even when two uses of it are sent at once. A failed statement aborts the
+ * transaction, as PostgreSQL does after BEGIN, though the BEGIN that went with a first statement
+ * may not have run (a syntax error refuses the whole message): nothing more is sent in it. Once it
+ * has ended (`close`, or the last statement with its COMMIT) no statement runs.
+ */
+function transactionLife() {
+  let committed = false;
+  let ended = false;
+  let failed: unknown = null;
+  let previous: Promise<unknown> = Promise.resolve();
+  return {
+    inOrder<R>(fn: () => Promise<R>): Promise<R> {
+      const run = previous.then(() => {
+        if (committed) throw new Error('this transaction has committed (queryThenCommit): no statement may follow it');
+        if (ended) throw new Error(TRANSACTION_ENDED);
+        if (failed) throw new Error(TRANSACTION_ABORTED, { cause: failed });
+        return fn().catch((err: unknown) => {
+          failed ??= err;
+          throw err;
+        });
+      });
+      previous = run.then(() => undefined, () => undefined);
+      return run;
+    },
+    /** The last statement is on its way with its COMMIT: nothing follows it, whether it commits or fails. */
+    ending() {
+      ended = true;
+    },
+    committed() {
+      committed = true;
+    },
+    get hasCommitted() {
+      return committed;
+    },
+    /**
+     * After the callback: waits for whatever it sent and did not wait for, then closes the handle.
+     * `ok`: the callback returned, so a statement that failed in it (its error caught) is an error now.
+     */
+    async close(ok: boolean): Promise<void> {
+      await previous;
+      ended = true;
+      if (ok && failed) throw new Error(TRANSACTION_ABORTED, { cause: failed });
+    },
+  };
+}
+
 /** Runs of a transaction the server aborted for a deadlock or a serialization failure. */
 const RETRIES = 3;
 /** How long a request waits for a pooled connection before it is answered 503 (the API never hangs past 5 s on it). */
@@ -195,53 +245,24 @@ async function openPglite(dataDir: string, holder: string, lock: boolean, loadDa
     exec: (text: string) => inTurn(async () => void (await db.exec(text))),
   };
   const runTransaction = <T>(fn: (tx: Tx) => Promise<T>): Promise<T> => inTurn(async () => {
-    let committed = false;
-    let ended = false;
-    // A statement failed: as in PostgreSQL, the transaction is then aborted, though the BEGIN that
-    // went with a first statement may not have run (a syntax error refuses the whole message).
-    let failed: unknown = null;
-    const open = () => {
-      if (committed) throw new Error('this transaction has committed (queryThenCommit): no statement may follow it');
-      if (ended) throw new Error(TRANSACTION_ENDED);
-      if (failed) throw new Error(TRANSACTION_ABORTED, { cause: failed });
-    };
+    const life = transactionLife();
     // Whether the BEGIN has reached the engine, by the engine's own word (a first statement can fail
     // before its BEGIN runs: in its PREPARE, or refused whole for a syntax error).
     const begun = () => db.isInTransaction();
-    // The callback's statements go in the order it sent them, one after the other (PGlite runs one
-    // at a time anyway): so the first one sent carries the BEGIN even when it must be prepared
-    // first, and none sent at the same moment can reach PGlite before it, outside the transaction.
-    let previous: Promise<unknown> = Promise.resolve();
-    const inOrder = <R>(fn: (first: boolean) => Promise<R>): Promise<R> => {
-      const run = previous.then(() => {
-        open();
-        return fn(!begun()).catch((err: unknown) => {
-          failed ??= err;
-          throw err;
-        });
-      });
-      previous = run.then(() => undefined, () => undefined);
-      return run;
-    };
     const tx: Tx = {
       transactional: true,
-      query: <R extends Row>(text: string, params?: readonly unknown[]) => inOrder((first) => statement<R>(text, params, first, false)),
-      exec: (text: string) => inOrder(async (first) => void (await db.exec(first ? `BEGIN;\n${text}` : text))),
-      queryThenCommit: <R extends Row>(text: string, params: readonly unknown[]) => inOrder(async (first) => {
-        // Nothing follows it, whether it commits or fails.
-        ended = true;
-        const r = await statement<R>(text, params, first, true);
-        committed = true;
+      query: <R extends Row>(text: string, params?: readonly unknown[]) => life.inOrder(() => statement<R>(text, params, !begun(), false)),
+      exec: (text: string) => life.inOrder(async () => void (await db.exec(begun() ? text : `BEGIN;\n${text}`))),
+      queryThenCommit: <R extends Row>(text: string, params: readonly unknown[]) => life.inOrder(async () => {
+        life.ending();
+        const r = await statement<R>(text, params, !begun(), true);
+        life.committed();
         return r;
       }),
     };
     try {
       const result = await fn(tx);
-      // Whatever the callback sent and did not wait for goes first; nothing sent later runs.
-      await previous;
-      ended = true;
-      // A callback that went on after a statement failed: nothing of it commits.
-      if (failed) throw new Error(TRANSACTION_ABORTED, { cause: failed });
+      await life.close(true);
       if (begun()) {
         // The COMMIT of a transaction a failed statement aborted answers ROLLBACK: that is an error.
         const [done] = await db.exec('COMMIT');
@@ -249,8 +270,7 @@ async function openPglite(dataDir: string, holder: string, lock: boolean, loadDa
       }
       return result;
     } catch (err) {
-      await previous;
-      ended = true;
+      await life.close(false);
       // Whatever did not commit is rolled back; the next transaction in turn finds the session idle.
       if (begun()) await db.exec('ROLLBACK').catch(() => undefined);
       throw err;
@@ -550,22 +570,14 @@ async function openPostgres(url: string, poolSize: number, preparedStatements: b
         admit();
         const client = await pool.connect();
         let lostConnection = false;
-        let committed = false;
-        let ended = false;
-        // A statement failed: the transaction is aborted, as the server would have it (see `begun`).
-        let failed: unknown = null;
-        const open = () => {
-          if (committed) throw new Error('this transaction has committed (queryThenCommit): no statement may follow it');
-          if (ended) throw new Error(TRANSACTION_ENDED);
-          if (failed) throw new Error(TRANSACTION_ABORTED, { cause: failed });
-        };
+        const life = transactionLife();
         const inTx = wrap(client);
         // BEGIN is not sent on its own: it goes with the transaction's first statement when that
         // statement is kept prepared (executed by name, its values written in as literals) or has
         // no parameters, one round trip fewer; otherwise it goes just before it. A callback that
         // sends nothing sends no BEGIN and no COMMIT. `begun`: a message with the BEGIN succeeded, so
         // the transaction is open. A message that failed may have run its BEGIN or not (a syntax error
-        // refuses the whole message), so after any failure nothing more is sent (`failed`), and
+        // refuses the whole message), so after any failure nothing more is sent (transactionLife), and
         // `sentBegin` makes the end send a ROLLBACK (one with no transaction is only a warning). The
         // driver's own transaction status is no help here: it is read after the error is reported.
         let begun = false;
@@ -624,39 +636,23 @@ async function openPostgres(url: string, poolSize: number, preparedStatements: b
           }
           return inTx.query<R>(text, params);
         };
-        // The callback's statements go in the order it sent them, one after the other (the
-        // connection runs one at a time anyway): so the first one sent carries the BEGIN, and a
-        // statement is prepared on the connection once even when two uses of it are sent at once.
-        let previous: Promise<unknown> = Promise.resolve();
-        const inOrder = <R>(fn: () => Promise<R>): Promise<R> => {
-          const run = previous.then(() => {
-            open();
-            return fn().catch((err: unknown) => {
-              failed ??= err;
-              throw err;
-            });
-          });
-          previous = run.then(() => undefined, () => undefined);
-          return run;
-        };
         const tx: Tx = {
           transactional: true,
-          query: <R extends Row>(text: string, params?: readonly unknown[]) => inOrder(() => queryNow<R>(text, params)),
-          exec: (text: string) => inOrder(async () => {
+          query: <R extends Row>(text: string, params?: readonly unknown[]) => life.inOrder(() => queryNow<R>(text, params)),
+          exec: (text: string) => life.inOrder(async () => {
             if (!begun) {
               await withBegin(() => client.query(`BEGIN;\n${text}`));
               return;
             }
             await inTx.exec(text);
           }),
-          queryThenCommit: <R extends Row>(text: string, params: readonly unknown[]) => inOrder(async () => {
-            // Nothing follows it, whether it commits or fails.
-            ended = true;
+          queryThenCommit: <R extends Row>(text: string, params: readonly unknown[]) => life.inOrder(async () => {
+            life.ending();
             if (!params.every(inlinable)) {
               // A value that cannot be written in: the statement goes with its parameters, and the COMMIT after it.
               const r = await queryNow<R>(text, params);
               await client.query('COMMIT');
-              committed = true;
+              life.committed();
               return r;
             }
             // A statement used before is prepared on the connection (once) and executed by name.
@@ -667,18 +663,14 @@ async function openPostgres(url: string, poolSize: number, preparedStatements: b
             // The semicolon on a line of its own: a statement may end with a -- comment.
             const send = () => several<R>(`${first ? 'BEGIN;\n' : ''}${statement}\n;\nCOMMIT`, first ? 1 : 0, execute?.name);
             const r = await (first ? withBegin(send) : send());
-            committed = true;
+            life.committed();
             return r;
           }),
         };
         try {
           const result = await fn(tx);
-          // Whatever the callback sent and did not wait for goes first; nothing sent later runs.
-          await previous;
-          ended = true;
-          // A callback that went on after a statement failed: nothing of it commits.
-          if (failed) throw new Error(TRANSACTION_ABORTED, { cause: failed });
-          if (sentBegin && !committed) {
+          await life.close(true);
+          if (sentBegin && !life.hasCommitted) {
             // The COMMIT of a transaction a failed statement aborted answers ROLLBACK: that is an error.
             const done = await client.query('COMMIT');
             if (done.command === 'ROLLBACK') throw new Error(TRANSACTION_ABORTED);
@@ -686,10 +678,9 @@ async function openPostgres(url: string, poolSize: number, preparedStatements: b
           return result;
         } catch (err) {
           if (isDatabaseUnavailable(err)) lostConnection = true;
+          await life.close(false);
           // The work committed and something after it failed: nothing to roll back or run again.
-          await previous;
-          ended = true;
-          if (committed) throw err;
+          if (life.hasCommitted) throw err;
           if (sentBegin) await client.query('ROLLBACK').catch(() => undefined);
           const code = (err as { code?: string }).code;
           if ((code === '40P01' || code === '40001' || code === '26000' || isStalePlan(err)) && attempt < RETRIES) continue;
