@@ -34,6 +34,14 @@ export type Tx = Queryable & {
    * wrapper of a transaction may leave it out, and the caller then uses `query`.
    */
   readonly queryThenCommit?: <R extends Row = Row>(text: string, params: readonly unknown[]) => Promise<QueryResult<R>>;
+  /**
+   * Work for the end of the transaction: it runs once the callback has returned, before the COMMIT,
+   * in the order it was given, and may end with `queryThenCommit`. A callback that throws runs none
+   * of it. What needs a lock only for its own statement (the ledger's head) goes here, so that the
+   * lock is not held across the callback's later round trips. Both engines have it; a wrapper of a
+   * transaction may leave it out.
+   */
+  readonly beforeCommit?: (work: () => Promise<void>) => void;
 };
 
 export type Database = Queryable & {
@@ -86,7 +94,17 @@ function transactionLife() {
   let ended = false;
   let failed: unknown = null;
   let previous: Promise<unknown> = Promise.resolve();
+  const atEnd: Array<() => Promise<void>> = [];
   return {
+    /** Tx.beforeCommit: kept until the callback returns. */
+    beforeCommit(work: () => Promise<void>): void {
+      if (ended || committed) throw new Error(TRANSACTION_ENDED);
+      atEnd.push(work);
+    },
+    /** Runs the work kept for the end, in order (work may add more), once the callback has returned. */
+    async runAtEnd(): Promise<void> {
+      for (let next = atEnd.shift(); next; next = atEnd.shift()) await next();
+    },
     inOrder<R>(fn: () => Promise<R>): Promise<R> {
       const run = previous.then(() => {
         if (committed) throw new Error('this transaction has committed (queryThenCommit): no statement may follow it');
@@ -102,6 +120,8 @@ function transactionLife() {
     },
     /** The last statement is on its way with its COMMIT: nothing follows it, whether it commits or fails. */
     ending() {
+      // Work kept for the end (beforeCommit) would otherwise never run, and the write would commit without it.
+      if (atEnd.length) throw new Error('this transaction has work kept for its end (beforeCommit): queryThenCommit would commit without it');
       ended = true;
     },
     committed() {
@@ -259,9 +279,11 @@ async function openPglite(dataDir: string, holder: string, lock: boolean, loadDa
         life.committed();
         return r;
       }),
+      beforeCommit: (work) => life.beforeCommit(work),
     };
     try {
       const result = await fn(tx);
+      await life.runAtEnd();
       await life.close(true);
       if (begun()) {
         // The COMMIT of a transaction a failed statement aborted answers ROLLBACK: that is an error.
@@ -666,9 +688,11 @@ async function openPostgres(url: string, poolSize: number, preparedStatements: b
             life.committed();
             return r;
           }),
+          beforeCommit: (work) => life.beforeCommit(work),
         };
         try {
           const result = await fn(tx);
+          await life.runAtEnd();
           await life.close(true);
           if (sentBegin && !life.hasCommitted) {
             // The COMMIT of a transaction a failed statement aborted answers ROLLBACK: that is an error.

@@ -131,6 +131,74 @@ describeEachEngine('a transaction that ends with its last statement', (engine) =
   });
 });
 
+describeEachEngine('work kept for the end of a transaction (beforeCommit)', (engine) => {
+  let db: Database;
+  const table = `tx_end_${Math.random().toString(36).slice(2)}`;
+  beforeAll(async () => {
+    db = engine.db();
+    await db.exec(`CREATE TABLE ${table} (id text PRIMARY KEY, at int GENERATED ALWAYS AS IDENTITY)`);
+  });
+  afterAll(async () => db.exec(`DROP TABLE ${table}`));
+  const ids = async () => (await db.query<{ id: string }>(`SELECT id FROM ${table} ORDER BY at`)).rows.map((r) => r.id);
+
+  it('runs after the callback, in the order given, and its last statement may carry the COMMIT', async () => {
+    const seen: string[] = [];
+    const got = await db.transaction(async (tx) => {
+      tx.beforeCommit!(async () => {
+        seen.push('first');
+        await tx.query(`INSERT INTO ${table} (id) VALUES ('w1')`);
+        // Work may keep more for the end; it runs after what was kept before it.
+        tx.beforeCommit!(async () => {
+          seen.push('third');
+          await tx.queryThenCommit!(`INSERT INTO ${table} (id) VALUES ($1)`, ['w3']);
+        });
+      });
+      tx.beforeCommit!(async () => {
+        seen.push('second');
+        await tx.query(`INSERT INTO ${table} (id) VALUES ('w2')`);
+      });
+      await tx.query(`INSERT INTO ${table} (id) VALUES ('c1')`);
+      seen.push('callback');
+      return 'answer';
+    });
+    expect(got).toBe('answer');
+    expect(seen).toEqual(['callback', 'first', 'second', 'third']);
+    expect(await ids()).toEqual(['c1', 'w1', 'w2', 'w3']);
+  });
+
+  it('runs none of it when the callback throws, and rolls the callback back when the work fails', async () => {
+    let ran = false;
+    await expect(db.transaction(async (tx) => {
+      tx.beforeCommit!(async () => {
+        ran = true;
+      });
+      await tx.query(`INSERT INTO ${table} (id) VALUES ('x1')`);
+      throw new Error('the callback gave up');
+    })).rejects.toThrow('the callback gave up');
+    expect(ran).toBe(false);
+    await expect(db.transaction(async (tx) => {
+      tx.beforeCommit!(() => tx.query(`INSERT INTO ${table} (id) VALUES ('c1')`).then(() => undefined));
+      await tx.query(`INSERT INTO ${table} (id) VALUES ('x2')`);
+    })).rejects.toThrow(/duplicate key|unique/);
+    expect(await ids()).not.toContain('x1');
+    expect(await ids()).not.toContain('x2');
+  });
+
+  it('refuses a COMMIT sent by the callback while work is kept for the end, and writes nothing', async () => {
+    await expect(db.transaction(async (tx) => {
+      tx.beforeCommit!(() => tx.query(`INSERT INTO ${table} (id) VALUES ('y2')`).then(() => undefined));
+      await tx.queryThenCommit!(`INSERT INTO ${table} (id) VALUES ($1)`, ['y1']);
+    })).rejects.toThrow(/work kept for its end/);
+    expect(await ids()).not.toContain('y1');
+    expect(await ids()).not.toContain('y2');
+    // Nor may work be kept once the COMMIT has gone.
+    await expect(db.transaction(async (tx) => {
+      await tx.queryThenCommit!(`INSERT INTO ${table} (id) VALUES ($1)`, ['y3']);
+      tx.beforeCommit!(async () => undefined);
+    })).rejects.toThrow(/has ended/);
+  });
+});
+
 describeEachEngine('a last statement used again and again', (engine) => {
   it('is prepared once on its connection, executed by name, and prepared again after a schema change', async () => {
     // One connection, so every use lands on the session the check looks at (PGlite is one session).
