@@ -34,7 +34,11 @@ const CHAIN_COLUMNS = `e.seq, e.occurred_at, e.actor_kind, e.actor_id, e.actor_n
 /** The organisation's number in audit_log, from its id as $1: `e.org_no = ${ORG_NO}`. */
 export const ORG_NO = '(SELECT org_no FROM audit_heads WHERE org_id = $1)';
 
-/** The append's CTEs and final SELECT (appendAuditEvent); $1–$17 are its parameters. */
+/**
+ * The append's CTEs and final SELECT (appendAuditEvent); $1–$17 are its parameters. Without a head
+ * row the INSERT still gets its one row, with no org_no, so the statement fails inside the engine:
+ * a COMMIT sent with it is skipped, and a write beside it (AlongsideWrite) is undone.
+ */
 const APPEND_CTES = `head AS (
        UPDATE audit_heads
           SET seq = seq + 1, prev_hash = hash,
@@ -43,7 +47,8 @@ const APPEND_CTES = `head AS (
        RETURNING org_no, seq, prev_hash, hash
      ), stored AS (
        INSERT INTO audit_log (${LOG_COLUMNS})
-       SELECT org_no, $15::int, seq, $2::timestamptz, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14::jsonb, decode(hash, 'hex') FROM head
+       SELECT org_no, $15::int, seq, $2::timestamptz, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14::jsonb, decode(hash, 'hex')
+         FROM (VALUES (1)) AS one (x) LEFT JOIN head ON true
      )
      SELECT seq, prev_hash, hash FROM head`;
 const APPEND_PARAMS = 17;
@@ -138,10 +143,18 @@ export async function appendAuditEvent(
       JSON.stringify(body.data), body.schemaVersion, before, after,
       ...(opts.alongside?.params ?? []),
     ],
-  );
+  ).catch((err: unknown) => {
+    throw headless(err, body.orgId);
+  });
   const row = r.rows[0];
   if (!row) throw new Error(`organisation ${ev.orgId} has no ledger head`);
   return { ...body, seq: Number(row.seq), prevHash: row.prev_hash, hash: row.hash };
+}
+
+/** The error of an append to an organisation without a ledger head (APPEND_CTES), said as such. */
+function headless(err: unknown, orgId: string): unknown {
+  const e = err as { code?: string; column?: string; message?: string };
+  return e.code === '23502' && (e.column === 'org_no' || /"org_no"/.test(e.message ?? '')) ? new Error(`organisation ${orgId} has no ledger head`, { cause: err }) : err;
 }
 
 /** Rows of one INSERT of a batch: 18 parameters each, well under PostgreSQL's 65,535. */

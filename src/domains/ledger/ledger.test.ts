@@ -137,8 +137,16 @@ describeEachEngine('the audit ledger', (engine) => {
     }
     expect(await ledgerDigest(engine.db(), orgId)).toEqual(before);
     expect(await name()).toBe('Renamed true');
+    // An event for an organisation without a ledger head fails inside its statement: the write beside
+    // it is undone, and the COMMIT sent with it is skipped.
+    for (const commit of [false, true]) {
+      await expect(engine.db().transaction((tx) => appendAuditEvent(tx, clock, ctx, { ...ev(4), orgId: 'org_without_a_ledger' }, { commit, alongside: rename('Headless') })))
+        .rejects.toThrow('organisation org_without_a_ledger has no ledger head');
+    }
+    expect(await name()).toBe('Renamed true');
     expect(await verifyLedger(engine.db(), orgId)).toMatchObject({ ok: true, firstBrokenSeq: null });
   });
+
 
   it('refuses an action the registry does not list, and writes nothing of the transaction', async () => {
     const orgId = await newOrg();
