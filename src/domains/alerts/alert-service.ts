@@ -4,7 +4,7 @@ import { invalid, notFound } from '../../platform/errors.js';
 import type { Principal } from '../auth/index.js';
 import type { Database, Tx } from '../../platform/db/database.js';
 import type { HoldMode } from '../changes/index.js';
-import { appendAuditEvent, type AuditContext } from '../ledger/index.js';
+import { appendAtCommit, type AuditContext } from '../ledger/index.js';
 import type { AlertRecord, AlertState, AlertVia, IncomingAlert, Transition } from './alert-types.js';
 import { alertEvidence, type AlertEvidence } from './alert-evidence.js';
 import { readHoldSettings } from './alert-settings-store.js';
@@ -146,7 +146,7 @@ export class AlertService {
     // A batch that adds nothing is Alertmanager's repeat: counted, not audited (it would fill the ledger every repeat_interval).
     if (inserted.length > 0) {
       const holders = [...new Set(decided.flatMap((d) => d.hold.by.map((b) => b.displayId)))].sort();
-      await appendAuditEvent(tx, this.deps.clock, ctx, {
+      await appendAtCommit(tx, this.deps.clock, ctx, {
         orgId, action: 'alerts.received', target: { type: 'alert_source', id: source },
         data: {
           via, ...result,

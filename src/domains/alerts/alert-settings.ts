@@ -4,7 +4,7 @@ import type { Database, Queryable, Row } from '../../platform/db/database.js';
 import { forbidden, invalid, notFound } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import type { OutboundClient } from '../../platform/net/outbound.js';
-import { appendAuditEvent, type AuditContext } from '../ledger/index.js';
+import { appendAtCommit, type AuditContext } from '../ledger/index.js';
 import { AlertmanagerError, createAlertmanagerClient, type AlertmanagerAuth, type AlertmanagerClient } from './alertmanager-client.js';
 import {
   readDestinationSecret, readHoldSettings, readMailDelivery, toAlertmanager,
@@ -116,7 +116,7 @@ export class AlertSettingsService {
          ON CONFLICT (org_id) DO UPDATE SET hold_mode = $2, label_mapping = $3, updated_at = $4`,
         [m.org.id, holdMode, nextMapping === null ? null : JSON.stringify(nextMapping), this.deps.clock.now().toISOString()],
       );
-      await appendAuditEvent(tx, this.deps.clock, ctx, { orgId: m.org.id, action: 'settings.alerts_updated', target: { type: 'settings', id: 'alerts' }, data: { changed } });
+      await appendAtCommit(tx, this.deps.clock, ctx, { orgId: m.org.id, action: 'settings.alerts_updated', target: { type: 'settings', id: 'alerts' }, data: { changed } });
       return { ...(await readHoldSettings(tx, m.org.id)), defaultLabelMapping: DEFAULT_LABEL_MAPPING };
     });
   }
@@ -183,7 +183,7 @@ export class AlertSettingsService {
       const at = this.deps.clock.now().toISOString();
       await tx.query('INSERT INTO alertmanagers (id, org_id, name, url, auth_kind, auth_sealed, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $7)',
         [id, m.org.id, name, url, auth.kind, auth.sealed, at]);
-      await appendAuditEvent(tx, this.deps.clock, ctx, { orgId: m.org.id, action: 'alertmanager.created', target: { type: 'alertmanager', id }, data: { name, url, authKind: auth.kind } });
+      await appendAtCommit(tx, this.deps.clock, ctx, { orgId: m.org.id, action: 'alertmanager.created', target: { type: 'alertmanager', id }, data: { name, url, authKind: auth.kind } });
       return this.alertmanagerView(await this.oneAlertmanager(tx, m.org.id, id));
     });
   }
@@ -200,7 +200,7 @@ export class AlertSettingsService {
       if (auth.changed && !changed.includes('authKind')) changed.push('authKind');
       await tx.query('UPDATE alertmanagers SET name = $3, url = $4, auth_kind = $5, auth_sealed = $6, updated_at = $7 WHERE org_id = $1 AND id = $2',
         [m.org.id, id, next.name, next.url, auth.kind, auth.sealed, this.deps.clock.now().toISOString()]);
-      await appendAuditEvent(tx, this.deps.clock, ctx, {
+      await appendAtCommit(tx, this.deps.clock, ctx, {
         orgId: m.org.id, action: 'alertmanager.updated', target: { type: 'alertmanager', id },
         data: { name: next.name, url: next.url, authKind: auth.kind, changed: changed.map((k) => (k === 'authKind' ? 'auth' : k)) },
       });
@@ -213,7 +213,7 @@ export class AlertSettingsService {
     await this.deps.db.transaction(async (tx) => {
       const before = await this.oneAlertmanager(tx, m.org.id, id, true);
       await tx.query('DELETE FROM alertmanagers WHERE org_id = $1 AND id = $2', [m.org.id, id]);
-      await appendAuditEvent(tx, this.deps.clock, ctx, { orgId: m.org.id, action: 'alertmanager.deleted', target: { type: 'alertmanager', id }, data: { name: before.name, url: before.url } });
+      await appendAtCommit(tx, this.deps.clock, ctx, { orgId: m.org.id, action: 'alertmanager.deleted', target: { type: 'alertmanager', id }, data: { name: before.name, url: before.url } });
     });
   }
 
@@ -232,7 +232,7 @@ export class AlertSettingsService {
         result = { ok: false, version: null, cluster: null, problem: err instanceof AlertmanagerError || err instanceof Error ? err.message : String(err) };
       }
     }
-    await this.deps.db.transaction((tx) => appendAuditEvent(tx, this.deps.clock, ctx, {
+    await this.deps.db.transaction((tx) => appendAtCommit(tx, this.deps.clock, ctx, {
       orgId: m.org.id, action: 'alertmanager.tested', target: { type: 'alertmanager', id }, data: { url: a.url, ok: result.ok, version: result.version, problem: result.problem },
     }));
     return result;
@@ -290,7 +290,7 @@ export class AlertSettingsService {
       const at = this.deps.clock.now().toISOString();
       await tx.query('INSERT INTO alert_destinations (id, org_id, kind, name, config, secret_sealed, enabled, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8)',
         [id, m.org.id, p.kind, p.name, JSON.stringify(p.config), p.secret ? this.deps.sealer.seal(JSON.stringify(p.secret)) : null, p.enabled, at]);
-      await appendAuditEvent(tx, this.deps.clock, ctx, {
+      await appendAtCommit(tx, this.deps.clock, ctx, {
         orgId: m.org.id, action: 'alert_destination.created', target: { type: 'alert_destination', id },
         data: { kind: p.kind, name: p.name, enabled: p.enabled, host: p.config.host ?? null, to: p.config.to ?? null, eventsUrl: p.config.eventsUrl ?? null },
       });
@@ -310,7 +310,7 @@ export class AlertSettingsService {
       const sealed = JSON.stringify(p.secret) === JSON.stringify(secret) ? before.secretSealed : p.secret ? this.deps.sealer.seal(JSON.stringify(p.secret)) : null;
       await tx.query('UPDATE alert_destinations SET name = $3, config = $4, secret_sealed = $5, enabled = $6, updated_at = $7 WHERE org_id = $1 AND id = $2',
         [m.org.id, id, p.name, JSON.stringify(p.config), sealed, p.enabled, this.deps.clock.now().toISOString()]);
-      await appendAuditEvent(tx, this.deps.clock, ctx, {
+      await appendAtCommit(tx, this.deps.clock, ctx, {
         orgId: m.org.id, action: 'alert_destination.updated', target: { type: 'alert_destination', id }, data: { kind: p.kind, name: p.name, changed: p.changed },
       });
       return this.destinationView(await this.oneDestination(tx, m.org.id, id));
@@ -322,7 +322,7 @@ export class AlertSettingsService {
     await this.deps.db.transaction(async (tx) => {
       const before = await this.oneDestination(tx, m.org.id, id, true);
       await tx.query('DELETE FROM alert_destinations WHERE org_id = $1 AND id = $2', [m.org.id, id]);
-      await appendAuditEvent(tx, this.deps.clock, ctx, { orgId: m.org.id, action: 'alert_destination.deleted', target: { type: 'alert_destination', id }, data: { kind: before.kind, name: before.name } });
+      await appendAtCommit(tx, this.deps.clock, ctx, { orgId: m.org.id, action: 'alert_destination.deleted', target: { type: 'alert_destination', id }, data: { kind: before.kind, name: before.name } });
     });
   }
 

@@ -5,7 +5,7 @@ import type { Database, Queryable, Tx } from '../../platform/db/database.js';
 import { retryDelayMs, type Job, type JobHandler } from '../../platform/jobs/job.js';
 import { scheduleJob } from '../../platform/jobs/job-queue.js';
 import { displayId, readChangeScope, type Change, type ChangeEvent, type ChangeNotifier, type Suppression } from '../changes/index.js';
-import { appendAuditEvent, type AuditContext } from '../ledger/index.js';
+import { appendAtCommit, type AuditContext } from '../ledger/index.js';
 import { AlertmanagerError, matcherText, type AlertmanagerClient, type AlertmanagerTarget } from './alertmanager-client.js';
 import { ALERTMANAGER_ALLOW_PRIVATE, openAlertmanagerAuth } from './alert-settings.js';
 import { listAlertmanagers, readAlertmanagerAuth, readHoldSettings } from './alert-settings-store.js';
@@ -114,7 +114,7 @@ export class HoldService implements ChangeNotifier {
       silences = specs.length * ams.length;
       if (silences) await this.schedulePoll(tx, c, 1, new Date(now.getTime() + this.pollMs));
     }
-    await appendAuditEvent(tx, this.deps.clock, SYSTEM, {
+    await appendAtCommit(tx, this.deps.clock, SYSTEM, {
       orgId: c.orgId, action: 'alerts.hold_started', target: { type: 'alert_hold', id: c.id },
       data: {
         mode: settings.holdMode, since, until, releaseHeld: c.releaseHeld,
@@ -229,7 +229,7 @@ export class HoldService implements ChangeNotifier {
     const target = { type: 'alert_hold', id: changeId };
     if (failures.length) {
       const retryAt = new Date(this.now().getTime() + retryDelayMs(attempt, `${changeId}:${alertmanagerId}`));
-      await appendAuditEvent(tx, this.deps.clock, SYSTEM, {
+      await appendAtCommit(tx, this.deps.clock, SYSTEM, {
         orgId: hold.orgId, action: 'alerts.silence_failed', target,
         data: { alertmanager: p.alertmanager, attempt, reason: failures[0]!.error, labels: failures.map((f) => f.label), retryAt: retryAt.toISOString() },
       });
@@ -238,7 +238,7 @@ export class HoldService implements ChangeNotifier {
       if (endsAt === hold.until && retryAt < new Date(hold.until)) await this.scheduleSilence(tx, { id: changeId, orgId: hold.orgId }, alertmanagerId, endsAt, attempt + 1, retryAt);
       return;
     }
-    await appendAuditEvent(tx, this.deps.clock, SYSTEM, {
+    await appendAtCommit(tx, this.deps.clock, SYSTEM, {
       orgId: hold.orgId, action: 'alerts.silence_set', target,
       data: { alertmanager: p.alertmanager, endsAt: hold.until, silences: p.results.map((r) => ({ label: r.label, id: r.silenceId })) },
     });
@@ -357,7 +357,7 @@ export class HoldService implements ChangeNotifier {
       const all = [...new Set((await store.listSilences(tx, changeId)).map((s) => s.alertmanagerId))];
       await store.expireSilences(tx, changeId, all, at);
     }
-    await appendAuditEvent(tx, this.deps.clock, SYSTEM, {
+    await appendAtCommit(tx, this.deps.clock, SYSTEM, {
       orgId: hold.orgId, action: 'alerts.hold_released', target: { type: 'alert_hold', id: changeId },
       data: {
         mode: hold.mode, releaseHeld: hold.releaseHeld, ...plan.counts,

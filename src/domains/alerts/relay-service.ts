@@ -10,7 +10,7 @@ import { scheduleMail } from '../../platform/mail/mail-outbox.js';
 import type { Mailer } from '../../platform/mail/mailer.js';
 import type { OutboundClient } from '../../platform/net/outbound.js';
 import { readSettings } from '../changes/index.js';
-import { appendAuditEvent, type AuditContext } from '../ledger/index.js';
+import { appendAtCommit, type AuditContext } from '../ledger/index.js';
 import type { AlertRecord } from './alert-types.js';
 import { listDestinations, readDestinationSecret, type DestinationRecord, type LastDelivery } from './alert-settings-store.js';
 import type { DestinationSecret } from './destinations/destination-input.js';
@@ -150,7 +150,7 @@ export class RelayService implements AlertRelay {
       return;
     }
     if (!result.ok) {
-      await appendAuditEvent(tx, this.deps.clock, SYSTEM, {
+      await appendAtCommit(tx, this.deps.clock, SYSTEM, {
         orgId, action: 'alert_destination.relay_failed', target: { type: 'alert_destination', id: p.destinationId },
         data: { messageId: p.messageId, event: p.event, attempts: p.attempt, httpStatus: result.status, error },
       });
@@ -191,7 +191,7 @@ export class RelayService implements AlertRelay {
     }
     await this.deps.db.transaction(async (tx) => {
       await this.setLastDelivery(tx, orgId, d.id, { at: at.toISOString(), ok: result.ok, status: result.status, error: result.ok ? null : result.error, attempts: 1, nextAttemptAt: null });
-      await appendAuditEvent(tx, this.deps.clock, ctx, {
+      await appendAtCommit(tx, this.deps.clock, ctx, {
         orgId, action: 'alert_destination.tested', target: { type: 'alert_destination', id: d.id },
         data: { kind: d.kind, name: d.name, ok: result.ok, httpStatus: result.status, error: result.ok ? null : result.error },
       });

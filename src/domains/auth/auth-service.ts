@@ -4,7 +4,7 @@ import { AppError, badRequest, conflict, forbidden, invalid, notFound, taken, un
 import { newId, randomSecret } from '../../platform/ids.js';
 import { generateApiToken, parseApiToken, safeEqual, sha256Hex } from '../../platform/crypto/tokens.js';
 import { secondsOver, TOKENS_PER_MINUTE } from '../../platform/http/rate-limit.js';
-import { appendAuditEvent, createLedgerHead, type AuditContext, type NewAuditEvent } from '../ledger/index.js';
+import { appendAtCommit, createLedgerHead, type AuditContext, type NewAuditEvent } from '../ledger/index.js';
 import * as store from './auth-store.js';
 import type { ApiToken, Organization, Principal, SessionPrincipal, TokenPrincipal, User } from './auth-types.js';
 import { dummyPasswordHash, hashPassword, MIN_PASSWORD_LENGTH, verifyPassword } from './password.js';
@@ -46,7 +46,7 @@ export class AuthService {
   }
 
   private audit(tx: Tx, ctx: AuditContext, ev: NewAuditEvent) {
-    return appendAuditEvent(tx, this.deps.clock, ctx, ev);
+    return appendAtCommit(tx, this.deps.clock, ctx, ev);
   }
 
   listOrganizations(): Promise<Organization[]> {

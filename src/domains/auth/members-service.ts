@@ -5,7 +5,7 @@ import { sha256Hex } from '../../platform/crypto/tokens.js';
 import { scheduleMail } from '../../platform/mail/mail-outbox.js';
 import { renderMail } from '../../platform/mail/render.js';
 import { isReservedAddress } from '../../platform/mail/reserved.js';
-import { appendAuditEvent, type AuditContext } from '../ledger/index.js';
+import { appendAtCommit, type AuditContext } from '../ledger/index.js';
 import { isEmailAddress, lockMembers, SIGN_IN_LINK_HOURS, type AuthService } from './auth-service.js';
 import * as store from './auth-store.js';
 import type { Organization, Principal, User } from './auth-types.js';
@@ -142,7 +142,7 @@ export class MembersService {
       refuse(refuseMemberChange(p.role, before.role, { kind: 'role', to: role }, await store.countOwners(tx, p.org.id)));
       if (before.role === role) return before;
       await store.setRole(tx, p.org.id, userId, role);
-      await appendAuditEvent(tx, this.deps.clock, ctx, {
+      await appendAtCommit(tx, this.deps.clock, ctx, {
         orgId: p.org.id, action: 'membership.role_changed', target: { type: 'user', id: userId },
         data: { email: before.email, before: before.role, after: role },
       });
@@ -170,7 +170,7 @@ export class MembersService {
       if (!user) throw notFound('your account is gone');
       if (user.displayName !== next) {
         await store.setDisplayName(tx, user.id, next, this.now().toISOString());
-        await appendAuditEvent(tx, this.deps.clock, ctx, {
+        await appendAtCommit(tx, this.deps.clock, ctx, {
           orgId: p.org.id, action: 'user.display_name_changed', target: { type: 'user', id: user.id },
           data: { before: user.displayName, after: next },
         });

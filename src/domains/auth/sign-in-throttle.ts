@@ -2,7 +2,7 @@ import type { Clock } from '../../platform/clock.js';
 import type { Database, Queryable, Tx } from '../../platform/db/database.js';
 import { AppError } from '../../platform/errors.js';
 import { sha256Hex } from '../../platform/crypto/tokens.js';
-import { appendAuditEvent, type AuditContext } from '../ledger/index.js';
+import { appendAtCommit, type AuditContext } from '../ledger/index.js';
 import { addressSubject, secondsToWait, THROTTLE_FORGET_SECONDS, waitAfter, type ThrottleCounter, type ThrottleScope } from './throttle-schedule.js';
 
 export type ThrottleKey = { scope: ThrottleScope; subject: string };
@@ -52,7 +52,7 @@ export class SignInThrottle {
       const waiting = counted.filter((c) => waitAfter(c.scope, c.failures) > 0);
       if (waiting.length === 0 || !account) return;
       const retryAfterSeconds = Math.max(...waiting.map((c) => waitAfter(c.scope, c.failures)));
-      await appendAuditEvent(tx, this.deps.clock, ctx, {
+      await appendAtCommit(tx, this.deps.clock, ctx, {
         orgId: account.orgId,
         action: 'auth.signin_throttled',
         target: { type: 'user', id: account.userId },

@@ -3,7 +3,7 @@ import type { Database, Tx } from '../../platform/db/database.js';
 import type { JobHandler } from '../../platform/jobs/job.js';
 import { scheduleJob } from '../../platform/jobs/job-queue.js';
 import { AppError, badRequest, forbidden, notFound } from '../../platform/errors.js';
-import { appendAuditEvent, type AuditContext } from '../ledger/index.js';
+import { appendAtCommit, type AuditContext } from '../ledger/index.js';
 import { parseCatalogue, parseDocument, type MonitorSourceInput } from './catalogue-format.js';
 import * as store from './catalogue-store.js';
 import { ENTITY_KINDS, isKind, type Estate } from './entity.js';
@@ -47,7 +47,7 @@ export class CatalogueService {
       // A file of our format is the whole truth of its source: no sources listed leaves earlier ones stale.
       const sources = format === 'changeledger' ? await store.upsertSources(tx, orgId, `${format}:${source}`, monitorSources, at) : { added: 0, changed: 0, unchanged: 0, stale: 0 };
       const s: ImportSummary = { format, source, entities, links, sources, routes: routeCount, ignored, warnings: warnings.slice(0, 50) };
-      await appendAuditEvent(tx, this.deps.clock, ctx, { orgId, action: 'catalogue.imported', target: { type: 'catalogue', id: `${format}:${source}` }, data: s });
+      await appendAtCommit(tx, this.deps.clock, ctx, { orgId, action: 'catalogue.imported', target: { type: 'catalogue', id: `${format}:${source}` }, data: s });
       return s;
     });
     this.#snapshots.delete(orgId);
@@ -122,7 +122,7 @@ export class CatalogueService {
         `INSERT INTO catalogue_settings (org_id, stale_after_days) VALUES ($1, $2) ON CONFLICT (org_id) DO UPDATE SET stale_after_days = $2`,
         [m.org.id, staleAfterDays],
       );
-      await appendAuditEvent(tx, this.deps.clock, ctx, { orgId: m.org.id, action: 'settings.catalogue_updated', target: { type: 'settings', id: 'catalogue' }, data: { from: { staleAfterDays: before.staleAfterDays }, to: { staleAfterDays } } });
+      await appendAtCommit(tx, this.deps.clock, ctx, { orgId: m.org.id, action: 'settings.catalogue_updated', target: { type: 'settings', id: 'catalogue' }, data: { from: { staleAfterDays: before.staleAfterDays }, to: { staleAfterDays } } });
     });
     this.invalidate(m.org.id);
     return this.settings(m.org.id);
@@ -144,7 +144,7 @@ export class CatalogueService {
         [orgId, now.toISOString()],
       );
       if (n > 0) {
-        await appendAuditEvent(tx, this.deps.clock, { actor: { kind: 'system', id: null, name: 'changeledger scheduler' }, source: 'scheduler' }, {
+        await appendAtCommit(tx, this.deps.clock, { actor: { kind: 'system', id: null, name: 'changeledger scheduler' }, source: 'scheduler' }, {
           orgId, action: 'catalogue.swept', target: { type: 'catalogue', id: 'links' }, data: { leftStale: n, staleAfterDays },
         });
       }

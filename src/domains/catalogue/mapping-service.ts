@@ -1,7 +1,7 @@
 import type { Clock } from '../../platform/clock.js';
 import type { Database, Row } from '../../platform/db/database.js';
 import { badRequest, forbidden, invalid, notFound, taken } from '../../platform/errors.js';
-import { appendAuditEvent, type AuditContext } from '../ledger/index.js';
+import { appendAtCommit, type AuditContext } from '../ledger/index.js';
 import type { CatalogueService } from './catalogue-service.js';
 import { manualKey, matchComponents, matchContext, type ComponentInput, type MatchContext, type MatchResult } from './matching.js';
 
@@ -37,7 +37,7 @@ export class MappingService {
          ON CONFLICT (org_id, alias) DO UPDATE SET kind = $3, key = $4`,
         [m.org.id, name, target.kind, target.key, m.user.email, at],
       );
-      await appendAuditEvent(tx, this.deps.clock, ctx, { orgId: m.org.id, action: 'component_alias.set', target: { type: 'component_alias', id: name }, data: { from: before.rows[0] ?? null, to: target } });
+      await appendAtCommit(tx, this.deps.clock, ctx, { orgId: m.org.id, action: 'component_alias.set', target: { type: 'component_alias', id: name }, data: { from: before.rows[0] ?? null, to: target } });
     });
     return (await this.aliases(m.org.id)).find((a) => a.alias === name)!;
   }
@@ -48,7 +48,7 @@ export class MappingService {
     await this.deps.db.transaction(async (tx) => {
       const r = await tx.query<{ kind: string; key: string }>('DELETE FROM component_aliases WHERE org_id = $1 AND alias = $2 RETURNING kind, key', [m.org.id, name]);
       if (!r.rows[0]) throw notFound(`no alias "${name}"`);
-      await appendAuditEvent(tx, this.deps.clock, ctx, { orgId: m.org.id, action: 'component_alias.deleted', target: { type: 'component_alias', id: name }, data: { was: r.rows[0] } });
+      await appendAtCommit(tx, this.deps.clock, ctx, { orgId: m.org.id, action: 'component_alias.deleted', target: { type: 'component_alias', id: name }, data: { was: r.rows[0] } });
     });
   }
 
@@ -75,7 +75,7 @@ export class MappingService {
           `INSERT INTO catalogue_entities (org_id, key, kind, name, source, stale, attrs, first_seen, last_seen) VALUES ($1, $2, 'service', $3, 'manual', false, '{"manual": true}', $4, $4)`,
           [m.org.id, key, name.trim(), at]);
       }
-      await appendAuditEvent(tx, this.deps.clock, ctx, { orgId: m.org.id, action: 'manual_service.created', target: { type: 'manual_service', id: key }, data: { name: name.trim(), alreadyDiscovered: known.rows.length > 0 } });
+      await appendAtCommit(tx, this.deps.clock, ctx, { orgId: m.org.id, action: 'manual_service.created', target: { type: 'manual_service', id: key }, data: { name: name.trim(), alreadyDiscovered: known.rows.length > 0 } });
     });
     this.deps.catalogue.invalidate(m.org.id);
     return (await this.manualServices(m.org.id)).find((s) => s.key === key)!;
@@ -88,7 +88,7 @@ export class MappingService {
       if (!r.rows[0]) throw notFound(`no manual service ${key}`);
       // Only an entity nobody discovered leaves the catalogue; it is kept as stale, never deleted.
       if (!r.rows[0].merged_at) await tx.query("UPDATE catalogue_entities SET stale = true WHERE org_id = $1 AND key = $2 AND source = 'manual'", [m.org.id, key]);
-      await appendAuditEvent(tx, this.deps.clock, ctx, { orgId: m.org.id, action: 'manual_service.deleted', target: { type: 'manual_service', id: key }, data: { merged: r.rows[0].merged_at !== null } });
+      await appendAtCommit(tx, this.deps.clock, ctx, { orgId: m.org.id, action: 'manual_service.deleted', target: { type: 'manual_service', id: key }, data: { merged: r.rows[0].merged_at !== null } });
     });
     this.deps.catalogue.invalidate(m.org.id);
   }

@@ -7,7 +7,7 @@ import type { CatalogueService } from '../catalogue/catalogue-service.js';
 import { TIERS, type Tier } from '../catalogue/entity.js';
 import type { Resolved } from '../catalogue/matching.js';
 import type { MappingService } from '../catalogue/mapping-service.js';
-import { appendAuditEvent, type AuditContext } from '../ledger/index.js';
+import { appendAtCommit, type AuditContext } from '../ledger/index.js';
 import { ChangeService, unknownTier, type ChangeNotifier } from './change-service.js';
 import { criticalReason } from './critical-approvers.js';
 import { readApprovers, readSettings, type Approver } from './change-settings.js';
@@ -85,7 +85,7 @@ export class ApprovalService {
         [c.id, p.user.id, 'approved', comment ?? null, me.critical, at, c.approvalDigest]);
       const decisions = await store.listDecisions(tx, c.id);
       const approvals = decisions.filter((d) => d.decision === 'approved');
-      await appendAuditEvent(tx, this.deps.clock, ctx, {
+      await appendAtCommit(tx, this.deps.clock, ctx, {
         orgId: c.orgId, action: 'change.approval_given', target: { type: 'change', id: c.id },
         data: { approvals: approvals.length, required: c.quorum, critical: me.critical, comment: comment ?? null, digest: c.approvalDigest, tier: c.riskTier },
       });
@@ -173,7 +173,7 @@ export class ApprovalService {
       const criticality = ranked[0] ?? null;
       await tx.query('UPDATE changes SET component_tiers = $2, criticality = $3, criticality_source = $4, updated_at = $5 WHERE id = $1',
         [c.id, JSON.stringify(tiers), criticality, pending ? 'pending' : 'components', at]);
-      await appendAuditEvent(tx, this.deps.clock, ctx, { orgId: c.orgId, action: 'change.classified', target: { type: 'change', id: c.id }, data: { classified, criticality, was: c.criticality } });
+      await appendAtCommit(tx, this.deps.clock, ctx, { orgId: c.orgId, action: 'change.classified', target: { type: 'change', id: c.id }, data: { classified, criticality, was: c.criticality } });
       const next = (await store.findChange(tx, c.orgId, c.id))!;
       if (criticality === 'critical' && c.criticality !== 'critical') await this.deps.notifier.notify(tx, next, 'critical_needed');
       return { classified, change: next };
@@ -220,7 +220,7 @@ export class ApprovalService {
       if (c.status !== 'pending_mapping') throw conflict(`the change is ${c.status}, not waiting for mapping`, { status: c.status });
       const at = this.deps.clock.now();
       await tx.query('UPDATE changes SET components = $2, unresolved = $3, updated_at = $4 WHERE id = $1', [c.id, JSON.stringify(resolved), JSON.stringify(remaining), at.toISOString()]);
-      await appendAuditEvent(tx, this.deps.clock, ctx, { orgId: c.orgId, action: 'change.components_mapped', target: { type: 'change', id: c.id }, data: { mapped: added.map((a) => ({ input: a.query, key: a.key })), remaining: remaining.map((r) => r.query) } });
+      await appendAtCommit(tx, this.deps.clock, ctx, { orgId: c.orgId, action: 'change.components_mapped', target: { type: 'change', id: c.id }, data: { mapped: added.map((a) => ({ input: a.query, key: a.key })), remaining: remaining.map((r) => r.query) } });
       if (!computed) return (await store.findChange(tx, c.orgId, c.id))!;
       const s = this.deps.blast.store(computed.blast);
       await store.insertBlast(tx, c.id, c.blastVersion + 1, s.stored, s.bytes, at.toISOString());

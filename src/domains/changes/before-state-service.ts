@@ -8,7 +8,7 @@ import type { Clock } from '../../platform/clock.js';
 import type { Database } from '../../platform/db/database.js';
 import { AppError, conflict, forbidden, notFound } from '../../platform/errors.js';
 import type { Principal } from '../auth/index.js';
-import { appendAuditEvent, type AuditContext } from '../ledger/index.js';
+import { appendAtCommit, type AuditContext } from '../ledger/index.js';
 import { approvalDigest, approvedContent } from './approval-digest.js';
 import { reopenPatch } from './approval-reopen.js';
 import { beforeStateProblem, captureDigest, capturesOf, type BeforeStateInput, type BeforeStateNeed } from './before-state.js';
@@ -69,7 +69,7 @@ export class BeforeStateService {
       const digest = captureDigest(all);
       const content = approvalDigest(approvedContent({ ...c, captureDigest: digest }));
       await tx.query('UPDATE changes SET capture_digest = $2, approval_digest = $3, updated_at = $4 WHERE id = $1', [c.id, digest, content, at]);
-      await appendAuditEvent(tx, this.deps.clock, ctx, {
+      await appendAtCommit(tx, this.deps.clock, ctx, {
         orgId: c.orgId, action: 'change.before_state_captured', target: { type: 'change', id: c.id },
         data: {
           captures: drafts.map((d) => ({ method: d.method, sha256: d.sha256, completeness: d.completeness, prestateStatus: d.prestateStatus, restorable: d.restorable, sizeBytes: d.sizeBytes })),
@@ -82,7 +82,7 @@ export class BeforeStateService {
         const voided = await store.voidDecisions(tx, c.id, at, 'before-state added');
         if (voided.length || c.status === 'approved') {
           if (voided.length) {
-            await appendAuditEvent(tx, this.deps.clock, ctx, {
+            await appendAtCommit(tx, this.deps.clock, ctx, {
               orgId: c.orgId, action: 'change.approvals_voided', target: { type: 'change', id: c.id },
               data: { cause: 'before_state_added', voided: voided.map((v) => ({ userId: v.userId, decision: v.decision, digest: v.digest })), digest: { from: c.approvalDigest, to: content } },
             });

@@ -19,7 +19,7 @@ import type { MappingService } from '../catalogue/mapping-service.js';
 import type { DeliveriesReader } from './change-deliveries.js';
 import { unknownReport, type ChangeReporter, type ReportRecord } from './change-reporter.js';
 import { noSuppression, type SuppressionReader } from './change-suppression.js';
-import { appendAuditEvent, type AuditContext } from '../ledger/index.js';
+import { appendAtCommit, type AuditContext } from '../ledger/index.js';
 import { readApprovers, readSettings, type ChangeSettings } from './change-settings.js';
 import * as store from './change-store.js';
 import { criticalNeed } from './critical-approvers.js';
@@ -445,7 +445,8 @@ export class ChangeService {
         await store.insertBlast(tx, id, 1, s.stored, s.bytes, at);
       }
       const change = (await store.findChange(tx, p.org.id, id))!;
-      await appendAuditEvent(tx, this.deps.clock, ctx, {
+      // Written with the COMMIT: the organisation's other writes do not wait on what follows.
+      await appendAtCommit(tx, this.deps.clock, ctx, {
         orgId: p.org.id, action: 'change.registered', target: { type: 'change', id },
         data: {
           title: change.title, status, components: match.resolved.map((r) => r.key), unresolved: match.unresolved.map((u) => u.query), hops,
@@ -568,7 +569,7 @@ export class ChangeService {
     await tx.query(`UPDATE changes SET status = $2, updated_at = $${sets.length + 3}${sets.length ? `, ${sets.join(', ')}` : ''} WHERE id = $1`,
       [c.id, m.to, ...Object.values(patch), this.deps.clock.now().toISOString()]);
     const next = (await store.findChange(tx, c.orgId, c.id))!;
-    await appendAuditEvent(tx, this.deps.clock, ctx, { orgId: c.orgId, action: `change.${EVENT_OF[action]}`, target: { type: 'change', id: c.id }, data: { from: c.status, to: m.to, ...data } });
+    await appendAtCommit(tx, this.deps.clock, ctx, { orgId: c.orgId, action: `change.${EVENT_OF[action]}`, target: { type: 'change', id: c.id }, data: { from: c.status, to: m.to, ...data } });
     // News of the move first, then what the new status brings: an approval that starts the change
     // at once is told as approved, then started (a ticket opens before it is updated).
     const news = NEWS_OF[action];
@@ -598,7 +599,7 @@ export class ChangeService {
     } catch (e) {
       // The refused start wrote nothing; the refusal itself is on the record.
       if (e instanceof AppError && e.extra?.blockedOn === 'before_state') {
-        await this.deps.db.transaction((tx) => appendAuditEvent(tx, this.deps.clock, ctx, {
+        await this.deps.db.transaction((tx) => appendAtCommit(tx, this.deps.clock, ctx, {
           orgId: p.org.id, action: 'change.prestate_blocked', target: { type: 'change', id }, data: { reason: e.message, by: 'start' },
         }));
       }
@@ -625,7 +626,7 @@ export class ChangeService {
     if (need.required && !need.satisfied) {
       if (onClosed === 'refuse') throw conflict(`the change cannot start: ${need.reason}`, { blockedOn: 'before_state' });
       // A timer or autoStart: the change stays where it is, and starts once its before-state arrives.
-      await appendAuditEvent(tx, this.deps.clock, ctx, { orgId: c.orgId, action: 'change.prestate_blocked', target: { type: 'change', id: c.id }, data: { reason: need.reason, by: 'timer' } });
+      await appendAtCommit(tx, this.deps.clock, ctx, { orgId: c.orgId, action: 'change.prestate_blocked', target: { type: 'change', id: c.id }, data: { reason: need.reason, by: 'timer' } });
       return c;
     }
     const verdict = await this.windowVerdict(tx, c, now);
@@ -641,7 +642,7 @@ export class ChangeService {
           const why = `${verdict.reason}: it outlasts the change’s planned window (until ${c.windowEnd})`;
           return this.transition(tx, ctx, c, 'expire', { end_reason: why }, { reason: why, window: verdict.window });
         }
-        await appendAuditEvent(tx, this.deps.clock, ctx, { orgId: c.orgId, action: 'change.start_deferred', target: { type: 'change', id: c.id }, data: { window: verdict.window, reason: verdict.reason, nextOpening: verdict.nextOpening } });
+        await appendAtCommit(tx, this.deps.clock, ctx, { orgId: c.orgId, action: 'change.start_deferred', target: { type: 'change', id: c.id }, data: { window: verdict.window, reason: verdict.reason, nextOpening: verdict.nextOpening } });
         if (verdict.nextOpening) await this.timer(tx, c, 'window_open', verdict.nextOpening);
         return c;
       } else {
@@ -651,7 +652,7 @@ export class ChangeService {
     const patch: Record<string, unknown> = { started_at: now.toISOString() };
     if (bypass && !c.windowBypassed) {
       patch.window_bypassed = JSON.stringify(bypass);
-      await appendAuditEvent(tx, this.deps.clock, ctx, { orgId: c.orgId, action: 'change.window_bypassed', target: { type: 'change', id: c.id }, data: { ...bypass, reason: verdict.reason } });
+      await appendAtCommit(tx, this.deps.clock, ctx, { orgId: c.orgId, action: 'change.window_bypassed', target: { type: 'change', id: c.id }, data: { ...bypass, reason: verdict.reason } });
     }
     if (c.maxDurationMinutes) {
       patch.window_start = now.toISOString();
@@ -674,7 +675,7 @@ export class ChangeService {
       if (c.status === 'evaluating' && c.outcomeBy === 'window' && !how.abort) {
         // The window ran out before the pipeline finished: its outcome is still taken, once.
         await tx.query('UPDATE changes SET outcome = $2, notes = $3, outcome_by = $4, updated_at = $5 WHERE id = $1', [c.id, outcome ?? 'unknown', how.notes ?? null, by, now.toISOString()]);
-        await appendAuditEvent(tx, this.deps.clock, ctx, { orgId: c.orgId, action: 'change.outcome_recorded', target: { type: 'change', id: c.id }, data: { outcome: outcome ?? 'unknown', was: c.outcome, after: 'the window ended' } });
+        await appendAtCommit(tx, this.deps.clock, ctx, { orgId: c.orgId, action: 'change.outcome_recorded', target: { type: 'change', id: c.id }, data: { outcome: outcome ?? 'unknown', was: c.outcome, after: 'the window ended' } });
         return (await store.findChange(tx, c.orgId, c.id))!;
       }
       return this.transition(tx, ctx, c, how.abort ? 'abort' : 'finish', {
@@ -697,7 +698,7 @@ export class ChangeService {
       const end = planExtension(c, windowEnd, now).toISOString();
       await tx.query('UPDATE changes SET window_end = $2, updated_at = $3 WHERE id = $1', [c.id, end, now.toISOString()]);
       const next = (await store.findChange(tx, c.orgId, c.id))!;
-      await appendAuditEvent(tx, this.deps.clock, ctx, { orgId: c.orgId, action: 'change.window_extended', target: { type: 'change', id: c.id }, data: { windowEnd: { from: c.windowEnd, to: next.windowEnd } } });
+      await appendAtCommit(tx, this.deps.clock, ctx, { orgId: c.orgId, action: 'change.window_extended', target: { type: 'change', id: c.id }, data: { windowEnd: { from: c.windowEnd, to: next.windowEnd } } });
       await this.timer(tx, next, 'window_end', next.windowEnd);
       await this.deps.notifier.notify(tx, next, 'window_extended');
       return next;
@@ -788,7 +789,7 @@ export class ChangeService {
           governed.decision.changeClass, governed.decision.source, governed.decision.reason, governed.decision.template?.id ?? null, governed.decision.template?.version ?? null,
           emergency ? JSON.stringify(emergency) : null, governed.tier.tier, governed.tier.reason, digest, relative, merged.callbackFormat],
       );
-      await appendAuditEvent(tx, this.deps.clock, ctx, {
+      await appendAtCommit(tx, this.deps.clock, ctx, {
         orgId: c.orgId, action: 'change.edited', target: { type: 'change', id: c.id },
         data: {
           blastVersion: version, fields: Object.keys(input), digest: { from: c.approvalDigest, to: digest },
@@ -811,7 +812,7 @@ export class ChangeService {
         // What was approved is no longer what would run: the approvals given so far stop counting, and it waits again.
         const voided = await store.voidDecisions(tx, c.id, now.toISOString(), 'edited');
         if (voided.length) {
-          await appendAuditEvent(tx, this.deps.clock, ctx, {
+          await appendAtCommit(tx, this.deps.clock, ctx, {
             orgId: c.orgId, action: 'change.approvals_voided', target: { type: 'change', id: c.id },
             data: { cause: 'edited', voided: voided.map((v) => ({ userId: v.userId, decision: v.decision, digest: v.digest })), digest: { from: c.approvalDigest, to: digest } },
           });
@@ -914,7 +915,7 @@ export class ChangeService {
     const { version: _v, createdAt: _at, ...row } = record;
     await store.insertReport(tx, c.id, version, c.outcome, row, now);
     await tx.query('UPDATE changes SET report_version = $2, updated_at = $3 WHERE id = $1', [c.id, version, now]);
-    await appendAuditEvent(tx, this.deps.clock, ctx, {
+    await appendAtCommit(tx, this.deps.clock, ctx, {
       orgId: c.orgId, action: 'change.report_revised', target: { type: 'change', id: c.id },
       data: { version, from: c.reportVersion, reason, impact: c.impact },
     });

@@ -6,7 +6,7 @@ import type { Database, Queryable, Row, Tx } from '../../platform/db/database.js
 import { badRequest, forbidden, invalid } from '../../platform/errors.js';
 import type { OutboundClient } from '../../platform/net/outbound.js';
 import type { SilenceMode } from '../catalogue/blast.js';
-import { appendAuditEvent, type AuditContext } from '../ledger/index.js';
+import { appendAtCommit, type AuditContext } from '../ledger/index.js';
 import { judgeQuorum, shortWarning } from './quorum-rule.js';
 import type { ClassPolicy } from './change-class.js';
 
@@ -175,7 +175,7 @@ export class ChangeSettingsService {
       );
       const changed = Object.fromEntries(Object.keys(next).filter((k) => JSON.stringify(next[k as keyof typeof next]) !== JSON.stringify(was[k as keyof typeof was])).map((k) => [k, { from: was[k as keyof typeof was], to: next[k as keyof typeof next] }]));
       if (Object.keys(changed).length || ticketing === undefined) {
-        await appendAuditEvent(tx, this.deps.clock, ctx, { orgId: m.org.id, action: 'settings.changes_updated', target: { type: 'settings', id: 'changes' }, data: { changed } });
+        await appendAtCommit(tx, this.deps.clock, ctx, { orgId: m.org.id, action: 'settings.changes_updated', target: { type: 'settings', id: 'changes' }, data: { changed } });
       }
       if (ticketing !== undefined) await this.saveTicketing(tx, ctx, m.org.id, ticketing, at);
       return view(await this.withTicketing(tx, m.org.id, { ...next, updatedAt: at }), approvers);
@@ -195,7 +195,7 @@ export class ChangeSettingsService {
     const secretChanged = (split?.secret ?? null) !== storedSecret;
     await tx.query('UPDATE change_settings SET ticketing = $2, ticketing_secret_sealed = $3 WHERE org_id = $1',
       [orgId, split ? JSON.stringify(split.stored) : null, split ? (secretChanged ? this.deps.sealer.seal(split.secret) : before.sealed) : null]);
-    await appendAuditEvent(tx, this.deps.clock, ctx, {
+    await appendAtCommit(tx, this.deps.clock, ctx, {
       orgId, action: 'org_change.ticketing', target: { type: 'settings', id: 'change-ticketing' },
       data: {
         from: before.ticketing?.kind ?? 'none', to: split?.stored.kind ?? 'none', host: split ? destinationHost(split.stored) : null, secretChanged, at,
@@ -213,7 +213,7 @@ export class ChangeSettingsService {
     const gone = await tx.query<{ critical: boolean }>('DELETE FROM change_approvers WHERE org_id = $1 AND user_id = $2 RETURNING critical', [orgId, userId]);
     const row = gone.rows[0];
     if (!row) return;
-    await appendAuditEvent(tx, this.deps.clock, ctx, {
+    await appendAtCommit(tx, this.deps.clock, ctx, {
       orgId, action: 'settings.change_approvers_updated', target: { type: 'settings', id: 'change-approvers' },
       data: {
         added: [], removed: [userId], criticalAdded: [], criticalRemoved: row.critical ? [userId] : [], reason: 'member removed from the organisation',
@@ -258,7 +258,7 @@ export class ChangeSettingsService {
         );
       }
       const beforeIds = new Set(before.map((a) => a.userId));
-      await appendAuditEvent(tx, this.deps.clock, ctx, {
+      await appendAtCommit(tx, this.deps.clock, ctx, {
         orgId: m.org.id, action: 'settings.change_approvers_updated', target: { type: 'settings', id: 'change-approvers' },
         data: {
           added: ids.filter((id) => !beforeIds.has(id)), removed: [...beforeIds].filter((id) => !ids.includes(id)),

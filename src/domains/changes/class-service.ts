@@ -8,7 +8,7 @@ import type { Clock } from '../../platform/clock.js';
 import type { Database, Tx } from '../../platform/db/database.js';
 import { badRequest, conflict, forbidden, notFound } from '../../platform/errors.js';
 import type { Principal } from '../auth/index.js';
-import { appendAuditEvent, type AuditContext } from '../ledger/index.js';
+import { appendAtCommit, type AuditContext } from '../ledger/index.js';
 import { approvalDigest, approvedContent } from './approval-digest.js';
 import { reopenPatch } from './approval-reopen.js';
 import { CHANGE_CLASSES, CLASS_DROP_CAUSES, droppedClass, type ChangeClass, type ClassDecision, type ClassDropCause } from './change-class.js';
@@ -77,7 +77,7 @@ export class ClassService {
       [c.id, decision.changeClass, decision.source, decision.reason, cause, decision.template?.id ?? null, decision.template?.version ?? null,
         governed.tier.tier, governed.tier.reason, digest, now.toISOString()]);
     const voided = await store.voidDecisions(tx, c.id, now.toISOString(), action === 'change.class_dropped' ? `class dropped: ${cause}` : 'reclassified');
-    await appendAuditEvent(tx, this.deps.clock, ctx, {
+    await appendAtCommit(tx, this.deps.clock, ctx, {
       orgId: c.orgId, action, target: { type: 'change', id: c.id },
       data: { ...data, reason: decision.reason, riskTier: { from: c.riskTier, to: governed.tier.tier }, policy: governed.policy.policy, votesCleared: voided.length },
     });

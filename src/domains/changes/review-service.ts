@@ -11,7 +11,7 @@ import { badRequest, conflict, forbidden, notFound } from '../../platform/errors
 import { scheduleJob } from '../../platform/jobs/job-queue.js';
 import type { JobHandler } from '../../platform/jobs/job.js';
 import type { Principal } from '../auth/index.js';
-import { appendAuditEvent, type AuditContext } from '../ledger/index.js';
+import { appendAtCommit, type AuditContext } from '../ledger/index.js';
 import type { ChangeNotifier, ChangeService } from './change-service.js';
 import { readApprovers } from './change-settings.js';
 import * as changeStore from './change-store.js';
@@ -112,7 +112,7 @@ export class ReviewService {
       const need = reviewRequirement(facts);
       const now = this.deps.clock.now().toISOString();
       const version = await store.insertReview(tx, { changeId: c.id, orgId: c.orgId, authorId: p.user.id, createdAt: now, ...review });
-      await appendAuditEvent(tx, this.deps.clock, ctx, {
+      await appendAtCommit(tx, this.deps.clock, ctx, {
         orgId: c.orgId, action: 'change.reviewed', target: { type: 'change', id: c.id },
         data: { version, summary: review.summary, followUps: review.followUps.length, required: need.required, reasons: need.reasons },
       });
@@ -149,7 +149,7 @@ export class ReviewService {
       const need = reviewRequirement(facts);
       if (!need.required) continue;
       await store.markReminded(tx, changeId, now.toISOString());
-      await appendAuditEvent(tx, this.deps.clock, SCHEDULER, {
+      await appendAtCommit(tx, this.deps.clock, SCHEDULER, {
         orgId, action: 'change.review_reminder_sent', target: { type: 'change', id: changeId },
         data: { reasons: need.reasons, finishedAt: facts.finishedAt },
       });

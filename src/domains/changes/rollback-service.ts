@@ -11,7 +11,7 @@ import { conflict, forbidden, notFound } from '../../platform/errors.js';
 import type { Job, JobHandler } from '../../platform/jobs/job.js';
 import { scheduleJob } from '../../platform/jobs/job-queue.js';
 import type { Principal } from '../auth/index.js';
-import { appendAuditEvent, type AuditContext } from '../ledger/index.js';
+import { appendAtCommit, type AuditContext } from '../ledger/index.js';
 import { listCaptures } from './capture-store.js';
 import { ChangeService, type ChangeNotifier } from './change-service.js';
 import { readApprovers, readSettings } from './change-settings.js';
@@ -100,10 +100,10 @@ export class RollbackService {
       const needed = c.riskTier === 'L3' ? 2 : 1;
       const words = note?.trim() || null;
       if (releases < needed) {
-        await appendAuditEvent(tx, this.deps.clock, ctx, { orgId: c.orgId, action: 'change.rollback_released', target: { type: 'change', id: c.id }, data: { releases, needed, note: words, executes: false } });
+        await appendAtCommit(tx, this.deps.clock, ctx, { orgId: c.orgId, action: 'change.rollback_released', target: { type: 'change', id: c.id }, data: { releases, needed, note: words, executes: false } });
         return { change: c, executed: false, reverted: [] };
       }
-      await appendAuditEvent(tx, this.deps.clock, ctx, { orgId: c.orgId, action: 'change.rollback_released', target: { type: 'change', id: c.id }, data: { releases, needed, note: words, executes: true } });
+      await appendAtCommit(tx, this.deps.clock, ctx, { orgId: c.orgId, action: 'change.rollback_released', target: { type: 'change', id: c.id }, data: { releases, needed, note: words, executes: true } });
       const done = await this.execute(tx, ctx, c, { kind: 'person', id: p.user.id, email: p.user.email, at }, words ?? `released by ${p.user.email}`);
       return { change: done.change, executed: true, reverted: done.reverted };
     });
@@ -132,11 +132,11 @@ export class RollbackService {
     if (writes.length > 0 && this.flags) {
       for (const w of writes) reverted.push(await this.flags.revert(tx, ctx, c.orgId, w, { changeId: c.id, reason: `rollback of ${c.displayId}: ${why}` }));
       await tx.query(`UPDATE changes SET rollback_state = 'rolled_back', rollback_requested_at = $2, rollback_completed_at = $2, rollback_released_by = $3, updated_at = $2 WHERE id = $1`, [c.id, at, releasedBy]);
-      await appendAuditEvent(tx, this.deps.clock, ctx, { orgId: c.orgId, action: 'change.rolled_back', target: { type: 'change', id: c.id }, data: { kind: path.kind, by: 'changeledger', reverted, plan: path.plan } });
+      await appendAtCommit(tx, this.deps.clock, ctx, { orgId: c.orgId, action: 'change.rolled_back', target: { type: 'change', id: c.id }, data: { kind: path.kind, by: 'changeledger', reverted, plan: path.plan } });
     } else {
       reverted = [];
       await tx.query(`UPDATE changes SET rollback_state = 'requested', rollback_requested_at = $2, rollback_completed_at = NULL, rollback_released_by = $3, updated_at = $2 WHERE id = $1`, [c.id, at, releasedBy]);
-      await appendAuditEvent(tx, this.deps.clock, ctx, { orgId: c.orgId, action: 'change.rollback_requested', target: { type: 'change', id: c.id }, data: { kind: path.kind, plan: path.plan, generatedBy: path.generatedBy } });
+      await appendAtCommit(tx, this.deps.clock, ctx, { orgId: c.orgId, action: 'change.rollback_requested', target: { type: 'change', id: c.id }, data: { kind: path.kind, plan: path.plan, generatedBy: path.generatedBy } });
     }
     const next = (await store.findChange(tx, c.orgId, c.id))!;
     const captures = await listCaptures(tx, c.id);
@@ -148,7 +148,7 @@ export class RollbackService {
     if (c.template && this.demoter && c.rollbackState === null && (await readSettings(tx, c.orgId)).demoteOnRollback) {
       const demoted = await this.demoter(tx, ctx, c.orgId, c.template.id, { id: c.id, displayId: c.displayId });
       // The change's own timeline says so too: its rollback cost the template its certification.
-      if (demoted) await appendAuditEvent(tx, this.deps.clock, ctx, { orgId: c.orgId, action: 'change.template_demoted', target: { type: 'change', id: c.id }, data: { template: c.template.id } });
+      if (demoted) await appendAtCommit(tx, this.deps.clock, ctx, { orgId: c.orgId, action: 'change.template_demoted', target: { type: 'change', id: c.id }, data: { template: c.template.id } });
     }
     return { change: next, reverted };
   }
@@ -162,7 +162,7 @@ export class RollbackService {
       if (c.rollbackState !== 'requested') throw conflict(c.rollbackState === null ? 'no rollback was requested for this change' : `its rollback is ${c.rollbackState.replace('_', ' ')} already`, { rollbackState: c.rollbackState });
       const at = this.deps.clock.now().toISOString();
       await tx.query('UPDATE changes SET rollback_state = $2, rollback_completed_at = $3, updated_at = $3 WHERE id = $1', [c.id, result, at]);
-      await appendAuditEvent(tx, this.deps.clock, ctx, { orgId: c.orgId, action: result === 'rolled_back' ? 'change.rolled_back' : 'change.rollback_failed', target: { type: 'change', id: c.id }, data: { by: p.kind === 'token' ? 'pipeline' : 'person', notes: notes?.trim() || null } });
+      await appendAtCommit(tx, this.deps.clock, ctx, { orgId: c.orgId, action: result === 'rolled_back' ? 'change.rolled_back' : 'change.rollback_failed', target: { type: 'change', id: c.id }, data: { by: p.kind === 'token' ? 'pipeline' : 'person', notes: notes?.trim() || null } });
       const next = (await store.findChange(tx, c.orgId, c.id))!;
       if (result === 'rolled_back') await this.deps.notifier.notify(tx, next, 'rolled_back', { notes: notes?.trim() || null });
     });
@@ -190,7 +190,7 @@ export class RollbackService {
       const at = now.toISOString();
       await tx.query('UPDATE changes SET rollback_decision = $2, rollback_decided_at = $3 WHERE id = $1', [c.id, JSON.stringify({ ...d, at }), at]);
       const action = d.decision === 'execute' ? 'change.auto_rollback' : d.decision === 'escalate' ? 'change.rollback_escalated' : 'change.rollback_skipped';
-      await appendAuditEvent(tx, this.deps.clock, SWEEPER, { orgId: c.orgId, action, target: { type: 'change', id: c.id }, data: { decision: d.decision, reason: d.reason, kind: path.kind, tier: c.riskTier, changeClass: c.changeClass, impact: c.impact, outcome: c.outcome } });
+      await appendAtCommit(tx, this.deps.clock, SWEEPER, { orgId: c.orgId, action, target: { type: 'change', id: c.id }, data: { decision: d.decision, reason: d.reason, kind: path.kind, tier: c.riskTier, changeClass: c.changeClass, impact: c.impact, outcome: c.outcome } });
       if (d.decision === 'execute') await this.execute(tx, SWEEPER, { ...c, rollbackDecision: { ...d, at } }, { kind: 'sweep', id: null, email: null, at }, d.reason);
       if (d.decision === 'escalate') await this.deps.notifier.notify(tx, c, 'rollback_escalated', { reason: d.reason, rollback: { kind: path.kind, plan: path.plan } });
       out.push({ changeId: c.id, ...d });

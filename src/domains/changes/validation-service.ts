@@ -11,7 +11,7 @@ import type { Job, JobHandler } from '../../platform/jobs/job.js';
 import { scheduleJob } from '../../platform/jobs/job-queue.js';
 import type { OutboundClient } from '../../platform/net/outbound.js';
 import type { Principal } from '../auth/index.js';
-import { appendAuditEvent, type AuditContext } from '../ledger/index.js';
+import { appendAtCommit, type AuditContext } from '../ledger/index.js';
 import type { ChangeNotifier, ChangeService } from './change-service.js';
 import { readSettings } from './change-settings.js';
 import * as store from './change-store.js';
@@ -83,7 +83,7 @@ export class ValidationService {
           const judged = validationResult(c.validationPlan, rows as ValidationRow[])!;
           await saveRows(tx, c.id, rows as ValidationRow[], at);
           await tx.query('UPDATE changes SET validation_result = $2, validation_checked_at = $3, updated_at = $3 WHERE id = $1', [c.id, judged.result, at]);
-          await appendAuditEvent(tx, this.deps.clock, VALIDATOR, {
+          await appendAtCommit(tx, this.deps.clock, VALIDATOR, {
             orgId: c.orgId, action: 'change.validated', target: { type: 'change', id: c.id },
             data: { result: judged.result, reason: judged.reason, rows: (rows as ValidationRow[]).map((r) => ({ item: r.itemId, state: r.state, observed: r.observed })) },
           });

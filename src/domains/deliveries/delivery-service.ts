@@ -11,7 +11,7 @@ import type { Principal } from '../auth/index.js';
 import { displayId, type Change } from '../changes/change-store.js';
 import { readSettings, readTicketing } from '../changes/change-settings.js';
 import type { ChangeEvent, ChangeNotifier } from '../changes/change-service.js';
-import { appendAuditEvent, type AuditContext } from '../ledger/index.js';
+import { appendAtCommit, type AuditContext } from '../ledger/index.js';
 import { decide, type AttemptOutcome, type Decision } from './delivery-rule.js';
 import { findDelivery, listAttempts, listDeliveries, listDeliveriesInState, orgSlug, stepView, type Attempt, type Delivery, type StepView } from './delivery-store.js';
 import { cloudEventSource, structuredCallback, type CallbackPayload } from './cloud-event.js';
@@ -248,7 +248,7 @@ export class DeliveryService implements ChangeNotifier {
       );
       if (after.rows[0]) await this.scheduleAttempt(tx, d.orgId, after.rows[0].id, 1, now);
     }
-    await appendAuditEvent(tx, this.deps.clock, SYSTEM, {
+    await appendAtCommit(tx, this.deps.clock, SYSTEM, {
       orgId: d.orgId, action: `change.${d.channel === 'callback' ? 'callback' : 'ticket_step'}_${decision.state}`, target: { type: 'change', id: d.changeId },
       data: { deliveryId: d.id, event: d.event, attempts: r.attempt, httpStatus: r.httpStatus, error, ...(r.ticket ? { ticket: r.ticket } : {}), ...(r.note ? { note: r.note } : {}) },
     });
@@ -282,7 +282,7 @@ export class DeliveryService implements ChangeNotifier {
       const deliveryId = await this.queueCallback(tx, c, 'change.test', this.deps.clock.now().toISOString(), status, false);
       // Should this process stop before the attempt below, the worker makes it a minute later.
       await this.scheduleAttempt(tx, c.orgId, deliveryId, 1, new Date(this.deps.clock.now().getTime() + 60_000));
-      await appendAuditEvent(tx, this.deps.clock, ctx, { orgId: c.orgId, action: 'change.callback_test', target: { type: 'change', id: c.id }, data: { deliveryId, by: p.user.email, format: c.callbackFormat } });
+      await appendAtCommit(tx, this.deps.clock, ctx, { orgId: c.orgId, action: 'change.callback_test', target: { type: 'change', id: c.id }, data: { deliveryId, by: p.user.email, format: c.callbackFormat } });
       return deliveryId;
     });
     const result = await this.attempt(id, 1);
@@ -311,7 +311,7 @@ export class DeliveryService implements ChangeNotifier {
     if (!settings) throw badRequest('no ticket destination is set: save one, or send a draft in `ticketing`', 'ticketing');
     const allowPrivate = draft.allowPrivateCallbacks ?? (await readSettings(this.deps.db, orgId)).allowPrivateCallbacks;
     const result = await probe({ client: this.deps.client, allowPrivate }, settings);
-    await this.deps.db.transaction((tx) => appendAuditEvent(tx, this.deps.clock, ctx, {
+    await this.deps.db.transaction((tx) => appendAtCommit(tx, this.deps.clock, ctx, {
       orgId, action: 'org_change.ticketing_test', target: { type: 'settings', id: 'change-ticketing' },
       data: { kind: result.kind, ok: result.ok, host: destinationHost(settings), draft: draft.ticketing !== undefined, steps: result.steps.map((s) => ({ name: s.name, ok: s.ok, status: s.status })) },
     }));

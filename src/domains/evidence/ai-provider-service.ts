@@ -4,7 +4,7 @@ import type { Database } from '../../platform/db/database.js';
 import { forbidden, invalid, notFound } from '../../platform/errors.js';
 import type { OutboundClient } from '../../platform/net/outbound.js';
 import { checkUrl } from '../alerts/index.js';
-import { appendAuditEvent, type AuditContext } from '../ledger/index.js';
+import { appendAtCommit, type AuditContext } from '../ledger/index.js';
 import { AI_ALLOW_PRIVATE, KEY_UNREADABLE, targetOf } from './ai-assessment.js';
 import { AiCallError, askProvider, endpointUrl, type AiProviderKind } from './ai-clients.js';
 import { AI_BUDGET_MS, DEFAULT_AI_URLS } from './ai-limits.js';
@@ -79,7 +79,7 @@ export class AiProviderService {
         if (before.model !== model) changed.push('model');
       }
       if (input.key !== undefined && (input.key !== null || before?.keySealed)) changed.push('key');
-      await appendAuditEvent(tx, this.deps.clock, ctx, {
+      await appendAtCommit(tx, this.deps.clock, ctx, {
         orgId: m.org.id, action: 'ai_provider.set', target: { type: 'ai_provider', id: m.org.id },
         data: { kind: input.kind, url, model, hasKey: keySealed !== null, changed },
       });
@@ -93,7 +93,7 @@ export class AiProviderService {
       const before = await readAiProvider(tx, m.org.id, true);
       if (!before) throw notFound('no AI provider is assigned to change assessment');
       await deleteAiProvider(tx, m.org.id);
-      await appendAuditEvent(tx, this.deps.clock, ctx, {
+      await appendAtCommit(tx, this.deps.clock, ctx, {
         orgId: m.org.id, action: 'ai_provider.deleted', target: { type: 'ai_provider', id: m.org.id }, data: { kind: before.kind, url: before.url, model: before.model },
       });
     });
@@ -115,7 +115,7 @@ export class AiProviderService {
         result = { ok: false, model: null, durationMs: null, problem: err instanceof AiCallError ? err.message : String(err) };
       }
     }
-    await this.deps.db.transaction((tx) => appendAuditEvent(tx, this.deps.clock, ctx, {
+    await this.deps.db.transaction((tx) => appendAtCommit(tx, this.deps.clock, ctx, {
       orgId: m.org.id, action: 'ai_provider.tested', target: { type: 'ai_provider', id: m.org.id },
       data: { kind: p.kind, url: p.url, model: p.model, ok: result.ok, problem: result.problem },
     }));

@@ -5,7 +5,7 @@ import { AppError, forbidden, invalid, notFound } from '../../platform/errors.js
 import { newId } from '../../platform/ids.js';
 import type { OutboundClient } from '../../platform/net/outbound.js';
 import { checkName, checkUrl } from '../alerts/index.js';
-import { appendAuditEvent, type AuditContext } from '../ledger/index.js';
+import { appendAtCommit, type AuditContext } from '../ledger/index.js';
 import type { Thresholds } from './evidence-types.js';
 import {
   deleteSource, EVIDENCE_ALLOW_PRIVATE, insertSource, listSourceRecords, openAuth, readSourceForUse, readSourceRecord, updateSource,
@@ -127,7 +127,7 @@ export class EvidenceSourceService {
       const id = newId('evs');
       const at = this.deps.clock.now().toISOString();
       await insertSource(tx, { id, orgId: p.org.id, kind, name, url, authKind: auth.kind, authSealed: auth.sealed, config, enabled: input.enabled ?? true, at });
-      await appendAuditEvent(tx, this.deps.clock, ctx, {
+      await appendAtCommit(tx, this.deps.clock, ctx, {
         orgId: p.org.id, action: 'evidence_source.created', target: { type: 'evidence_source', id }, data: { kind, name, url, authKind: auth.kind, enabled: input.enabled ?? true },
       });
       return this.view(await this.one(tx, p.org.id, id));
@@ -149,7 +149,7 @@ export class EvidenceSourceService {
       if (JSON.stringify(next.config) !== JSON.stringify(before.config)) changed.push('config');
       if (auth.changed || auth.kind !== before.authKind) changed.push('auth');
       await updateSource(tx, { id, orgId: p.org.id, kind, ...next, authKind: auth.kind, authSealed: auth.sealed, at: this.deps.clock.now().toISOString() });
-      await appendAuditEvent(tx, this.deps.clock, ctx, {
+      await appendAtCommit(tx, this.deps.clock, ctx, {
         orgId: p.org.id, action: 'evidence_source.updated', target: { type: 'evidence_source', id },
         data: { kind, name: next.name, url: next.url, authKind: auth.kind, enabled: next.enabled, changed },
       });
@@ -162,7 +162,7 @@ export class EvidenceSourceService {
     await this.deps.db.transaction(async (tx) => {
       const before = await this.one(tx, p.org.id, id, true);
       await deleteSource(tx, p.org.id, id);
-      await appendAuditEvent(tx, this.deps.clock, ctx, {
+      await appendAtCommit(tx, this.deps.clock, ctx, {
         orgId: p.org.id, action: 'evidence_source.deleted', target: { type: 'evidence_source', id }, data: { kind: before.kind, name: before.name, url: before.url },
       });
     });
@@ -177,7 +177,7 @@ export class EvidenceSourceService {
     if (s.authProblem) result = { ok: false, message: `The source was not asked: ${s.authProblem}` };
     else if (s.kind === 'prometheus') result = await this.testPrometheus(s, (await readStoredEvidenceSettings(this.deps.db, p.org.id)).redTemplates);
     else result = await testLogSource({ outbound: this.deps.outbound }, asLogSource(s));
-    await this.deps.db.transaction((tx) => appendAuditEvent(tx, this.deps.clock, ctx, {
+    await this.deps.db.transaction((tx) => appendAtCommit(tx, this.deps.clock, ctx, {
       orgId: p.org.id, action: 'evidence_source.tested', target: { type: 'evidence_source', id },
       data: { kind: s.kind, url: s.url, ok: result.ok, version: result.version ?? null, message: result.message },
     }));
@@ -248,7 +248,7 @@ export class EvidenceSourceService {
       // A PUT that changes nothing (an empty body, the values already stored) writes and audits nothing.
       if (changed.length === 0) return this.settingsView(before);
       await writeEvidenceSettings(tx, p.org.id, next, this.deps.clock.now().toISOString());
-      await appendAuditEvent(tx, this.deps.clock, ctx, {
+      await appendAtCommit(tx, this.deps.clock, ctx, {
         orgId: p.org.id, action: 'settings.evidence_updated', target: { type: 'organization', id: p.org.id },
         data: {
           changed, thresholds: next.thresholds, redTemplates: next.redTemplates, aiEnabled: next.aiEnabled,

@@ -2,7 +2,7 @@ import type { Clock } from '../../platform/clock.js';
 import type { Database, Tx } from '../../platform/db/database.js';
 import { conflict, forbidden, notFound } from '../../platform/errors.js';
 import type { Job, JobHandler } from '../../platform/jobs/job.js';
-import { appendAuditEvent, type AuditContext } from '../ledger/index.js';
+import { appendAtCommit, type AuditContext } from '../ledger/index.js';
 import type { FlagState, FlagSource } from './flag.js';
 import * as rs from './flag-request-store.js';
 import type { FlagService, WriteMeta, WriteResult } from './flag-service.js';
@@ -41,7 +41,7 @@ export class FlagRequestService {
       if (req.approvals.some((a) => a.user.id === approver.id)) throw conflict('you approved this change already');
       await rs.insertApproval(tx, req.id, approver, now.toISOString());
       const count = req.approvals.length + 1;
-      await appendAuditEvent(tx, this.deps.clock, ctx, {
+      await appendAtCommit(tx, this.deps.clock, ctx, {
         orgId, action: 'flag_request.approved', target: { type: 'flag_request', id: req.id },
         data: { flag: req.flag, env: req.env, approvals: count, approvalsNeeded: req.approvalsNeeded },
       });
@@ -70,7 +70,7 @@ export class FlagRequestService {
     await this.deps.db.transaction(async (tx) => {
       const req = await this.open(tx, orgId, id);
       await rs.closeRequest(tx, req.id, 'rejected', this.deps.clock.now().toISOString(), { rejection: { by: by.email, comment } });
-      await appendAuditEvent(tx, this.deps.clock, ctx, {
+      await appendAtCommit(tx, this.deps.clock, ctx, {
         orgId, action: 'flag_request.rejected', target: { type: 'flag_request', id: req.id }, data: { flag: req.flag, env: req.env, comment },
       });
     });
@@ -79,7 +79,7 @@ export class FlagRequestService {
 
   private async expireTx(tx: Tx, req: rs.StoredRequest): Promise<void> {
     if (await rs.closeRequest(tx, req.id, 'expired', this.deps.clock.now().toISOString())) {
-      await appendAuditEvent(tx, this.deps.clock, { actor: { kind: 'system', id: null, name: 'changeledger scheduler' }, source: 'scheduler' }, {
+      await appendAtCommit(tx, this.deps.clock, { actor: { kind: 'system', id: null, name: 'changeledger scheduler' }, source: 'scheduler' }, {
         orgId: req.orgId, action: 'flag_request.expired', target: { type: 'flag_request', id: req.id },
         data: { flag: req.flag, env: req.env, approvals: req.approvals.length, approvalsNeeded: req.approvalsNeeded },
       });

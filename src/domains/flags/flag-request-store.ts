@@ -2,7 +2,7 @@ import type { Clock } from '../../platform/clock.js';
 import type { Queryable, Row, Tx } from '../../platform/db/database.js';
 import { newId } from '../../platform/ids.js';
 import { scheduleJob } from '../../platform/jobs/job-queue.js';
-import { appendAuditEvent, type Actor, type AuditContext } from '../ledger/index.js';
+import { appendAtCommit, type Actor, type AuditContext } from '../ledger/index.js';
 import type { Json } from './flag.js';
 
 export const REQUEST_EXPIRY_HOURS = 24;
@@ -74,7 +74,7 @@ export async function proposeInTx(
     [id, p.orgId, p.flag, p.env, JSON.stringify(p.patch), p.reason, JSON.stringify(p.meta), JSON.stringify(ctx.actor), p.proposerUserId, ctx.correlationId ?? null, p.needed, now.toISOString(), expiresAt.toISOString()],
   );
   await scheduleJob(tx, clock, { kind: EXPIRE_JOB, runAt: expiresAt, orgId: p.orgId, dedupeKey: `${EXPIRE_JOB}:${id}`, payload: { requestId: id } });
-  await appendAuditEvent(tx, clock, ctx, {
+  await appendAtCommit(tx, clock, ctx, {
     orgId: p.orgId, action: 'flag_request.proposed', target: { type: 'flag_request', id },
     data: { flag: p.flag, env: p.env, patch: p.patch, reason: p.reason, approvalsNeeded: p.needed, why: p.why, expiresAt: expiresAt.toISOString() },
   });

@@ -2,7 +2,7 @@ import type { Clock } from '../../platform/clock.js';
 import type { Database, Tx } from '../../platform/db/database.js';
 import { badRequest, conflict, forbidden, invalid, notFound, taken } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
-import { appendAuditEvent, listAuditEvents, type AlongsideWrite, type AuditContext, type AuditFilter } from '../ledger/index.js';
+import { appendAtCommit, appendAuditEvent, listAuditEvents, type AlongsideWrite, type AuditContext, type AuditFilter } from '../ledger/index.js';
 import { approvalsRequired, changedSlice, checkReason, DEFAULT_TICKET_PATTERN, FLAG_KEY, namespacePrefix, ownerNamesOf, valueProblem, type EnvironmentPolicy, type Flag, type FlagSource, type FlagState, type FlagType, type Json, type Risk } from './flag.js';
 import { FLAG_RECORD_VERSION, toFlagRecord, type FlagRecord, type FlagRecordData } from './flag-record.js';
 import * as store from './flag-store.js';
@@ -87,7 +87,7 @@ export class FlagService {
     if (existing.length > 0) return existing;
     for (const e of DEFAULT_ENVIRONMENTS) {
       await store.insertEnvironment(tx, orgId, e, this.now());
-      await appendAuditEvent(tx, this.deps.clock, ctx, { orgId, action: 'environment.created', target: { type: 'environment', id: e.key }, data: { name: e.name, default: true } });
+      await appendAtCommit(tx, this.deps.clock, ctx, { orgId, action: 'environment.created', target: { type: 'environment', id: e.key }, data: { name: e.name, default: true } });
     }
     return DEFAULT_ENVIRONMENTS;
   }
@@ -101,7 +101,7 @@ export class FlagService {
       // Every flag gets a state in the new environment: off, serving its on-value once enabled.
       const flags = await store.listFlags(tx, orgId, null, false);
       for (const f of flags) await store.insertState(tx, orgId, f.key, env.key, { enabled: false, value: ON_VALUE[f.type], rules: [], rollout: null }, this.now());
-      await appendAuditEvent(tx, this.deps.clock, ctx, { orgId, action: 'environment.created', target: { type: 'environment', id: env.key }, data: { name: env.name, flagsGivenState: flags.length } });
+      await appendAtCommit(tx, this.deps.clock, ctx, { orgId, action: 'environment.created', target: { type: 'environment', id: env.key }, data: { name: env.name, flagsGivenState: flags.length } });
       return env;
     });
   }
@@ -146,7 +146,7 @@ export class FlagService {
       const next = { approvalPolicy: policy.approvalPolicy ?? env.approvalPolicy, approvalsNeeded: policy.approvalsNeeded ?? env.approvalsNeeded };
       if (next.approvalPolicy === env.approvalPolicy && next.approvalsNeeded === env.approvalsNeeded) return env;
       await store.updateEnvironmentPolicy(tx, orgId, key, next);
-      await appendAuditEvent(tx, this.deps.clock, ctx, {
+      await appendAtCommit(tx, this.deps.clock, ctx, {
         orgId, action: 'environment.policy_updated', target: { type: 'environment', id: key },
         data: { from: { approvalPolicy: env.approvalPolicy, approvalsNeeded: env.approvalsNeeded }, to: next },
       });
@@ -269,7 +269,7 @@ export class FlagService {
          ON CONFLICT (org_id) DO UPDATE SET ticket_pattern = $2, updated_at = $3`,
         [m.org.id, input.ticketPattern, this.now()],
       );
-      await appendAuditEvent(tx, this.deps.clock, ctx, {
+      await appendAtCommit(tx, this.deps.clock, ctx, {
         orgId: m.org.id, action: 'settings.flags_updated', target: { type: 'settings', id: 'flags' },
         data: { from: { ticketPattern: before }, to: { ticketPattern: input.ticketPattern ?? DEFAULT_TICKET_PATTERN } },
       });

@@ -3,7 +3,7 @@ import type { Database, Row } from '../../platform/db/database.js';
 import { randomAlnum, randomSecret } from '../../platform/ids.js';
 import { safeEqual, sha256Hex } from '../../platform/crypto/tokens.js';
 import { badRequest, conflict, forbidden, notFound } from '../../platform/errors.js';
-import { appendAuditEvent, type AuditContext } from '../ledger/index.js';
+import { appendAtCommit, type AuditContext } from '../ledger/index.js';
 import * as store from './flag-store.js';
 
 /** SDK keys look like cls_<8-character id>_<43-character secret>; distinct from API tokens (clt_). */
@@ -48,7 +48,7 @@ export class SdkKeyService {
         'INSERT INTO sdk_keys (id, org_id, env_key, name, secret_hash, created_by, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)',
         [id, m.org.id, input.env, input.name.trim(), sha256Hex(secret), m.user.id, at],
       );
-      await appendAuditEvent(tx, this.deps.clock, ctx, { orgId: m.org.id, action: 'sdk_key.created', target: { type: 'sdk_key', id }, data: { name: input.name.trim(), env: input.env } });
+      await appendAtCommit(tx, this.deps.clock, ctx, { orgId: m.org.id, action: 'sdk_key.created', target: { type: 'sdk_key', id }, data: { name: input.name.trim(), env: input.env } });
     });
     const key = (await this.keysOf(m.org.id)).find((k) => k.id === id)!;
     return { key, secret };
@@ -63,7 +63,7 @@ export class SdkKeyService {
       if (row.revoked_at) throw conflict(`SDK key ${id} is already revoked`);
       const at = this.deps.clock.now().toISOString();
       await tx.query('UPDATE sdk_keys SET revoked_at = $2 WHERE id = $1', [id, at]);
-      await appendAuditEvent(tx, this.deps.clock, ctx, { orgId: m.org.id, action: 'sdk_key.revoked', target: { type: 'sdk_key', id }, data: { name: row.name, env: row.env_key } });
+      await appendAtCommit(tx, this.deps.clock, ctx, { orgId: m.org.id, action: 'sdk_key.revoked', target: { type: 'sdk_key', id }, data: { name: row.name, env: row.env_key } });
       return { ...toKey(row), revokedAt: at };
     });
   }

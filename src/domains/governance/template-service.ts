@@ -11,7 +11,7 @@ import { badRequest, conflict, forbidden, invalid, notFound, taken } from '../..
 import { newId } from '../../platform/ids.js';
 import type { Principal } from '../auth/index.js';
 import { CHANGE_KINDS, readApprovers, type ClassService } from '../changes/index.js';
-import { appendAuditEvent, type AuditContext } from '../ledger/index.js';
+import { appendAtCommit, type AuditContext } from '../ledger/index.js';
 import * as store from './governance-store.js';
 import type { Template, TemplateFields } from './governance-store.js';
 
@@ -74,7 +74,7 @@ export class TemplateService {
       if (clash.rows.length) throw taken(`a template named “${f.name}” exists already`, 'name');
       await store.insertTemplate(tx, p.org.id, id, f, p.user.id, at);
       await store.bumpVersion(tx, p.org.id, 'templates');
-      await appendAuditEvent(tx, this.deps.clock, ctx, { orgId: p.org.id, action: 'template.created', target: { type: 'template', id }, data: { ...f, version: 1 } });
+      await appendAtCommit(tx, this.deps.clock, ctx, { orgId: p.org.id, action: 'template.created', target: { type: 'template', id }, data: { ...f, version: 1 } });
       return (await store.findTemplate(tx, p.org.id, id))!;
     });
   }
@@ -94,7 +94,7 @@ export class TemplateService {
       await store.updateTemplate(tx, id, f, p.user.id, at);
       await store.bumpVersion(tx, p.org.id, 'templates');
       const changed = Object.keys(f).filter((k) => JSON.stringify(f[k as keyof TemplateFields]) !== JSON.stringify(before[k as keyof TemplateFields]));
-      await appendAuditEvent(tx, this.deps.clock, ctx, {
+      await appendAtCommit(tx, this.deps.clock, ctx, {
         orgId: p.org.id, action: 'template.edited', target: { type: 'template', id },
         data: { version: { from: before.version, to: before.version + 1 }, changed, wasCertified: before.state === 'certified', ...Object.fromEntries(changed.map((k) => [k, f[k as keyof TemplateFields]])) },
       });
@@ -116,7 +116,7 @@ export class TemplateService {
       const at = this.deps.clock.now().toISOString();
       await store.setTemplateState(tx, id, 'certified', p.user.id, null, at);
       await store.bumpVersion(tx, p.org.id, 'templates');
-      await appendAuditEvent(tx, this.deps.clock, ctx, { orgId: p.org.id, action: 'template.certified', target: { type: 'template', id }, data: { name: t.name, version: t.version, author: t.author.email } });
+      await appendAtCommit(tx, this.deps.clock, ctx, { orgId: p.org.id, action: 'template.certified', target: { type: 'template', id }, data: { name: t.name, version: t.version, author: t.author.email } });
       return (await store.findTemplate(tx, p.org.id, id))!;
     });
   }
@@ -135,7 +135,7 @@ export class TemplateService {
     await store.setTemplateState(tx, id, 'draft', null, why, at);
     await tx.query('UPDATE change_templates SET demoted_at = $2, demoted_by_change = $3 WHERE id = $1', [id, at, change.id]);
     await store.bumpVersion(tx, orgId, 'templates');
-    await appendAuditEvent(tx, this.deps.clock, ctx, { orgId, action: 'template.demoted', target: { type: 'template', id }, data: { name: t.name, version: t.version, change: change.id, displayId: change.displayId, reason: why } });
+    await appendAtCommit(tx, this.deps.clock, ctx, { orgId, action: 'template.demoted', target: { type: 'template', id }, data: { name: t.name, version: t.version, change: change.id, displayId: change.displayId, reason: why } });
     await this.deps.classes.dropTemplate(tx, ctx, orgId, { id, name: t.name }, 'template_demoted');
     return true;
   }
@@ -152,7 +152,7 @@ export class TemplateService {
       const at = this.deps.clock.now().toISOString();
       await store.setTemplateState(tx, id, 'withdrawn', null, why, at);
       await store.bumpVersion(tx, p.org.id, 'templates');
-      await appendAuditEvent(tx, this.deps.clock, ctx, { orgId: p.org.id, action: 'template.withdrawn', target: { type: 'template', id }, data: { name: t.name, version: t.version, reason: why, was: t.state } });
+      await appendAtCommit(tx, this.deps.clock, ctx, { orgId: p.org.id, action: 'template.withdrawn', target: { type: 'template', id }, data: { name: t.name, version: t.version, reason: why, was: t.state } });
       const dropped = t.state === 'certified' ? await this.deps.classes.dropTemplate(tx, ctx, p.org.id, { id, name: t.name }, 'template_withdrawn') : 0;
       return { template: (await store.findTemplate(tx, p.org.id, id))!, dropped };
     });

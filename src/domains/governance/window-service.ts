@@ -13,7 +13,7 @@ import { OutboundFailed, OutboundRefused, type OutboundClient } from '../../plat
 import type { Principal } from '../auth/index.js';
 import { isProduction, readSettings, type GovernanceReader, type GovernanceView, type TemplateScope, type WindowFacts } from '../changes/index.js';
 import type { FreezeCheck } from '../flags/index.js';
-import { appendAuditEvent, type AuditContext } from '../ledger/index.js';
+import { appendAtCommit, type AuditContext } from '../ledger/index.js';
 import * as store from './governance-store.js';
 import type { StoredWindow, WindowFields } from './governance-store.js';
 import { IcsError, MAX_ICS_BYTES, parseFreezeCalendar, type SkippedEvent } from './ical-import.js';
@@ -138,7 +138,7 @@ export class WindowService {
       const at = this.deps.clock.now().toISOString();
       await store.insertWindow(tx, p.org.id, id, f, p.user.id, at);
       await store.bumpVersion(tx, p.org.id, 'windows');
-      await appendAuditEvent(tx, this.deps.clock, ctx, { orgId: p.org.id, action: 'window.created', target: { type: 'window', id }, data: { ...f } });
+      await appendAtCommit(tx, this.deps.clock, ctx, { orgId: p.org.id, action: 'window.created', target: { type: 'window', id }, data: { ...f } });
       return (await store.findWindow(tx, p.org.id, id))!;
     });
   }
@@ -154,7 +154,7 @@ export class WindowService {
       await store.bumpVersion(tx, p.org.id, 'windows');
       // jsonb hands objects back with their keys reordered: compare canonical forms.
       const changed = (['name', 'kind', 'schedule', 'scope', 'description'] as const).filter((k) => canonicalJson(f[k] ?? null) !== canonicalJson(before[k] ?? null));
-      await appendAuditEvent(tx, this.deps.clock, ctx, { orgId: p.org.id, action: 'window.updated', target: { type: 'window', id }, data: Object.fromEntries(changed.map((k) => [k, { from: before[k], to: f[k] }])) });
+      await appendAtCommit(tx, this.deps.clock, ctx, { orgId: p.org.id, action: 'window.updated', target: { type: 'window', id }, data: Object.fromEntries(changed.map((k) => [k, { from: before[k], to: f[k] }])) });
       return (await store.findWindow(tx, p.org.id, id))!;
     });
   }
@@ -165,7 +165,7 @@ export class WindowService {
       const gone = await store.deleteWindow(tx, p.org.id, id);
       if (!gone) throw notFound(`no window ${id}`);
       await store.bumpVersion(tx, p.org.id, 'windows');
-      await appendAuditEvent(tx, this.deps.clock, ctx, { orgId: p.org.id, action: 'window.deleted', target: { type: 'window', id }, data: { name: gone.name, kind: gone.kind, schedule: gone.schedule, scope: gone.scope, feed: gone.feed } });
+      await appendAtCommit(tx, this.deps.clock, ctx, { orgId: p.org.id, action: 'window.deleted', target: { type: 'window', id }, data: { name: gone.name, kind: gone.kind, schedule: gone.schedule, scope: gone.scope, feed: gone.feed } });
     });
   }
 
@@ -215,7 +215,7 @@ export class WindowService {
       if (r.created || r.updated || r.removed) await store.bumpVersion(tx, p.org.id, 'windows');
       const total = await tx.query<{ n: number }>('SELECT count(*)::int AS n FROM change_windows WHERE org_id = $1', [p.org.id]);
       if (total.rows[0]!.n > MAX_WINDOWS) throw badRequest(`the import would leave ${total.rows[0]!.n} windows; an organisation keeps at most ${MAX_WINDOWS}`, input.url ? 'url' : 'ics');
-      await appendAuditEvent(tx, this.deps.clock, ctx, {
+      await appendAtCommit(tx, this.deps.clock, ctx, {
         orgId: p.org.id, action: 'window.imported', target: { type: 'window-feed', id: feed },
         data: { calendarName: r.calendarName, created: r.created, updated: r.updated, unchanged: r.unchanged, removed: r.removed, skipped: r.skipped.length, scope: sc.scope },
       });

@@ -6,7 +6,7 @@ import { newId } from '../../platform/ids.js';
 import type { Job, JobHandler } from '../../platform/jobs/job.js';
 import { scheduleJob, scheduleJobs } from '../../platform/jobs/job-queue.js';
 import { OutboundRefused, postJson, type OutboundSettings } from '../../platform/net/outbound.js';
-import { appendAuditEvent, type AuditContext } from '../ledger/index.js';
+import { appendAtCommit, type AuditContext } from '../ledger/index.js';
 import type { FlagRecord, FlagService } from '../flags/index.js';
 import { formatMessage, pagerDutySignatureValid, parseGeneric, parsePagerDuty, type IncidentNotice } from './incident-notice.js';
 
@@ -62,7 +62,7 @@ export class IncidentService {
         [m.org.id, channel, channelHost, secret, this.deps.clock.now().toISOString()],
       );
       // The audit names the host, never the URL: an incoming-webhook URL is itself a credential.
-      await appendAuditEvent(tx, this.deps.clock, ctx, {
+      await appendAtCommit(tx, this.deps.clock, ctx, {
         orgId: m.org.id, action: 'settings.incidents_updated', target: { type: 'settings', id: 'incidents' },
         data: { channelHost, pagerdutySigning: !!secret, changed: Object.keys(input) },
       });
@@ -97,7 +97,7 @@ export class IncidentService {
         return { id: existing.rows[0]!.id, delivery: 'duplicate' as const };
       }
       const delivery = row?.channel_url_sealed ? ('queued' as const) : ('no channel configured' as const);
-      await appendAuditEvent(tx, this.deps.clock, ctx, {
+      await appendAtCommit(tx, this.deps.clock, ctx, {
         orgId, action: 'incident.opened', target: { type: 'incident', id },
         data: { source, externalId: n.externalId, title: n.title, services: n.services, startedAt: n.startedAt.toISOString(), url: n.url, flagChanges: flagChanges.length, delivery },
       });
@@ -146,7 +146,7 @@ export class IncidentService {
         },
         commit: async (tx: Tx, job: Job, performed: unknown) => {
           const p = performed as { status: number; skipped?: string; host?: string };
-          await appendAuditEvent(tx, this.deps.clock, { actor: { kind: 'system', id: null, name: 'changeledger worker' }, source: 'scheduler' }, {
+          await appendAtCommit(tx, this.deps.clock, { actor: { kind: 'system', id: null, name: 'changeledger worker' }, source: 'scheduler' }, {
             orgId: job.orgId!, action: p.skipped ? 'incident.post_skipped' : 'incident.posted',
             // A post another domain queued names its own record (a case of unmanaged changes).
             target: job.payload.target ? (job.payload.target as { type: string; id: string }) : { type: 'incident', id: String(job.payload.incidentId) },

@@ -103,8 +103,8 @@ function unnumbered(ev: NewAuditEvent, ctx: AuditContext, actor: AuditEvent['act
 }
 
 /**
- * The only way an audit event is written: inside the caller's transaction, so the domain write
- * and its event commit together or not at all.
+ * How an audit event is written at once (appendAtCommit writes one with the COMMIT): inside the
+ * caller's transaction, so the domain write and its event commit together or not at all.
  *
  * One statement numbers, hashes and stores the event. Its UPDATE of the organisation's head row
  * takes the row's lock, which serialises appends of one organisation and keeps its sequence
@@ -124,9 +124,24 @@ function unnumbered(ev: NewAuditEvent, ctx: AuditContext, actor: AuditEvent['act
 export async function appendAuditEvent(
   tx: Tx, clock: Clock, ctx: AuditContext, ev: NewAuditEvent, opts: { commit?: boolean; alongside?: AlongsideWrite } = {},
 ): Promise<AuditEvent> {
+  const body = eventBody(clock, ctx, ev);
+  // Events kept for the commit (appendAtCommit) come first in the chain, as they were recorded first.
+  // The COMMIT then goes on its own: the work kept for the end has nothing left to write, yet it
+  // must run before any COMMIT.
+  const kept = await writeKept(tx);
+  return runAppend(tx, body, { ...opts, commit: opts.commit === true && !kept });
+}
+
+/** The event as it will be stored, but for its place in the chain; its time is taken now. */
+function eventBody(clock: Clock, ctx: AuditContext, ev: NewAuditEvent): EventBody {
   // One registry of actions, so the documented list cannot drift from what is written.
   if (!isAuditAction(ev.action)) throw new Error(`audit action ${ev.action} is not in the registry (src/domains/ledger/audit-actions.ts)`);
-  const body = unnumbered(ev, ctx, fullActor(ctx.actor), clock.now().toISOString());
+  return unnumbered(ev, ctx, fullActor(ctx.actor), clock.now().toISOString());
+}
+
+type EventBody = ReturnType<typeof unnumbered>;
+
+async function runAppend(tx: Tx, body: EventBody, opts: { commit?: boolean; alongside?: AlongsideWrite }): Promise<AuditEvent> {
   const { before, after } = hashedBodyAround(body, body.orgId);
   const a = body.actor;
   // One UPDATE locks the head, numbers and hashes the event from the row it locked (the newest
@@ -147,7 +162,7 @@ export async function appendAuditEvent(
     throw headless(err, body.orgId);
   });
   const row = r.rows[0];
-  if (!row) throw new Error(`organisation ${ev.orgId} has no ledger head`);
+  if (!row) throw new Error(`organisation ${body.orgId} has no ledger head`);
   return { ...body, seq: Number(row.seq), prevHash: row.prev_hash, hash: row.hash };
 }
 
@@ -155,6 +170,51 @@ export async function appendAuditEvent(
 function headless(err: unknown, orgId: string): unknown {
   const e = err as { code?: string; column?: string; message?: string };
   return e.code === '23502' && (e.column === 'org_no' || /"org_no"/.test(e.message ?? '')) ? new Error(`organisation ${orgId} has no ledger head`, { cause: err }) : err;
+}
+
+/** Events recorded with appendAtCommit that their transaction has not written yet, in order. */
+const keptForCommit = new WeakMap<Tx, EventBody[]>();
+
+/**
+ * Records an event that is written at the end of its transaction, just before the COMMIT and
+ * with it (Tx.beforeCommit), for a caller that does more after recording it and needs nothing
+ * back from the chain. The organisation's head is then locked for the append and the commit only,
+ * not across the round trips of the rest of the transaction, during which every other write of
+ * the organisation would wait. The guarantees are appendAuditEvent's: the write and its event
+ * commit together or not at all (a callback that throws writes neither), the event's time is taken
+ * now, and the chain keeps the order events were recorded in, whichever way (an appendAuditEvent
+ * after it writes the kept ones first). Where the transaction cannot keep work for its end, the
+ * event is written at once.
+ */
+export async function appendAtCommit(tx: Tx, clock: Clock, ctx: AuditContext, ev: NewAuditEvent): Promise<void> {
+  const body = eventBody(clock, ctx, ev);
+  if (!tx.beforeCommit) {
+    await runAppend(tx, body, {});
+    return;
+  }
+  const kept = keptForCommit.get(tx);
+  if (kept) {
+    kept.push(body);
+    return;
+  }
+  keptForCommit.set(tx, [body]);
+  tx.beforeCommit(async () => {
+    const events = keptForCommit.get(tx) ?? [];
+    keptForCommit.delete(tx);
+    for (const [i, e] of events.entries()) await runAppend(tx, e, { commit: i === events.length - 1 });
+  });
+}
+
+/**
+ * Writes the events kept for the commit now, in order. True when the transaction has work kept for
+ * its end (even with nothing left to write): its last statement cannot carry the COMMIT.
+ */
+async function writeKept(tx: Tx): Promise<boolean> {
+  const kept = keptForCommit.get(tx);
+  if (!kept) return false;
+  keptForCommit.set(tx, []);
+  for (const e of kept) await runAppend(tx, e, {});
+  return true;
 }
 
 /** Rows of one INSERT of a batch: 18 parameters each, well under PostgreSQL's 65,535. */
@@ -173,6 +233,7 @@ export async function appendAuditEvents(tx: Tx, clock: Clock, ctx: AuditContext,
     if (!isAuditAction(ev.action)) throw new Error(`audit action ${ev.action} is not in the registry (src/domains/ledger/audit-actions.ts)`);
     if (ev.orgId !== orgId) throw new Error('one batch of audit events belongs to one organisation');
   }
+  await writeKept(tx);
   const head = await tx.query<{ org_no: number; seq: number; hash: string }>('SELECT org_no, seq, hash FROM audit_heads WHERE org_id = $1 FOR UPDATE', [orgId]);
   const h = head.rows[0];
   if (!h) throw new Error(`organisation ${orgId} has no ledger head`);

@@ -2,9 +2,9 @@ import { beforeAll, expect, it } from 'vitest';
 import { describeEachEngine } from '../../../test/support/engines.js';
 import { testCtx } from '../../../test/support/test-app.js';
 import { SettableClock } from '../../platform/clock.js';
-import { openDatabase } from '../../platform/db/database.js';
+import { openDatabase, type Queryable } from '../../platform/db/database.js';
 import { AuthService } from '../auth/index.js';
-import { appendAuditEvent, appendAuditEvents, listAuditEvents, verifyLedger, ledgerDigest, type AuditContext, type AuditEvent } from './index.js';
+import { appendAtCommit, appendAuditEvent, appendAuditEvents, listAuditEvents, verifyLedger, ledgerDigest, type AuditContext, type AuditEvent } from './index.js';
 
 const ctx: AuditContext = { actor: { kind: 'user', id: 'usr_a', name: 'alice@example.test' }, source: 'api', requestId: 'req_1', correlationId: 'inc-42' };
 
@@ -147,6 +147,45 @@ describeEachEngine('the audit ledger', (engine) => {
     expect(await verifyLedger(engine.db(), orgId)).toMatchObject({ ok: true, firstBrokenSeq: null });
   });
 
+  it('writes an event kept for the commit with it, in the order events were recorded, without the head locked before', async () => {
+    const orgId = await newOrg();
+    const head = async (q: Queryable) => Number((await q.query<{ seq: number }>('SELECT seq FROM audit_heads WHERE org_id = $1', [orgId])).rows[0]!.seq);
+    const start = await head(engine.db());
+    const ev = (id: string) => ({ orgId, action: 'flag.updated' as const, target: { type: 'flag', id }, data: { id } });
+    const meanwhile = engine.name === 'postgres' ? 1 : 0;
+    const told = await engine.db().transaction(async (tx) => {
+      await appendAtCommit(tx, clock, ctx, ev('kept-1'));
+      // Not written yet: the chain has not moved.
+      expect(await head(tx)).toBe(start);
+      if (engine.name === 'postgres') {
+        // Nor is its head locked: another writer of the organisation commits meanwhile. (PGlite runs
+        // one transaction at a time, so there is no other writer to wait.)
+        await engine.db().transaction((other) => appendAuditEvent(other, clock, ctx, ev('meanwhile'), { commit: true }));
+      }
+      // An event written at once goes after the one kept before it.
+      const now = await appendAuditEvent(tx, clock, ctx, ev('at-once'), { commit: true });
+      await appendAtCommit(tx, clock, ctx, ev('kept-2'));
+      return now;
+    });
+    expect(told.seq).toBe(start + meanwhile + 2);
+    const chain = (await listAuditEvents(engine.db(), orgId, {}, 10)).items.slice(0, 3 + meanwhile).reverse();
+    expect(chain.map((e) => e.target.id)).toEqual([...(meanwhile ? ['meanwhile'] : []), 'kept-1', 'at-once', 'kept-2']);
+    expect(chain.map((e) => e.seq)).toEqual(Array.from({ length: 3 + meanwhile }, (_, i) => start + 1 + i));
+    expect(await verifyLedger(engine.db(), orgId)).toMatchObject({ ok: true, checked: start + 3 + meanwhile, firstBrokenSeq: null });
+
+    // A callback that throws writes no kept event; a kept event that fails takes the transaction's writes with it.
+    await expect(engine.db().transaction(async (tx) => {
+      await appendAtCommit(tx, clock, ctx, ev('lost'));
+      throw new Error('changed my mind');
+    })).rejects.toThrow('changed my mind');
+    await expect(engine.db().transaction(async (tx) => {
+      await appendAuditEvent(tx, clock, ctx, ev('rolled-back'));
+      await appendAtCommit(tx, clock, ctx, { ...ev('no-head'), orgId: 'org_without_a_ledger' });
+    })).rejects.toThrow(/has no ledger head/);
+    expect(await head(engine.db())).toBe(start + 3 + meanwhile);
+    // An action outside the registry is refused when it is recorded, not at the commit.
+    await expect(engine.db().transaction((tx) => appendAtCommit(tx, clock, ctx, { ...ev('x'), action: 'flag.nonsense' as 'flag.updated' }))).rejects.toThrow(/not in the registry/);
+  });
 
   it('refuses an action the registry does not list, and writes nothing of the transaction', async () => {
     const orgId = await newOrg();

@@ -13,7 +13,7 @@ import type { Database, Tx } from '../../platform/db/database.js';
 import { notFound } from '../../platform/errors.js';
 import { cutText, scrubJson, scrubSecrets } from '../../platform/scrub.js';
 import { readServiceNames } from '../catalogue/service-names.js';
-import { appendAuditEvent, appendAuditEvents, type AuditContext, type NewAuditEvent } from '../ledger/index.js';
+import { appendAtCommit, appendAuditEvents, type AuditContext, type NewAuditEvent } from '../ledger/index.js';
 import {
   addCounts, bucketCounts, enrichObserved, enrichReceipt, findDelivery, findSeen, findSource, insertObserved, insertReceipt, newObservedId, plannedByDisplayId,
   rememberDelivery, type NewObserved, type Seen, type SourceRow,
@@ -258,7 +258,7 @@ export class IntakeService {
         continue;
       }
       counts.receipts += 1;
-      await appendAuditEvent(tx, this.deps.clock, ctx, {
+      await appendAtCommit(tx, this.deps.clock, ctx, {
         orgId: source.orgId, action: 'change.confirmed_by_audit_log', target: { type: 'change', id: changeId },
         data: { sourceId: source.id, source: source.kind, kind: e.kind, eventId: e.eventId, title: e.title, occurredAt: e.occurredAt, principal: e.principal.name },
       });
@@ -267,7 +267,7 @@ export class IntakeService {
     const lastEventAt = [...rows.filter((r) => stored.has(r.id)).map((r) => r.occurredAt), ...receipts.map((r) => r.e.occurredAt)].sort().at(-1) ?? null;
     await addCounts(tx, source.id, counts, lastEventAt, now);
     if (counts.recorded + counts.denied + counts.enriched + counts.receipts > 0) {
-      await appendAuditEvent(tx, this.deps.clock, ctx, {
+      await appendAtCommit(tx, this.deps.clock, ctx, {
         orgId: source.orgId, action: 'change_source.received', target: { type: 'change_source', id: source.id },
         data: { ...counts, via, kind: source.kind, name: source.name, ...(capReached ? { capReached } : {}) },
       });

@@ -5,7 +5,7 @@ import type { Database, Queryable, Tx } from '../../platform/db/database.js';
 import { AppError, conflict, forbidden, invalid, notFound } from '../../platform/errors.js';
 import { newId, randomSecret } from '../../platform/ids.js';
 import type { OutboundSettings } from '../../platform/net/outbound.js';
-import { appendAuditEvent, type AuditContext } from '../ledger/index.js';
+import { appendAtCommit, type AuditContext } from '../ledger/index.js';
 import { applySettings, type ObservedSettings, type ObservedSettingsInput } from './observed-settings.js';
 import { LIMITS, PULL_KINDS, PULLS_ALLOW_PRIVATE, SOURCE_KINDS, type IntakeCounts, type SourceKind } from './observed-types.js';
 import { commitRead, notScheduledBecause, readWindow, rawRead, scheduleAllPulls, schedulePull, type PullIntake } from './pull-scheduler.js';
@@ -123,7 +123,7 @@ export class SourceService {
         id, orgId: p.org.id, kind, name, config, secretSealed: this.deps.sealer.seal(secret), secretHash: secretHash(secret),
         credentialSealed: credential === null ? null : this.deps.sealer.seal(credential), pullEnabled, at: this.deps.clock.now().toISOString(),
       });
-      await appendAuditEvent(tx, this.deps.clock, ctx, {
+      await appendAtCommit(tx, this.deps.clock, ctx, {
         orgId: p.org.id, action: 'change_source.created', target: { type: 'change_source', id },
         data: { kind, name, config, hasCredential: credential !== null, pullEnabled },
       });
@@ -151,7 +151,7 @@ export class SourceService {
       // A PUT that changes nothing writes and audits nothing.
       if (changed.length === 0) return this.viewOf(tx, p.org.id, id, pipelineUrl);
       await updateSource(tx, { id, orgId: p.org.id, name, config, credentialSealed, pullEnabled, at: this.deps.clock.now().toISOString() });
-      await appendAuditEvent(tx, this.deps.clock, ctx, {
+      await appendAtCommit(tx, this.deps.clock, ctx, {
         orgId: p.org.id, action: 'change_source.updated', target: { type: 'change_source', id },
         data: { kind: before.kind, name, config, hasCredential: credentialSealed !== null, pullEnabled, changed },
       });
@@ -166,7 +166,7 @@ export class SourceService {
     await this.deps.db.transaction(async (tx) => {
       const before = await this.one(tx, p.org.id, id, true);
       await deleteSource(tx, p.org.id, id);
-      await appendAuditEvent(tx, this.deps.clock, ctx, {
+      await appendAtCommit(tx, this.deps.clock, ctx, {
         orgId: p.org.id, action: 'change_source.deleted', target: { type: 'change_source', id }, data: { kind: before.kind, name: before.name, counts: before.counts },
       });
     });
@@ -179,7 +179,7 @@ export class SourceService {
       const before = await this.one(tx, p.org.id, id, true);
       const secret = newSourceSecret(before.kind);
       await replaceSecret(tx, p.org.id, id, this.deps.sealer.seal(secret), secretHash(secret), this.deps.clock.now().toISOString());
-      await appendAuditEvent(tx, this.deps.clock, ctx, { orgId: p.org.id, action: 'change_source.secret_rotated', target: { type: 'change_source', id }, data: { kind: before.kind, name: before.name } });
+      await appendAtCommit(tx, this.deps.clock, ctx, { orgId: p.org.id, action: 'change_source.secret_rotated', target: { type: 'change_source', id }, data: { kind: before.kind, name: before.name } });
       return { source: await this.viewOf(tx, p.org.id, id, pipelineUrl), secret };
     });
   }
@@ -208,7 +208,7 @@ export class SourceService {
         result = { ok: true, message: n === 0 ? 'The API answered: nothing changed in the last 24 hours' : `The API answered: in the last 24 hours (first ${TEST_MAX_RAW} items at most) ${what}. Nothing was recorded by this test.`, curl: null };
       }
     } else result = pushTest(s, endpoint);
-    await this.deps.db.transaction((tx) => appendAuditEvent(tx, this.deps.clock, ctx, {
+    await this.deps.db.transaction((tx) => appendAtCommit(tx, this.deps.clock, ctx, {
       orgId: p.org.id, action: 'change_source.tested', target: { type: 'change_source', id }, data: { kind: s.kind, ok: result.ok, message: result.message },
     }));
     return result;
@@ -229,11 +229,11 @@ export class SourceService {
     return this.deps.db.transaction(async (tx) => {
       const locked = await this.one(tx, p.org.id, id, true);
       if ('error' in read) {
-        await appendAuditEvent(tx, this.deps.clock, ctx, { orgId: p.org.id, action: 'change_source.pulled', target: { type: 'change_source', id }, data: { kind: s.kind, minutes, ...span, ok: false, error: read.error } });
+        await appendAtCommit(tx, this.deps.clock, ctx, { orgId: p.org.id, action: 'change_source.pulled', target: { type: 'change_source', id }, data: { kind: s.kind, minutes, ...span, ok: false, error: read.error } });
         return { ok: false, message: `The pull failed: ${read.error}`, counts: null, ...span };
       }
       const counts = await commitRead(tx, ctx, this.deps, locked, read, 'manual');
-      await appendAuditEvent(tx, this.deps.clock, ctx, { orgId: p.org.id, action: 'change_source.pulled', target: { type: 'change_source', id }, data: { kind: s.kind, minutes, ...span, ok: true, counts } });
+      await appendAtCommit(tx, this.deps.clock, ctx, { orgId: p.org.id, action: 'change_source.pulled', target: { type: 'change_source', id }, data: { kind: s.kind, minutes, ...span, ok: true, counts } });
       const message = `Read the last ${minutes} minute${minutes === 1 ? '' : 's'}: ${counts.recorded} recorded, ${counts.duplicate} already known, ${counts.receipts} receipts, ${counts.noise} noise, ${counts.ignored} ignored${counts.capped ? `, ${counts.capped} capped` : ''}`;
       return { ok: true, message, counts, ...span };
     });
@@ -258,7 +258,7 @@ export class SourceService {
       if (changed.length === 0) return { ...before, updatedAt, relinked: null };
       const now = this.deps.clock.now();
       await writeObservedSettings(tx, p.org.id, next, now.toISOString());
-      await appendAuditEvent(tx, this.deps.clock, ctx, { orgId: p.org.id, action: 'observed_settings.updated', target: { type: 'organization', id: p.org.id }, data: {
+      await appendAtCommit(tx, this.deps.clock, ctx, { orgId: p.org.id, action: 'observed_settings.updated', target: { type: 'organization', id: p.org.id }, data: {
         changed, ...next,
         // What the write replaced and wrote, field by field: the settings write's before-state capture.
         before: Object.fromEntries(changed.map((k) => [k, (before as Record<string, unknown>)[k] ?? null])),
@@ -268,7 +268,7 @@ export class SourceService {
       if (changed.includes('serviceMap') || changed.includes('resourceMap')) {
         const since = new Date(now.getTime() - LIMITS.relinkHours * 3_600_000);
         relinked = await this.deps.relink(tx, p.org.id, since);
-        await appendAuditEvent(tx, this.deps.clock, ctx, {
+        await appendAtCommit(tx, this.deps.clock, ctx, {
           orgId: p.org.id, action: 'observed.relinked', target: { type: 'organization', id: p.org.id },
           data: { count: relinked, since: since.toISOString(), maps: changed.filter((c) => c === 'serviceMap' || c === 'resourceMap') },
         });

@@ -11,7 +11,7 @@ import { scheduleJob } from '../../../platform/jobs/job-queue.js';
 import { scheduleMails, type OutboxMail } from '../../../platform/mail/mail-outbox.js';
 import { renderMail } from '../../../platform/mail/render.js';
 import { readApproverAndOwnerEmails, readApprovers } from '../../changes/index.js';
-import { appendAuditEvent, type AuditContext, type NewAuditEvent } from '../../ledger/index.js';
+import { appendAtCommit, type AuditContext, type NewAuditEvent } from '../../ledger/index.js';
 import type { ObservedChange } from '../observed-types.js';
 import { caseChanges, caseDisplayId, findCase, keepChanges, listCases, openOrJoinCases, setCaseStatus, type CaseRecord } from './case-store.js';
 import { accountOf, correlationKey, decideCase, hourOf, MIN_KEEP_NOTE, type CaseCommand, type CaseKind, type CaseStatus } from './cases.js';
@@ -137,14 +137,14 @@ export class CaseService {
       if (command === 'keep') {
         const kept = await keepChanges(tx, id, text);
         for (const w of kept) {
-          await appendAuditEvent(tx, this.deps.clock, ctx, { orgId: p.org.id, action: 'change.kept', target: { type: 'observed_change', id: w }, data: { caseId: id, note: text } });
+          await appendAtCommit(tx, this.deps.clock, ctx, { orgId: p.org.id, action: 'change.kept', target: { type: 'observed_change', id: w }, data: { caseId: id, note: text } });
         }
-        await appendAuditEvent(tx, this.deps.clock, ctx, { orgId: p.org.id, action: 'case.change_kept', target: { type: 'case', id }, data: { note: text, changes: kept } });
+        await appendAtCommit(tx, this.deps.clock, ctx, { orgId: p.org.id, action: 'case.change_kept', target: { type: 'case', id }, data: { note: text, changes: kept } });
         return;
       }
       const action = command === 'approve_rollback' ? 'case.rollback_approved' : command === 'mark_rolled_back' ? 'case.rolled_back' : 'case.resolved';
       const reverts = command === 'resolve' ? undefined : writes.map((w) => ({ change: w.id, tool: w.revert?.tool ?? 'none', command: w.revert?.command ?? null }));
-      await appendAuditEvent(tx, this.deps.clock, ctx, { orgId: p.org.id, action, target: { type: 'case', id }, data: { status: d.status, ...(text ? { note: text } : {}), ...(reverts ? { reverts } : {}) } });
+      await appendAtCommit(tx, this.deps.clock, ctx, { orgId: p.org.id, action, target: { type: 'case', id }, data: { status: d.status, ...(text ? { note: text } : {}), ...(reverts ? { reverts } : {}) } });
     });
     return this.get(p.org.id, id, p.user.id);
   }

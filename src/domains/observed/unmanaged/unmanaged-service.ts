@@ -9,7 +9,7 @@ import { AppError, forbidden, notFound, unauthorized } from '../../../platform/e
 import { randomSecret } from '../../../platform/ids.js';
 import type { RecordPrincipal } from '../../changes/change-feed.js';
 import { changesCovering, displayId } from '../../changes/index.js';
-import { appendAuditEvent, type AuditContext } from '../../ledger/index.js';
+import { appendAtCommit, type AuditContext } from '../../ledger/index.js';
 import { readJiraTicket, readServiceNowTicket } from './itsm-ticket.js';
 import { classifyPrincipal } from './principal-class.js';
 import { JUDGED_SOURCES, judgeWrite, NO_REFERENCE, principalMatcher, VOUCHING_STATUSES, type PrincipalMatcher, type RuleContext } from './reference-rule.js';
@@ -72,7 +72,7 @@ export class UnmanagedService {
       if (!changed.length) return { ...before, itsmTokenMintedAt, updatedAt, itsmTokenSet: itsmTokenMintedAt !== null };
       const now = this.deps.clock.now().toISOString();
       await writeUnmanagedSettings(tx, p.org.id, next, now);
-      await appendAuditEvent(tx, this.deps.clock, ctx, {
+      await appendAtCommit(tx, this.deps.clock, ctx, {
         orgId: p.org.id, action: 'unmanaged_settings.updated', target: { type: 'organization', id: p.org.id },
         data: {
           changed, ...pick(next, changed),
@@ -93,7 +93,7 @@ export class UnmanagedService {
     await this.deps.db.transaction(async (tx) => {
       const replaced = await hasItsmToken(tx, orgId);
       await setItsmToken(tx, orgId, sha256Hex(token), mintedAt);
-      await appendAuditEvent(tx, this.deps.clock, ctx, { orgId, action: 'organization.itsm_webhook_token', target: { type: 'organization', id: orgId }, data: { replaced } });
+      await appendAtCommit(tx, this.deps.clock, ctx, { orgId, action: 'organization.itsm_webhook_token', target: { type: 'organization', id: orgId }, data: { replaced } });
     });
     return { token, mintedAt };
   }
@@ -127,7 +127,7 @@ export class UnmanagedService {
       const { created, refreshed } = await upsertTicket(tx, orgId, ticket, verified, why, now);
       // A tokenless re-send of a ticket someone vouched for leaves it as it was; nothing is written.
       if (created || refreshed) {
-        await appendAuditEvent(tx, this.deps.clock, { ...ctx, actor: { kind: 'service', id: `itsm:${system}`, name: system === 'servicenow' ? 'ServiceNow' : 'Jira' } }, {
+        await appendAtCommit(tx, this.deps.clock, { ...ctx, actor: { kind: 'service', id: `itsm:${system}`, name: system === 'servicenow' ? 'ServiceNow' : 'Jira' } }, {
           orgId, action: 'itsm_ticket.received', target: { type: 'itsm_ticket', id: `${system}:${ticket.key}` },
           data: { system, key: ticket.key, state: ticket.state, counts: verified, plannedStart: ticket.plannedStart, plannedEnd: ticket.plannedEnd, items: ticket.items, ...(refreshed ? { refreshed: true } : {}), ...(why ? { why } : {}) },
         });
