@@ -198,10 +198,11 @@ export async function appendAtCommit(tx: Tx, clock: Clock, ctx: AuditContext, ev
     return;
   }
   keptForCommit.set(tx, [body]);
-  tx.beforeCommit(async () => {
+  tx.beforeCommit(async (last) => {
     const events = keptForCommit.get(tx) ?? [];
     keptForCommit.delete(tx);
-    for (const [i, e] of events.entries()) await runAppend(tx, e, { commit: i === events.length - 1 });
+    // The last event goes with the COMMIT, unless other work is kept for the end after this.
+    for (const [i, e] of events.entries()) await runAppend(tx, e, { commit: last && i === events.length - 1 });
   });
 }
 

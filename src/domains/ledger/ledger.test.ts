@@ -183,6 +183,16 @@ describeEachEngine('the audit ledger', (engine) => {
       await appendAtCommit(tx, clock, ctx, { ...ev('no-head'), orgId: 'org_without_a_ledger' });
     })).rejects.toThrow(/has no ledger head/);
     expect(await head(engine.db())).toBe(start + 3 + meanwhile);
+    // Other work kept for the end after the events: they go without the COMMIT, and the work runs before it.
+    let after = 0;
+    await engine.db().transaction(async (tx) => {
+      await appendAtCommit(tx, clock, ctx, ev('before-other-work'));
+      tx.beforeCommit!(async () => {
+        after = (await tx.query('SELECT seq FROM audit_heads WHERE org_id = $1', [orgId])).rows.length;
+      });
+    });
+    expect(after).toBe(1);
+    expect((await listAuditEvents(engine.db(), orgId, {}, 1)).items[0]!.target.id).toBe('before-other-work');
     // An action outside the registry is refused when it is recorded, not at the commit.
     await expect(engine.db().transaction((tx) => appendAtCommit(tx, clock, ctx, { ...ev('x'), action: 'flag.nonsense' as 'flag.updated' }))).rejects.toThrow(/not in the registry/);
   });

@@ -36,12 +36,13 @@ export type Tx = Queryable & {
   readonly queryThenCommit?: <R extends Row = Row>(text: string, params: readonly unknown[]) => Promise<QueryResult<R>>;
   /**
    * Work for the end of the transaction: it runs once the callback has returned, before the COMMIT,
-   * in the order it was given, and may end with `queryThenCommit`. A callback that throws runs none
-   * of it. What needs a lock only for its own statement (the ledger's head) goes here, so that the
-   * lock is not held across the callback's later round trips. Both engines have it; a wrapper of a
-   * transaction may leave it out.
+   * in the order it was given. `last` says no other work is kept after it: its last statement may
+   * then carry the COMMIT (`queryThenCommit`). A callback that throws runs none of it. What needs a
+   * lock only for its own statement (the ledger's head) goes here, so that the lock is not held
+   * across the callback's later round trips. Both engines have it; a wrapper of a transaction may
+   * leave it out.
    */
-  readonly beforeCommit?: (work: () => Promise<void>) => void;
+  readonly beforeCommit?: (work: (last: boolean) => Promise<void>) => void;
 };
 
 export type Database = Queryable & {
@@ -94,16 +95,16 @@ function transactionLife() {
   let ended = false;
   let failed: unknown = null;
   let previous: Promise<unknown> = Promise.resolve();
-  const atEnd: Array<() => Promise<void>> = [];
+  const atEnd: Array<(last: boolean) => Promise<void>> = [];
   return {
     /** Tx.beforeCommit: kept until the callback returns. */
-    beforeCommit(work: () => Promise<void>): void {
+    beforeCommit(work: (last: boolean) => Promise<void>): void {
       if (ended || committed) throw new Error(TRANSACTION_ENDED);
       atEnd.push(work);
     },
     /** Runs the work kept for the end, in order (work may add more), once the callback has returned. */
     async runAtEnd(): Promise<void> {
-      for (let next = atEnd.shift(); next; next = atEnd.shift()) await next();
+      for (let next = atEnd.shift(); next; next = atEnd.shift()) await next(atEnd.length === 0);
     },
     inOrder<R>(fn: () => Promise<R>): Promise<R> {
       const run = previous.then(() => {

@@ -144,17 +144,17 @@ describeEachEngine('work kept for the end of a transaction (beforeCommit)', (eng
   it('runs after the callback, in the order given, and its last statement may carry the COMMIT', async () => {
     const seen: string[] = [];
     const got = await db.transaction(async (tx) => {
-      tx.beforeCommit!(async () => {
-        seen.push('first');
+      tx.beforeCommit!(async (last) => {
+        seen.push(`first, last: ${last}`);
         await tx.query(`INSERT INTO ${table} (id) VALUES ('w1')`);
         // Work may keep more for the end; it runs after what was kept before it.
-        tx.beforeCommit!(async () => {
-          seen.push('third');
+        tx.beforeCommit!(async (lastToo) => {
+          seen.push(`third, last: ${lastToo}`);
           await tx.queryThenCommit!(`INSERT INTO ${table} (id) VALUES ($1)`, ['w3']);
         });
       });
-      tx.beforeCommit!(async () => {
-        seen.push('second');
+      tx.beforeCommit!(async (last) => {
+        seen.push(`second, last: ${last}`);
         await tx.query(`INSERT INTO ${table} (id) VALUES ('w2')`);
       });
       await tx.query(`INSERT INTO ${table} (id) VALUES ('c1')`);
@@ -162,7 +162,7 @@ describeEachEngine('work kept for the end of a transaction (beforeCommit)', (eng
       return 'answer';
     });
     expect(got).toBe('answer');
-    expect(seen).toEqual(['callback', 'first', 'second', 'third']);
+    expect(seen).toEqual(['callback', 'first, last: false', 'second, last: false', 'third, last: true']);
     expect(await ids()).toEqual(['c1', 'w1', 'w2', 'w3']);
   });
 
