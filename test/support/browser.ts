@@ -63,4 +63,6 @@ export async function signInAt(page: Page, base: string, path: string, email: st
   await page.getByLabel('Password', { exact: true }).fill(password);
   await page.getByTestId('signin-submit').click();
   await page.waitForURL((url) => url.pathname === target.pathname);
+  // The address changes before the page it names replaces the sign-in form: wait for the form to go.
+  await page.getByTestId('signin-submit').waitFor({ state: 'detached' });
 }

@@ -18,7 +18,7 @@ function sourceFiles(dir = new URL('src/', root).pathname): string[] {
 /**
  * The actions written as literals: `action: 'x.y'` (or a choice of two literals) in a file that
  * appends audit events, and the flag service's `record(tx, …, 'flag.x')`. Actions built from a
- * template (`change.${…}`) are caught by appendAuditEvent's own check when a test writes them.
+ * template (`change.${…}`) are caught by the ledger's own check when a test writes them.
  */
 function writtenLiterals(): Map<string, string> {
   const found = new Map<string, string>();
@@ -26,7 +26,7 @@ function writtenLiterals(): Map<string, string> {
   const patterns = [new RegExp(`\\baction:\\s*(?:[\\w.!]+\\s*\\?\\s*)?${lit}(?:\\s*:\\s*${lit})?`, 'g'), new RegExp(`\\.record\\(tx,[^\\n]*?${lit}(?:\\s*:\\s*${lit})?`, 'g')];
   for (const file of sourceFiles()) {
     const text = readFileSync(file, 'utf8');
-    if (!/appendAuditEvent|this\.audit\(/.test(text)) continue;
+    if (!/appendAuditEvent|appendAtCommit|this\.audit\(/.test(text)) continue;
     for (const re of patterns) for (const m of text.matchAll(re)) for (const a of m.slice(1)) if (a !== undefined) found.set(a, file);
   }
   return found;
