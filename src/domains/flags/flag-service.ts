@@ -181,15 +181,13 @@ export class FlagService {
 
   async list(orgId: string, namespace?: string): Promise<FlagWithStates[]> {
     const ns = namespace ? namespacePrefix(namespace) : null;
-    const flags = await store.listFlags(this.deps.db, orgId, ns?.prefix ?? null, ns?.exact ?? false);
-    const states = await store.listStates(this.deps.db, orgId, flags.map((f) => f.key));
-    return flags.map((f) => ({ ...f, states: states.get(f.key) ?? [] }));
+    return store.listFlagsWithStates(this.deps.db, orgId, ns?.prefix ?? null, ns?.exact ?? false);
   }
 
   async get(orgId: string, key: string): Promise<FlagWithStates> {
-    const flag = await store.findFlag(this.deps.db, orgId, key);
+    const flag = await store.findFlagWithStates(this.deps.db, orgId, key);
     if (!flag) throw notFound(`no flag ${key}`);
-    return { ...flag, states: (await store.listStates(this.deps.db, orgId, [key])).get(key) ?? [] };
+    return flag;
   }
 
   /**

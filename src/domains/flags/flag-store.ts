@@ -59,6 +59,34 @@ export async function findFlag(db: Queryable, orgId: string, key: string): Promi
   return r.rows[0] ? toFlag(r.rows[0]) : null;
 }
 
+/** The states of the flag `f` of the statement, in the environments' order, as one JSON array. */
+const STATES_OF_F = `(SELECT coalesce(json_agg(to_jsonb(s) ORDER BY e.position, e.key), '[]')
+          FROM flag_states s JOIN environments e ON e.org_id = s.org_id AND e.key = s.env_key
+         WHERE s.org_id = f.org_id AND s.flag_key = f.key) AS states`;
+
+type WithStatesRow = Row & { flag: FlagRow; states: StateRow[] };
+const withStates = (r: WithStatesRow): Flag & { states: StoredState[] } => ({ ...toFlag(r.flag), states: r.states.map(toState) });
+
+const FLAG_WITH_STATES = prepared(`SELECT to_jsonb(f) AS flag, ${STATES_OF_F} FROM flags f WHERE f.org_id = $1 AND f.key = $2`);
+
+/** One flag with its state in every environment, in one statement (findFlag and listStates together). */
+export async function findFlagWithStates(db: Queryable, orgId: string, key: string): Promise<(Flag & { states: StoredState[] }) | null> {
+  const r = await db.query<WithStatesRow>(FLAG_WITH_STATES, [orgId, key]);
+  return r.rows[0] ? withStates(r.rows[0]) : null;
+}
+
+/** Flags under a namespace prefix (or all), by key, each with its states: listFlags and listStates in one statement. */
+export async function listFlagsWithStates(db: Queryable, orgId: string, prefix: string | null, exact: boolean): Promise<Array<Flag & { states: StoredState[] }>> {
+  const r = exact && prefix
+    ? await db.query<WithStatesRow>(FLAG_WITH_STATES, [orgId, prefix])
+    : await db.query<WithStatesRow>(
+        `SELECT to_jsonb(f) AS flag, ${STATES_OF_F} FROM flags f
+          WHERE f.org_id = $1 AND ($2::text IS NULL OR f.key LIKE $2 || '%') ORDER BY f.key LIMIT 5000`,
+        [orgId, prefix ? prefix.replace(/[\\%_]/g, (c) => `\\${c}`) : null],
+      );
+  return r.rows.map(withStates);
+}
+
 /** Flags under a namespace prefix (or all), by key. */
 export async function listFlags(db: Queryable, orgId: string, prefix: string | null, exact: boolean): Promise<Flag[]> {
   const r = exact && prefix
