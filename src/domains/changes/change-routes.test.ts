@@ -143,7 +143,11 @@ describeEachEngine('changes: registration, lifecycle and approvals', (engine) =>
       expect(b.blast.scope.serviceKeys.sort()).toEqual(['svc:checkout-api', 'svc:payments', 'svc:web']);
       expect(b.approval).toMatchObject({ required: 2, approvers: 6, criticalRequired: false, expiresAt: b.change.approvalExpiresAt });
       expect(JSON.stringify((await api(owner).get(`/api/changes/${b.change.id}`)).json())).not.toContain(b.callbackSecret);
-      expect((await api(owner).get(`/api/changes/${b.change.id}?include=blast`)).json()).toMatchObject({ scopeLine: 'Silence scope: 3 services', scopeBreakdown: 'no infrastructure silenced' });
+      const read = (await api(owner).get(`/api/changes/${b.change.id}?include=blast`)).json();
+      expect(read).toMatchObject({ scopeLine: 'Silence scope: 3 services', scopeBreakdown: 'no infrastructure silenced' });
+      // The answer is the change and the blast as stored, field for field.
+      expect(b.change).toEqual(read.change);
+      expect(b.blast).toEqual(read.blast);
       const row = await engine.db().query<{ s: string }>('SELECT callback_secret_sealed AS s FROM changes WHERE id = $1', [b.change.id]);
       expect(row.rows[0]!.s).not.toContain(b.callbackSecret.slice(3));
     });

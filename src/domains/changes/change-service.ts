@@ -13,6 +13,7 @@ import type { OutboundClient } from '../../platform/net/outbound.js';
 import type { Principal } from '../auth/index.js';
 import type { Blast, SilenceMode } from '../catalogue/blast.js';
 import type { BlastService } from '../catalogue/blast-service.js';
+import type { CompactBlast } from '../catalogue/blast-snapshot.js';
 import type { Criticality } from '../catalogue/criticality.js';
 import type { ComponentInput, Resolved, Unresolved } from '../catalogue/matching.js';
 import type { MappingService } from '../catalogue/mapping-service.js';
@@ -376,7 +377,8 @@ export class ChangeService {
     }
     const hops = input.hops ?? 1;
     let computed: Awaited<ReturnType<BlastService['blastOf']>> | null = null;
-    if (!match.unresolved.length) computed = await this.checkedBlast(p.org.id, match.resolved, hops, input.silenceInfra, input.confirmLarge ?? false);
+    // The organisation's default comes from the settings read above: the blast does not read them again.
+    if (!match.unresolved.length) computed = await this.checkedBlast(p.org.id, match.resolved, hops, input.silenceInfra ?? settings.silenceInfra, input.confirmLarge ?? false);
     const crit0: Partial<Criticality> = computed?.criticality ?? {};
     const facts: ChangeFactsInput = {
       kind: input.kind ?? 'other', components: match.resolved, pipeline: input.pipeline ?? null, viaTokenId: viaToken ? p.tokenId : null, hops,
@@ -407,7 +409,9 @@ export class ChangeService {
     const crit = crit0;
     const relative = input.startNow === true || input.windowStart === undefined;
 
-    await this.deps.db.transaction(async (tx) => {
+    // What the answer reports is what the transaction wrote: the change as read back in it, and the blast as stored.
+    let storedBlast: CompactBlast | null = null;
+    const change = await this.deps.db.transaction(async (tx) => {
       await tx.query(
         `INSERT INTO changes (id, org_id, title, kind, description, ticket_url, status, hops, window_start, window_end, evidence_minutes, max_duration_minutes,
            auto_start, release_held, silence_infra, pipeline, callback_url, callback_secret_sealed, recipients, components, unresolved, criticality,
@@ -443,6 +447,7 @@ export class ChangeService {
       if (computed) {
         const s = this.deps.blast.store(computed.blast);
         await store.insertBlast(tx, id, 1, s.stored, s.bytes, at);
+        storedBlast = s.stored;
       }
       const change = (await store.findChange(tx, p.org.id, id))!;
       // Written with the COMMIT: the organisation's other writes do not wait on what follows.
@@ -462,9 +467,9 @@ export class ChangeService {
         },
       });
       await this.afterEntering(tx, change);
+      return change;
     });
-    const change = await this.get(p, id);
-    const out: Registered = { change, blast: computed ? await this.blastOf(change) : null, match: match.match };
+    const out: Registered = { change, blast: storedBlast ? await this.deps.blast.answer(change.orgId, storedBlast) : null, match: match.match };
     if (callbackSecret) out.callbackSecret = callbackSecret;
     if (status === 'pending_mapping') out.mapping = { unresolved: match.unresolved, hint: `map them on the change page: ${this.link(change)}` };
     if (status === 'pending_approval') out.approval = await this.approvalSummary(change, settings);
@@ -499,7 +504,8 @@ export class ChangeService {
   }
 
   private async approvalSummary(c: Change, settings: ChangeSettings): Promise<RegisteredApproval> {
-    const approvers = (await readApprovers(this.deps.db, c.orgId)).filter((a) => a.userId !== c.ownerId);
+    const all = await readApprovers(this.deps.db, c.orgId);
+    const approvers = all.filter((a) => a.userId !== c.ownerId);
     const critical = approvers.filter((a) => a.critical);
     const out: RegisteredApproval = {
       required: c.quorum ?? settings.quorum, approvers: approvers.length, expiresAt: c.approvalExpiresAt, criticality: c.criticality,
@@ -508,7 +514,7 @@ export class ChangeService {
     };
     const warnings = [];
     if (approvers.length < (c.quorum ?? settings.quorum)) warnings.push(`only ${approvers.length} approver(s) other than the requester for a quorum of ${c.quorum}: it will wait until it expires`);
-    if (c.criticality === 'critical' && critical.length === 0) warnings.push(`a critical change needs a critical approver: ${criticalNeed(c.ownerId, await readApprovers(this.deps.db, c.orgId)).detail}`);
+    if (c.criticality === 'critical' && critical.length === 0) warnings.push(`a critical change needs a critical approver: ${criticalNeed(c.ownerId, all).detail}`);
     if (warnings.length) out.warning = warnings.join('; ');
     return out;
   }
