@@ -410,8 +410,7 @@ export class ChangeService {
     const relative = input.startNow === true || input.windowStart === undefined;
 
     // What the answer reports is what the transaction wrote: the change as read back in it, and the blast as stored.
-    let storedBlast: CompactBlast | null = null;
-    const change = await this.deps.db.transaction(async (tx) => {
+    const { change, storedBlast } = await this.deps.db.transaction(async (tx) => {
       await tx.query(
         `INSERT INTO changes (id, org_id, title, kind, description, ticket_url, status, hops, window_start, window_end, evidence_minutes, max_duration_minutes,
            auto_start, release_held, silence_infra, pipeline, callback_url, callback_secret_sealed, recipients, components, unresolved, criticality,
@@ -444,6 +443,7 @@ export class ChangeService {
       if (captures.length) {
         await insertCaptures(tx, p.org.id, id, captures, viaToken ? 'pipeline' : 'person', capturedBy(p), at);
       }
+      let storedBlast: CompactBlast | null = null;
       if (computed) {
         const s = this.deps.blast.store(computed.blast);
         await store.insertBlast(tx, id, 1, s.stored, s.bytes, at);
@@ -467,7 +467,7 @@ export class ChangeService {
         },
       });
       await this.afterEntering(tx, change);
-      return change;
+      return { change, storedBlast };
     });
     const out: Registered = { change, blast: storedBlast ? await this.deps.blast.answer(change.orgId, storedBlast) : null, match: match.match };
     if (callbackSecret) out.callbackSecret = callbackSecret;

@@ -75,6 +75,11 @@ export async function findFlagWithStates(db: Queryable, orgId: string, key: stri
   return r.rows[0] ? withStates(r.rows[0]) : null;
 }
 
+/** A key prefix as a LIKE pattern's start, its wildcards and escapes taken literally; the statement appends `%`. */
+function likePrefix(prefix: string): string {
+  return prefix.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
 /** Flags under a namespace prefix (or all), by key, each with its states: listFlags and listStates in one statement. */
 export async function listFlagsWithStates(db: Queryable, orgId: string, prefix: string | null, exact: boolean): Promise<Array<Flag & { states: StoredState[] }>> {
   const r = exact && prefix
@@ -82,7 +87,7 @@ export async function listFlagsWithStates(db: Queryable, orgId: string, prefix: 
     : await db.query<WithStatesRow>(
         `SELECT to_jsonb(f) AS flag, ${STATES_OF_F} FROM flags f
           WHERE f.org_id = $1 AND ($2::text IS NULL OR f.key LIKE $2 || '%') ORDER BY f.key LIMIT 5000`,
-        [orgId, prefix ? prefix.replace(/[\\%_]/g, (c) => `\\${c}`) : null],
+        [orgId, prefix ? likePrefix(prefix) : null],
       );
   return r.rows.map(withStates);
 }
@@ -93,7 +98,7 @@ export async function listFlags(db: Queryable, orgId: string, prefix: string | n
     ? await db.query<FlagRow>('SELECT * FROM flags WHERE org_id = $1 AND key = $2', [orgId, prefix])
     : await db.query<FlagRow>(
         `SELECT * FROM flags WHERE org_id = $1 AND ($2::text IS NULL OR key LIKE $2 || '%') ORDER BY key LIMIT 5000`,
-        [orgId, prefix ? prefix.replace(/[\\%_]/g, (c) => `\\${c}`) : null],
+        [orgId, prefix ? likePrefix(prefix) : null],
       );
   return r.rows.map(toFlag);
 }
@@ -191,7 +196,7 @@ export async function flagsForEnv(db: Queryable, orgId: string, env: string, key
 
 /** Every key under a namespace prefix (no page limit: the flag audit asks by exact keys). */
 export async function flagKeysUnder(db: Queryable, orgId: string, prefix: string): Promise<string[]> {
-  const r = await db.query<{ key: string }>(`SELECT key FROM flags WHERE org_id = $1 AND key LIKE $2 || '%'`, [orgId, prefix.replace(/[\\%_]/g, (c) => `\\${c}`)]);
+  const r = await db.query<{ key: string }>(`SELECT key FROM flags WHERE org_id = $1 AND key LIKE $2 || '%'`, [orgId, likePrefix(prefix)]);
   return r.rows.map((x) => x.key);
 }
 
