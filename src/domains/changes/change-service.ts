@@ -11,9 +11,8 @@ import type { Job, JobHandler } from '../../platform/jobs/job.js';
 import { scheduleJob } from '../../platform/jobs/job-queue.js';
 import type { OutboundClient } from '../../platform/net/outbound.js';
 import type { Principal } from '../auth/index.js';
-import type { Blast, SilenceMode } from '../catalogue/blast.js';
+import type { Blast, MonitorSource, SilenceMode } from '../catalogue/blast.js';
 import type { BlastService } from '../catalogue/blast-service.js';
-import type { CompactBlast } from '../catalogue/blast-snapshot.js';
 import type { Criticality } from '../catalogue/criticality.js';
 import type { ComponentInput, Resolved, Unresolved } from '../catalogue/matching.js';
 import type { MappingService } from '../catalogue/mapping-service.js';
@@ -366,11 +365,22 @@ export class ChangeService {
     const input = ChangeService.clean(raw);
     const { validationPlan } = this.validate(input);
     const now = this.deps.clock.now();
-    const settings = await readSettings(this.deps.db, p.org.id);
+    // The reads that depend on nothing but the request go out together: the settings, the matching's
+    // aliases, the windows' and templates' version and the monitoring sources of the blast. Each
+    // answer, or its refusal, is still taken in the order the checks below make them.
+    const windowPlan = settled(() => planWindow(input, now));
+    const sources = this.deps.blast.sources(p.org.id);
+    sources.catch(() => undefined); // awaited only where a blast is computed, which then fails with it
+    const [settingsRead, matchRead, viewRead] = await Promise.all([
+      settle(readSettings(this.deps.db, p.org.id)),
+      settle(this.deps.mappings.match(p.org.id, { components: input.components })),
+      windowPlan.ok ? settle(this.governance.prepare(this.deps.db, p.org.id, windowPlan.value.start > now ? windowPlan.value.start : now, windowPlan.value.end)) : null,
+    ]);
+    const settings = taken(settingsRead);
     const warnings = this.judgeCallbackUrl(input.callbackUrl, settings.allowPrivateCallbacks);
-    const window = planWindow(input, now);
+    const window = taken(windowPlan);
     const evidenceMinutes = input.evidenceMinutes ?? input.surveillanceMinutes ?? settings.surveillanceMinutes;
-    const match = await this.deps.mappings.match(p.org.id, { components: input.components });
+    const match = taken(matchRead);
     const viaToken = p.kind === 'token';
     if (match.unresolved.length && !viaToken) {
       throw new AppError(400, unresolvedMessage(match.unresolved), 'components', { unresolved: match.unresolved });
@@ -378,7 +388,7 @@ export class ChangeService {
     const hops = input.hops ?? 1;
     let computed: Awaited<ReturnType<BlastService['blastOf']>> | null = null;
     // The organisation's default comes from the settings read above: the blast does not read them again.
-    if (!match.unresolved.length) computed = await this.checkedBlast(p.org.id, match.resolved, hops, input.silenceInfra ?? settings.silenceInfra, input.confirmLarge ?? false);
+    if (!match.unresolved.length) computed = await this.checkedBlast(p.org.id, match.resolved, hops, input.silenceInfra ?? settings.silenceInfra, input.confirmLarge ?? false, sources);
     const crit0: Partial<Criticality> = computed?.criticality ?? {};
     const facts: ChangeFactsInput = {
       kind: input.kind ?? 'other', components: match.resolved, pipeline: input.pipeline ?? null, viaTokenId: viaToken ? p.tokenId : null, hops,
@@ -386,7 +396,7 @@ export class ChangeService {
       emergency: ChangeService.emergencyOf(input), template: input.template?.trim() || null,
     };
     const plannedStart = window.start > now ? window.start : now;
-    const view = await this.governance.prepare(this.deps.db, p.org.id, plannedStart, window.end);
+    const view = taken(viewRead!);
     const governed = await this.decide(this.deps.db, p.org.id, facts, settings, viaToken, undefined, view.templates);
     const gated = governed.gated;
     // A change that starts now without approval is held to the windows now: refused while closed.
@@ -410,15 +420,19 @@ export class ChangeService {
     const relative = input.startNow === true || input.windowStart === undefined;
 
     // What the answer reports is what the transaction wrote: the change as read back in it, and the blast as stored.
-    const { change, storedBlast } = await this.deps.db.transaction(async (tx) => {
-      await tx.query(
+    // The blast as stored, and the scope keys the change row keeps of it (see changesCovering).
+    const storedBlast = computed ? this.deps.blast.store(computed.blast) : null;
+    const change = await this.deps.db.transaction(async (tx) => {
+      // The change, its first blast and the change as read back go in one statement.
+      const change = await store.insertChangeRead(tx,
         `INSERT INTO changes (id, org_id, title, kind, description, ticket_url, status, hops, window_start, window_end, evidence_minutes, max_duration_minutes,
            auto_start, release_held, silence_infra, pipeline, callback_url, callback_secret_sealed, recipients, components, unresolved, criticality,
            criticality_source, component_tiers, gated, quorum, owner_id, via_token_id, approval_expires_at, started_at, blast_version, created_at, updated_at, relative_window,
            change_class, change_class_source, change_class_reason, template_id, template_version, emergency, risk_tier, risk_reason, approval_digest,
-           capture_digest, validation_plan, rollback, callback_format)
+           capture_digest, validation_plan, rollback, callback_format, scope_keys, scope_keys_version)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27, $28, $29, $30, $31, $32, $32, $33,
-           $34, $35, $36, $37, $38, $39, $40, $41, $42, $43, $44, $45, $46)`,
+           $34, $35, $36, $37, $38, $39, $40, $41, $42, $43, $44, $45, $46, $47::text[], $48::int)`,
+        storedBlast ? ['INSERT INTO change_blasts (change_id, version, stored, bytes, created_at) VALUES ($1, $48, $49, $50, $32)'] : [],
         [
           id, p.org.id, input.title.trim(), input.kind ?? 'other', input.description ?? null, input.ticketUrl ?? null, status, hops,
           // startNow under approval means: start the moment it is approved.
@@ -438,18 +452,13 @@ export class ChangeService {
           digestOfCaptures, validationPlan ? JSON.stringify(validationPlan) : null,
           input.rollback ? JSON.stringify({ kind: input.rollback.kind, ...(input.rollback.plan?.trim() ? { plan: input.rollback.plan.trim() } : {}), by: viaToken ? 'pipeline' : 'person' }) : null,
           input.callbackFormat ?? 'changeledger',
+          storedBlast ? store.scopeKeysOf(storedBlast.stored) : null, storedBlast ? 1 : null,
+          ...(storedBlast ? [JSON.stringify(storedBlast.stored), storedBlast.bytes] : []),
         ],
       );
       if (captures.length) {
         await insertCaptures(tx, p.org.id, id, captures, viaToken ? 'pipeline' : 'person', capturedBy(p), at);
       }
-      let storedBlast: CompactBlast | null = null;
-      if (computed) {
-        const s = this.deps.blast.store(computed.blast);
-        await store.insertBlast(tx, id, 1, s.stored, s.bytes, at);
-        storedBlast = s.stored;
-      }
-      const change = (await store.findChange(tx, p.org.id, id))!;
       // Written with the COMMIT: the organisation's other writes do not wait on what follows.
       await appendAtCommit(tx, this.deps.clock, ctx, {
         orgId: p.org.id, action: 'change.registered', target: { type: 'change', id },
@@ -467,9 +476,9 @@ export class ChangeService {
         },
       });
       await this.afterEntering(tx, change);
-      return { change, storedBlast };
+      return change;
     });
-    const out: Registered = { change, blast: storedBlast ? await this.deps.blast.answer(change.orgId, storedBlast) : null, match: match.match };
+    const out: Registered = { change, blast: storedBlast ? await this.deps.blast.answer(change.orgId, storedBlast.stored) : null, match: match.match };
     if (callbackSecret) out.callbackSecret = callbackSecret;
     if (status === 'pending_mapping') out.mapping = { unresolved: match.unresolved, hint: `map them on the change page: ${this.link(change)}` };
     if (status === 'pending_approval') out.approval = await this.approvalSummary(change, settings);
@@ -495,8 +504,8 @@ export class ChangeService {
   }
 
   /** The blast radius a save may use: refused → 422, large without confirmation → 409. */
-  async checkedBlast(orgId: string, resolved: Resolved[], hops: 1 | 2, silenceInfra: SilenceMode | null | undefined, confirmLarge: boolean) {
-    const computed = await this.deps.blast.blastOf(orgId, resolved, hops, silenceInfra);
+  async checkedBlast(orgId: string, resolved: Resolved[], hops: 1 | 2, silenceInfra: SilenceMode | null | undefined, confirmLarge: boolean, sources?: Promise<MonitorSource[]>) {
+    const computed = await this.deps.blast.blastOf(orgId, resolved, hops, silenceInfra, sources);
     const { blast } = computed;
     if (blast.refused) throw new AppError(422, `the change is refused: ${blast.refused}`, undefined, { refused: blast.refused, counts: blast.counts, silenceInfra: computed.silenceInfra });
     if (blast.large && !confirmLarge) throw conflict(`the blast radius has ${blast.counts.services} services (100 or more): resend with confirmLarge to register it`, { needsConfirm: true, counts: blast.counts });
@@ -940,3 +949,23 @@ const EVENT_OF: Record<Action, string> = {
 const NEWS_OF: Partial<Record<Action, ChangeEvent>> = {
   mapped: 'mapped', approve: 'approved', reject: 'rejected', expire: 'expired', finish: 'completed', abort: 'completed', window_end: 'completed', report: 'reported', cancel: 'cancelled',
 };
+
+/** A read's answer or its refusal, kept to be taken in the order the checks ask for it. */
+type Settled<T> = { ok: true; value: T } | { ok: false; error: unknown };
+
+function settle<T>(p: Promise<T>): Promise<Settled<T>> {
+  return p.then((value) => ({ ok: true as const, value }), (error: unknown) => ({ ok: false as const, error }));
+}
+
+function settled<T>(f: () => T): Settled<T> {
+  try {
+    return { ok: true, value: f() };
+  } catch (error) {
+    return { ok: false, error };
+  }
+}
+
+function taken<T>(s: Settled<T>): T {
+  if (!s.ok) throw s.error;
+  return s.value;
+}

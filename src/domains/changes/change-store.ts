@@ -166,6 +166,17 @@ export function toChange(r: ChangeRow): Change {
 
 const SELECT = `SELECT c.*, u.email AS owner_email, u.display_name AS owner_name FROM changes c JOIN users u ON u.id = c.owner_id`;
 
+/**
+ * Inserts a change and reads it back as findChange does, in one statement: `insert` is the
+ * INSERT INTO changes (without RETURNING), and `withs` are further data-modifying CTEs beside it
+ * (its first blast), over the same parameters.
+ */
+export async function insertChangeRead(tx: Tx, insert: string, withs: readonly string[], params: readonly unknown[]): Promise<Change> {
+  const ctes = [`c AS (${insert} RETURNING *)`, ...withs.map((w, i) => `w${i} AS (${w})`)];
+  const r = await tx.query<ChangeRow>(`WITH ${ctes.join(', ')} SELECT c.*, u.email AS owner_email, u.display_name AS owner_name FROM c JOIN users u ON u.id = c.owner_id`, params);
+  return toChange(r.rows[0]!);
+}
+
 export async function findChange(db: Queryable, orgId: string, id: string, lock = false): Promise<Change | null> {
   if (lock) await db.query('SELECT 1 FROM changes WHERE id = $1 AND org_id = $2 FOR UPDATE', [id, orgId]);
   const r = await db.query<ChangeRow>(`${SELECT} WHERE c.id = $1 AND c.org_id = $2`, [id, orgId]);
