@@ -369,12 +369,14 @@ export class ChangeService {
     // aliases, the windows' and templates' version and the monitoring sources of the blast. Each
     // answer, or its refusal, is still taken in the order the checks below make them.
     const windowPlan = settled(() => planWindow(input, now));
+    // Where the change is planned to start: its window's start, or now if that has passed.
+    const plannedStart = windowPlan.status === 'fulfilled' && windowPlan.value.start > now ? windowPlan.value.start : now;
     const sources = this.deps.blast.sources(p.org.id);
     sources.catch(() => undefined); // awaited only where a blast is computed, which then fails with it
-    const [settingsRead, matchRead, viewRead] = await Promise.all([
-      settle(readSettings(this.deps.db, p.org.id)),
-      settle(this.deps.mappings.match(p.org.id, { components: input.components })),
-      windowPlan.ok ? settle(this.governance.prepare(this.deps.db, p.org.id, windowPlan.value.start > now ? windowPlan.value.start : now, windowPlan.value.end)) : null,
+    const [settingsRead, matchRead, viewRead] = await Promise.allSettled([
+      readSettings(this.deps.db, p.org.id),
+      this.deps.mappings.match(p.org.id, { components: input.components }),
+      windowPlan.status === 'fulfilled' ? this.governance.prepare(this.deps.db, p.org.id, plannedStart, windowPlan.value.end) : null,
     ]);
     const settings = taken(settingsRead);
     const warnings = this.judgeCallbackUrl(input.callbackUrl, settings.allowPrivateCallbacks);
@@ -395,8 +397,7 @@ export class ChangeService {
       criticality: crit0.criticality ?? null, blastServices: computed?.blast.counts.services ?? 0, silencedItems: computed?.blast.counts.items ?? 0,
       emergency: ChangeService.emergencyOf(input), template: input.template?.trim() || null,
     };
-    const plannedStart = window.start > now ? window.start : now;
-    const view = taken(viewRead!);
+    const view = taken(viewRead)!;
     const governed = await this.decide(this.deps.db, p.org.id, facts, settings, viaToken, undefined, view.templates);
     const gated = governed.gated;
     // A change that starts now without approval is held to the windows now: refused while closed.
@@ -410,7 +411,7 @@ export class ChangeService {
       const need = beforeStateNeed({ rule: settings.requireBeforeState, environment: environmentOf(input.pipeline ?? null), captures: captures.length, baseCommit: input.pipeline?.baseCommit?.trim() || null });
       if (need.required && !need.satisfied) throw conflict(`the change cannot start now: ${need.reason}`, { blockedOn: 'before_state' });
     }
-    const conflicts = input.draft ? [] : view.conflicts(window.start > now ? window.start : now, window.end, planned);
+    const conflicts = input.draft ? [] : view.conflicts(plannedStart, window.end, planned);
     const status: ChangeStatus = input.draft ? 'draft' : match.unresolved.length ? 'pending_mapping' : gated ? 'pending_approval' : input.startNow ? 'active' : 'scheduled';
     const id = `chg_${randomBytes(16).toString('hex')}`;
     const callbackSecret = input.callbackUrl ? `cs_${randomSecret()}` : undefined;
@@ -950,22 +951,16 @@ const NEWS_OF: Partial<Record<Action, ChangeEvent>> = {
   mapped: 'mapped', approve: 'approved', reject: 'rejected', expire: 'expired', finish: 'completed', abort: 'completed', window_end: 'completed', report: 'reported', cancel: 'cancelled',
 };
 
-/** A read's answer or its refusal, kept to be taken in the order the checks ask for it. */
-type Settled<T> = { ok: true; value: T } | { ok: false; error: unknown };
-
-function settle<T>(p: Promise<T>): Promise<Settled<T>> {
-  return p.then((value) => ({ ok: true as const, value }), (error: unknown) => ({ ok: false as const, error }));
-}
-
-function settled<T>(f: () => T): Settled<T> {
+/** A step's answer or its refusal, in the form Promise.allSettled gives, to be taken when the checks ask for it. */
+function settled<T>(f: () => T): PromiseSettledResult<T> {
   try {
-    return { ok: true, value: f() };
-  } catch (error) {
-    return { ok: false, error };
+    return { status: 'fulfilled', value: f() };
+  } catch (reason) {
+    return { status: 'rejected', reason };
   }
 }
 
-function taken<T>(s: Settled<T>): T {
-  if (!s.ok) throw s.error;
+function taken<T>(s: PromiseSettledResult<T>): T {
+  if (s.status === 'rejected') throw s.reason;
   return s.value;
 }
