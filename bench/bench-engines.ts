@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { openDatabase, type Database, type Engine } from '../src/platform/db/database.js';
+import { openDatabase, type Database, type Engine, type OpenOptions } from '../src/platform/db/database.js';
 import { migrate } from '../src/platform/db/migrate.js';
 import { packageRoot } from '../src/platform/paths.js';
 import { findPostgresBin, startCluster } from '../test/support/postgres-cluster.js';
@@ -16,6 +16,8 @@ export type BenchEngine = {
   version: string;
   /** Where it ran and the settings that move the figures (durability, cache size). */
   notes: string[];
+  /** How another process opens the same database (PGlite's only once this one has closed it). */
+  reopen: OpenOptions;
 };
 
 export type Skipped = { name: Engine; skipped: string };
@@ -31,11 +33,12 @@ export function pgliteVersion(): string {
 export async function openPgliteEngine(cleanup: Cleanup): Promise<BenchEngine> {
   const dir = mkdtempSync(join(tmpdir(), 'changeledger-bench-pglite-'));
   cleanup.add(`remove ${dir}`, () => rmSync(dir, { recursive: true, force: true }));
-  const db = await openDatabase({ engine: 'pglite', dataDir: dir, holder: 'changeledger-bench' });
+  const reopen: OpenOptions = { engine: 'pglite', dataDir: dir, holder: 'changeledger-bench' };
+  const db = await openDatabase(reopen);
   cleanup.add('close PGlite', () => db.close());
   await migrate(db);
   const v = await db.query<{ v: string }>("SELECT current_setting('server_version') AS v");
-  return { name: 'pglite', db, version: `PGlite ${pgliteVersion()} (PostgreSQL ${v.rows[0]?.v ?? '?'} in WebAssembly)`, notes: [`data directory ${dir}`] };
+  return { name: 'pglite', db, version: `PGlite ${pgliteVersion()} (PostgreSQL ${v.rows[0]?.v ?? '?'} in WebAssembly)`, notes: [`data directory ${dir}`], reopen };
 }
 
 /**
@@ -82,7 +85,8 @@ export async function openPostgresEngine(cleanup: Cleanup, opts: { poolSize?: nu
   });
   const u = new URL(adminUrl);
   u.pathname = `/${dbName}`;
-  const db = await openDatabase({ engine: 'postgres', url: u.toString(), poolSize });
+  const reopen: OpenOptions = { engine: 'postgres', url: u.toString(), poolSize: 1 };
+  const db = await openDatabase({ ...reopen, poolSize });
   cleanup.add('close the PostgreSQL pool', () => db.close());
   await migrate(db);
   const s = await db.query<{ name: string; setting: string }>(
@@ -93,6 +97,7 @@ export async function openPostgresEngine(cleanup: Cleanup, opts: { poolSize?: nu
     name: 'postgres',
     db,
     version: `PostgreSQL ${setting('server_version')}`,
+    reopen,
     notes: [
       `${origin}, scratch database ${dbName} on ${db.location.replace(/\/[^/]*$/, '')}${poolSize > 1 ? `, pool of ${poolSize}` : ''}`,
       ['shared_buffers', 'fsync', 'synchronous_commit', 'work_mem', 'random_page_cost', 'jit'].map((n) => `${n}=${setting(n)}`).join(' '),

@@ -3,7 +3,13 @@
  * on the indexed audit_log and, with the very same statement text and parameters, on an
  * unindexed copy of the organisation's rows: how much the indexes buy.
  */
-import type { Database, Queryable, Row } from '../src/platform/db/database.js';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { openDatabase, type Database, type OpenOptions, type Queryable, type Row } from '../src/platform/db/database.js';
+import { packageRoot } from '../src/platform/paths.js';
 import { systemClock } from '../src/platform/clock.js';
 import { FlagService } from '../src/domains/flags/flag-service.js';
 import { latencyStats, pausesDuring, say, seededRandom, watchGc, type LatencyStats } from './bench-support.js';
@@ -31,7 +37,7 @@ export type GcSummary = { pauses: number; over5ms: number; longestMs: number; to
 export type Side = { runs: number; warmup: number; stats: Record<FlagQueryKind, KindStats>; gc: GcSummary };
 /** Server-side execution time of every timed indexed question, re-run under EXPLAIN ANALYZE. */
 export type ServerSide = LatencyStats & { worst: Slowest };
-export type FlagQueryResult = { indexed: Side; unindexed: Side; sameRows: number; server: Record<FlagQueryKind, ServerSide> };
+export type FlagQueryResult = { indexed: Side; unindexed: Side; indexedSeqs: Map<string, string>; sameRows: number; server: Record<FlagQueryKind, ServerSide> };
 
 type AuditArgs = Parameters<FlagService['audit']>[1];
 type Probe = { label: string; filter: AuditArgs };
@@ -145,13 +151,16 @@ async function measure(
   return { runs: opts.runs, warmup: opts.warmup, stats, gc: summary, seqs, sqls };
 }
 
+const PROBE_SEED = 20_260_202;
+const WARM_SEED = 99;
+
 export async function benchFlagQueries(db: Database, engineLabel: string, load: FlagLoad, opts: { runs: number; unindexedRuns: number; warmup: number }): Promise<FlagQueryResult> {
   const indexedDb = routed(db, null);
   const unindexedDb = routed(db, UNINDEXED_TABLE);
   const indexedService = new FlagService({ db: indexedDb, clock: systemClock });
   const unindexedService = new FlagService({ db: unindexedDb, clock: systemClock });
-  const probes = makeProbes(load, 20_260_202, Math.max(opts.runs, opts.unindexedRuns));
-  const warm = makeProbes(load, 99, opts.warmup);
+  const probes = makeProbes(load, PROBE_SEED, Math.max(opts.runs, opts.unindexedRuns));
+  const warm = makeProbes(load, WARM_SEED, opts.warmup);
 
   say(`  [${engineLabel}] queries: indexed audit_log, warm-up ${opts.warmup} of each, then ${opts.runs} timed runs of each`);
   const indexed = await measure(indexedService, indexedDb, load, probes, warm, { runs: opts.runs, warmup: opts.warmup, engineLabel, side: 'indexed' });
@@ -174,9 +183,64 @@ export async function benchFlagQueries(db: Database, engineLabel: string, load: 
   return {
     indexed: { runs: indexed.runs, warmup: indexed.warmup, stats: indexed.stats, gc: indexed.gc },
     unindexed: { runs: unindexed.runs, warmup: unindexed.warmup, stats: unindexed.stats, gc: unindexed.gc },
-    sameRows, server,
+    indexedSeqs: indexed.seqs, sameRows, server,
   };
 }
+
+/** What the questions asked by a process of its own found: its figures, and whether it read what the benchmark's process read. */
+export type FreshResult = Side & { sameRows: number };
+type FreshJob = { open: OpenOptions; load: FlagLoad; runs: number; unindexedRuns: number; warmup: number; engineLabel: string; out: string };
+
+/**
+ * The indexed questions again, asked by a new Node process that opens the same database and does
+ * nothing else, as a server's process would. The benchmark's own process bulk-loaded the records
+ * first, and after that V8 may keep allocating node-postgres's rows straight into the old
+ * generation (allocation-site pretenuring), which makes every scavenge copy megabytes: its p99 is
+ * then its own collector's (docs/performance.md, Flags). PGlite lives inside one process, so the
+ * caller closes its copy first.
+ */
+export async function askInFreshProcess(open: OpenOptions, load: FlagLoad, indexedSeqs: ReadonlyMap<string, string>, opts: { runs: number; unindexedRuns: number; warmup: number; engineLabel: string }): Promise<FreshResult> {
+  const dir = mkdtempSync(join(tmpdir(), 'changeledger-bench-fresh-'));
+  try {
+    const job: FreshJob = { open, load, ...opts, out: join(dir, 'result.json') };
+    writeFileSync(join(dir, 'job.json'), JSON.stringify(job));
+    const code = await new Promise<number | null>((resolve, reject) => {
+      const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), join(dir, 'job.json')], { cwd: packageRoot, stdio: ['ignore', 'inherit', 'inherit'] });
+      child.on('error', reject);
+      child.on('exit', resolve);
+    });
+    if (code !== 0) throw new Error(`flag query benchmark: the process that asks the questions on its own exited with ${code}`);
+    const got = JSON.parse(readFileSync(job.out, 'utf8')) as Side & { seqs: [string, string][] };
+    let sameRows = 0;
+    for (const [key, seqs] of got.seqs) {
+      if (indexedSeqs.get(key) !== seqs) throw new Error(`flag query benchmark: ${key} answered differently in the process of its own:\n  first   ${indexedSeqs.get(key)}\n  own     ${seqs}`);
+      sameRows++;
+    }
+    return { runs: got.runs, warmup: got.warmup, stats: got.stats, gc: got.gc, sameRows };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** The process of its own: opens the database, asks the indexed questions, writes what it measured. */
+async function freshProcess(jobFile: string): Promise<void> {
+  const job = JSON.parse(readFileSync(jobFile, 'utf8')) as FreshJob;
+  const load: FlagLoad = { ...job.load, from: new Date(job.load.from), to: new Date(job.load.to) };
+  const db = await openDatabase(job.open);
+  try {
+    const routedDb = routed(db, null);
+    const service = new FlagService({ db: routedDb, clock: systemClock });
+    const probes = makeProbes(load, PROBE_SEED, Math.max(job.runs, job.unindexedRuns));
+    const warm = makeProbes(load, WARM_SEED, job.warmup);
+    say(`  [${job.engineLabel}] queries: indexed audit_log again, from a Node process of its own (pid ${process.pid}), warm-up ${job.warmup} of each, then ${job.runs} timed runs of each`);
+    const side = await measure(service, routedDb, load, probes, warm, { runs: job.runs, warmup: job.warmup, engineLabel: job.engineLabel, side: 'own process' });
+    writeFileSync(job.out, JSON.stringify({ runs: side.runs, warmup: side.warmup, stats: side.stats, gc: side.gc, seqs: [...side.seqs] }));
+  } finally {
+    await db.close();
+  }
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) await freshProcess(process.argv[2]!);
 
 /**
  * A wall-clock p99 mixes the plan's cost with everything else on the machine (a busy core, a

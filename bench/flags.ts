@@ -10,7 +10,7 @@ import { int, ms, parseOptions, positiveInt, say, seconds, table, UsageError, ma
 import { onEachEngine, type BenchEngine, type Skipped } from './bench-engines.js';
 import { benchWrites, WRITE_FLAGS, WRITE_VARIANTS, type WriteResult } from './flags-writes.js';
 import { ACTOR_COUNT, bulkLoadFlagRecords, NAMESPACES, SPAN_DAYS, UNINDEXED_TABLE, type FlagLoad } from './flags-bulk-load.js';
-import { benchFlagQueries, explainSql, FLAG_QUERY_KINDS, FLAG_QUERY_LABELS, PAGE, type FlagQueryResult, type Slowest } from './flags-queries.js';
+import { askInFreshProcess, benchFlagQueries, explainSql, FLAG_QUERY_KINDS, FLAG_QUERY_LABELS, PAGE, type FlagQueryResult, type FreshResult, type Slowest } from './flags-queries.js';
 
 export const GOAL_RATIO = 0.5;
 export const GOAL_P99_MS = 10;
@@ -52,7 +52,7 @@ function options(args: string[]): Options {
   }
 }
 
-type Done = { name: Engine; version: string; notes: string[]; writes: WriteResult; load: FlagLoad; queries: FlagQueryResult; loadAvg: string };
+type Done = { name: Engine; version: string; notes: string[]; writes: WriteResult; load: FlagLoad; queries: FlagQueryResult; fresh: FreshResult; loadAvg: string };
 type Outcome = Done | Skipped;
 
 
@@ -85,10 +85,15 @@ async function benchEngine(engine: BenchEngine, opts: Options): Promise<Done> {
   const g = queries.indexed.gc;
   say(`  [${label}] garbage collector during the indexed runs: ${g.pauses} pauses, ${g.over5ms} over 5 ms, the longest ${ms(g.longestMs)} ms, ${ms(g.totalMs)} ms in all`);
 
+  // The same questions from a process that has done nothing else, as a server's would be; the goal is
+  // judged there. PGlite lives in one process: this one lets go of it first, after its plans below.
+  const askFresh = () => askInFreshProcess(engine.reopen, load, queries.indexedSeqs, { runs: opts.runs, unindexedRuns: opts.unindexedRuns, warmup: 30, engineLabel: label });
+  let fresh = engine.name === 'postgres' ? await askFresh() : null;
+
   // A missed goal comes with its plans: the slowest run re-run verbatim, and the question the
   // server itself took longest over (they differ when the slowest run was the machine, not the plan).
   for (const k of FLAG_QUERY_KINDS) {
-    const s = queries.indexed.stats[k];
+    const s = fresh?.stats[k] ?? queries.indexed.stats[k];
     const missed = engine.name === 'postgres' && s.p99 > GOAL_P99_MS;
     const why = missed ? ` - p99 above ${GOAL_P99_MS} ms` : '';
     if (missed || opts.explain) {
@@ -97,7 +102,16 @@ async function benchEngine(engine: BenchEngine, opts: Options): Promise<Done> {
     }
     if (opts.explain) await printPlan(engine, `the slowest unindexed ${FLAG_QUERY_LABELS[k]} run`, queries.unindexed.stats[k].slowest, '');
   }
-  return { name: engine.name, version: engine.version, notes: engine.notes, writes, load, queries, loadAvg: `${loadBefore} before, ${busy()} after` };
+  if (!fresh) {
+    await engine.db.close();
+    fresh = await askFresh();
+  }
+  for (const k of FLAG_QUERY_KINDS) {
+    const f = fresh.stats[k];
+    say(`  [${label}] ${FLAG_QUERY_LABELS[k]}, process of its own: p50 ${ms(f.p50)} p99 ${ms(f.p99)} mean ${ms(f.mean)} ms; ${f.gc.inPause} of its ${f.gc.tailRuns} slowest runs overlapped a pause of its collector`);
+  }
+  say(`  [${label}] process of its own: ${fresh.sameRows} questions answered with the same records; its collector paused ${fresh.gc.pauses} times, ${fresh.gc.over5ms} over 5 ms, the longest ${ms(fresh.gc.longestMs)} ms`);
+  return { name: engine.name, version: engine.version, notes: engine.notes, writes, load, queries, fresh, loadAvg: `${loadBefore} before, ${busy()} after` };
 }
 
 function pair(s: { p50: number; p99: number }): string {
@@ -141,18 +155,20 @@ function report(outcomes: Outcome[], opts: Options): void {
   say('   the SAME statement text and parameters, audit_log swapped for the copy (the page and its prev_hash read).');
   say(`   server = the database's own execution time of the same ${opts.runs} questions, re-run under EXPLAIN (ANALYZE, TIMING OFF): the plan's cost without the client, the wire or a busy machine.`);
   say(`   VACUUM ANALYZE of both. Unindexed p99 of ${opts.unindexedRuns} runs is, by nearest rank, its ${opts.unindexedRuns >= 100 ? 'second-worst' : 'slowest'} run.`);
-  say('   slowest 1 % in a GC pause = of the indexed runs at and above the p99 rank, how many overlapped a pause of the garbage collector of this process,');
-  say('   which does the work a server process would: it parses the rows and builds the records.');
+  say('   own process = the same indexed questions from a new Node process that opens the database and asks them, doing nothing else, as a server process would;');
+  say('   the goal is judged there. loading process = asked by this process, which parsed the rows after bulk-loading the records (see docs/performance.md, Flags).');
+  say('   slowest 1 % in a GC pause = of the runs at and above the p99 rank, how many overlapped a pause of the garbage collector of the process that asked.');
   say(
     table(
-      ['engine', 'load', 'query', 'p50 ms', 'p99 ms', 'mean ms', 'max ms', 'rows/run', 'server p50 / p99', 'slowest 1 % in a GC pause', 'unindexed p50 / p99', 'indexed/unindexed p50', 'indexed/unindexed p99', `goal p99 <= ${GOAL_P99_MS} ms`],
+      ['engine', 'load', 'query', 'p50 ms', 'p99 ms', 'mean ms', 'max ms', 'rows/run', 'server p50 / p99', 'slowest 1 % in a GC pause', 'loading process p50 / p99 (in a GC pause)', 'unindexed p50 / p99', 'indexed/unindexed p50', 'indexed/unindexed p99', `goal p99 <= ${GOAL_P99_MS} ms`],
       done.flatMap((o) =>
         FLAG_QUERY_KINDS.map((k, j) => {
-          const s = o.queries.indexed.stats[k];
+          const s = o.fresh.stats[k];
+          const l = o.queries.indexed.stats[k];
           const u = o.queries.unindexed.stats[k];
           const goal = o.name !== 'postgres' ? '(PostgreSQL goal)' : s.p99 <= GOAL_P99_MS ? 'met' : 'MISSED';
-          return [o.name, j === 0 ? seconds(o.load.loadMs) : '', FLAG_QUERY_LABELS[k], ms(s.p50), ms(s.p99), ms(s.mean), ms(s.max), s.avgRows.toFixed(1), pair(o.queries.server[k]), `${s.gc.inPause} of ${s.gc.tailRuns}`, pair(u),
-            ratio(s.p50, u.p50), ratio(s.p99, u.p99), goal];
+          return [o.name, j === 0 ? seconds(o.load.loadMs) : '', FLAG_QUERY_LABELS[k], ms(s.p50), ms(s.p99), ms(s.mean), ms(s.max), s.avgRows.toFixed(1), pair(o.queries.server[k]), `${s.gc.inPause} of ${s.gc.tailRuns}`,
+            `${pair(l)} (${l.gc.inPause} of ${l.gc.tailRuns})`, pair(u), ratio(s.p50, u.p50), ratio(s.p99, u.p99), goal];
         }),
       ),
     ),
@@ -161,17 +177,18 @@ function report(outcomes: Outcome[], opts: Options): void {
     const top = Object.entries(o.load.namespaceShare).sort(([, a], [, b]) => b - a);
     const share = (e: [string, number]) => `${e[0]} ${(e[1] * 100).toFixed(1)} %`;
     say(`   ${o.name}: ${int(o.load.records)} flag records + ${int(o.load.others)} other events; busiest namespaces ${top.slice(0, 3).map(share).join(', ')}; quietest ${top.slice(-1).map(share).join('')};`);
-    say(`     unindexed copy made in ${seconds(o.load.copyMs)}, VACUUM ANALYZE ${seconds(o.load.analyzeMs)}; the copy answered all ${o.queries.sameRows} shared questions with exactly the records the indexed table did.`);
+    say(`     unindexed copy made in ${seconds(o.load.copyMs)}, VACUUM ANALYZE ${seconds(o.load.analyzeMs)}; the copy answered all ${o.queries.sameRows} shared questions with exactly the records the indexed table did,`);
+    say(`     and the own process all ${o.fresh.sameRows} of its questions.`);
   }
 
   say('\n3. Summary');
   say(
     table(
-      ['engine', 'service writes/s', 'bare/s', 'ratio', ...FLAG_QUERY_KINDS.map((k) => `${FLAG_QUERY_LABELS[k]} p50/p99`), 'unindexed p50 (ns / actor / flag)'],
+      ['engine', 'service writes/s', 'bare/s', 'ratio', ...FLAG_QUERY_KINDS.map((k) => `${FLAG_QUERY_LABELS[k]} p50/p99, own process`), 'unindexed p50 (ns / actor / flag)'],
       outcomes.map((o) =>
         'skipped' in o
           ? [o.name, 'skipped', '', '', '', '', '', '']
-          : [o.name, int(o.writes.perSec.service), int(o.writes.perSec.bare), o.writes.ratio.toFixed(3), ...FLAG_QUERY_KINDS.map((k) => pair(o.queries.indexed.stats[k])),
+          : [o.name, int(o.writes.perSec.service), int(o.writes.perSec.bare), o.writes.ratio.toFixed(3), ...FLAG_QUERY_KINDS.map((k) => pair(o.fresh.stats[k])),
               `${FLAG_QUERY_KINDS.map((k) => ms(o.queries.unindexed.stats[k].p50)).join(' / ')} ms`],
       ),
     ),
