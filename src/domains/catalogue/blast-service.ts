@@ -30,10 +30,10 @@ export class BlastService {
   /** The blast radius of components already resolved (a registration's, once nothing is left to map). */
   async blastOf(
     orgId: string, resolved: Array<Pick<Resolved, 'kind' | 'key' | 'name' | 'seen'>>, hops: 1 | 2, override: SilenceMode | null | undefined,
-    sources0?: Promise<MonitorSource[]>,
+    sourcesRead?: Promise<MonitorSource[]>,
   ): Promise<{ blast: Blast; criticality: Criticality; silenceInfra: SilenceMode }> {
     const snap = await this.deps.catalogue.snapshot(orgId);
-    const [settings, sources] = await Promise.all([override != null ? null : this.settings(orgId), sources0 ?? this.sources(orgId)]);
+    const [settings, sources] = await Promise.all([override != null ? null : this.settings(orgId), sourcesRead ?? this.sources(orgId)]);
     const silenceInfra = override ?? settings!.silenceInfra;
     const blast = computeBlast(snap.graph, { components: resolved, hops, silenceInfra, sources });
     return { blast, criticality: criticalityOf(snap.graph, resolved, blast.scope.serviceKeys), silenceInfra };

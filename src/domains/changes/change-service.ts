@@ -433,7 +433,6 @@ export class ChangeService {
            capture_digest, validation_plan, rollback, callback_format, scope_keys, scope_keys_version)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27, $28, $29, $30, $31, $32, $32, $33,
            $34, $35, $36, $37, $38, $39, $40, $41, $42, $43, $44, $45, $46, $47::text[], $48::int)`,
-        storedBlast ? ['INSERT INTO change_blasts (change_id, version, stored, bytes, created_at) VALUES ($1, $48, $49, $50, $32)'] : [],
         [
           id, p.org.id, input.title.trim(), input.kind ?? 'other', input.description ?? null, input.ticketUrl ?? null, status, hops,
           // startNow under approval means: start the moment it is approved.
@@ -454,8 +453,8 @@ export class ChangeService {
           input.rollback ? JSON.stringify({ kind: input.rollback.kind, ...(input.rollback.plan?.trim() ? { plan: input.rollback.plan.trim() } : {}), by: viaToken ? 'pipeline' : 'person' }) : null,
           input.callbackFormat ?? 'changeledger',
           storedBlast ? store.scopeKeysOf(storedBlast.stored) : null, storedBlast ? 1 : null,
-          ...(storedBlast ? [JSON.stringify(storedBlast.stored), storedBlast.bytes] : []),
         ],
+        storedBlast,
       );
       if (captures.length) {
         await insertCaptures(tx, p.org.id, id, captures, viaToken ? 'pipeline' : 'person', capturedBy(p), at);

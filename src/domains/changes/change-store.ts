@@ -164,16 +164,24 @@ export function toChange(r: ChangeRow): Change {
   };
 }
 
-const SELECT = `SELECT c.*, u.email AS owner_email, u.display_name AS owner_name FROM changes c JOIN users u ON u.id = c.owner_id`;
+/** A change with its owner's e-mail and name, read from `from` (the table, or a CTE that returns its rows). */
+const readFrom = (from: string) => `SELECT c.*, u.email AS owner_email, u.display_name AS owner_name FROM ${from} c JOIN users u ON u.id = c.owner_id`;
+const SELECT = readFrom('changes');
 
 /**
- * Inserts a change and reads it back as findChange does, in one statement: `insert` is the
- * INSERT INTO changes (without RETURNING), and `withs` are further data-modifying CTEs beside it
- * (its first blast), over the same parameters.
+ * Inserts a change, its first blast when it has one, and reads the change back as findChange does,
+ * in one statement. `insert` is the INSERT INTO changes over `params`, without RETURNING; the blast
+ * takes the change's id, blast version and time from the row inserted.
  */
-export async function insertChangeRead(tx: Tx, insert: string, withs: readonly string[], params: readonly unknown[]): Promise<Change> {
-  const ctes = [`c AS (${insert} RETURNING *)`, ...withs.map((w, i) => `w${i} AS (${w})`)];
-  const r = await tx.query<ChangeRow>(`WITH ${ctes.join(', ')} SELECT c.*, u.email AS owner_email, u.display_name AS owner_name FROM c JOIN users u ON u.id = c.owner_id`, params);
+export async function insertChangeRead(tx: Tx, insert: string, params: readonly unknown[], blast: { stored: CompactBlast; bytes: number } | null): Promise<Change> {
+  const n = params.length;
+  const withBlast = blast
+    ? `, blast AS (INSERT INTO change_blasts (change_id, version, stored, bytes, created_at) SELECT id, blast_version, $${n + 1}::jsonb, $${n + 2}::int, created_at FROM inserted)`
+    : '';
+  const r = await tx.query<ChangeRow>(
+    `WITH inserted AS (${insert} RETURNING *)${withBlast} ${readFrom('inserted')}`,
+    blast ? [...params, JSON.stringify(blast.stored), blast.bytes] : params,
+  );
   return toChange(r.rows[0]!);
 }
 
