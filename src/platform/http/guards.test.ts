@@ -91,6 +91,22 @@ describeEachEngine('the two listeners', (engine) => {
     expect(await countRows(engine.db())).toEqual(before);
   });
 
+  it('logs each answered request in one line, with what was asked, the answer and its time; probes stay out of the info log', async () => {
+    const from = t.logs.length;
+    const listed = await t.main.inject({ method: 'GET', url: '/api/flags?namespace=ops.*', headers: owner.headers });
+    expect(listed.statusCode).toBe(200);
+    expect((await t.main.inject({ url: '/healthz' })).statusCode).toBe(200);
+    const missing = await t.pipeline.inject({ method: 'GET', url: '/api/nowhere' });
+    const lines = t.logs.slice(from).map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => l.reqId !== undefined);
+    expect(lines).toEqual([
+      expect.objectContaining({
+        level: 30, msg: 'request completed', listener: 'main', reqId: listed.headers['x-request-id'],
+        req: expect.objectContaining({ method: 'GET', url: '/api/flags?namespace=ops.*' }), res: { statusCode: 200 }, responseTime: expect.any(Number),
+      }),
+      expect.objectContaining({ msg: 'request completed', listener: 'pipeline', reqId: missing.headers['x-request-id'], req: expect.objectContaining({ method: 'GET', url: '/api/nowhere' }), res: { statusCode: 404 } }),
+    ]);
+  });
+
   it('serves health, readiness, Prometheus metrics and the OpenAPI document', async () => {
     expect((await t.main.inject({ url: '/healthz' })).json()).toEqual({ status: 'ok' });
     expect((await t.main.inject({ url: '/readyz' })).json()).toEqual({ status: 'ready', engine: engine.name });
