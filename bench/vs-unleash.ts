@@ -13,7 +13,9 @@
  * a person's do; Unleash's carry an admin API token. Reported side by side: toggles/s and its ratio
  * (goal ≥ 5×), p50/p99 (goal: p99 ≤ Unleash's), CPU per toggle, RSS idle and after the load, that
  * every changeledger toggle is in its ledger, and the audit table's bytes per record beside
- * Unleash's events table (goal ≤ 1.5×).
+ * Unleash's events table (goal ≤ 1.5×). With --floor, two bare servers on changeledger's database
+ * take turns with them (bench/toggle-floor-server.ts), to show what a toggle costs at the least
+ * with and without its record, and so the ratio any server keeping the record could reach.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -25,6 +27,7 @@ import { findPostgresBin, freePort, startCluster } from '../test/support/postgre
 import { busy, Cleanup, int, latencyStats, machine, ms, parseOptions, positiveInt, say, table, UsageError } from './bench-support.js';
 import { send } from './http-send.js';
 import { machineCpu, Probe, rssKb, statusKb } from './load-probes.js';
+import { packageRoot } from '../src/platform/paths.js';
 import { api, cli, ensureBuilt, inParallel, OWNER, PASSWORD, postmasterPid, startReplica, withDb } from './load-servers.js';
 
 const UNLEASH_VERSION = '8.2.0';
@@ -49,14 +52,21 @@ const USAGE = `usage: npm run bench -- vs-unleash [options]
   --profile         where a toggle's time goes: load pg_stat_statements into the cluster and print, for
                     each product, transactions, statements (round trips), execution time and WAL a
                     toggle, its busiest statements, and what its sessions were waiting on
+  --floor           also run two bare node:http servers on changeledger's database, taking turns with
+                    the products (bench/toggle-floor-server.ts): one that reads the session and only
+                    UPDATEs the state, and one that reads the session and writes the toggle with its
+                    audit record through the product's own store functions, with no framework, schema
+                    check or log line. Prints what each costs a toggle and the ratio it reaches against
+                    Unleash in the same run: the ceiling of any server that keeps the record. Not with
+                    --engine pglite or --profile
   --skip-build      use the existing dist/ instead of running npm run build first
 Needs the npm registry on the first run (unleash-server@${UNLEASH_VERSION} and its dependencies, ~200 MB).`;
 
-type Options = { concurrency: number; seconds: number; rounds: number; warmup: number; firstWarmup: number; flags: number; pool: number; records: number; fsync: boolean; cache: string; skipBuild: boolean; profile: boolean; engine: 'postgres' | 'pglite' };
+type Options = { concurrency: number; seconds: number; rounds: number; warmup: number; firstWarmup: number; flags: number; pool: number; records: number; fsync: boolean; cache: string; skipBuild: boolean; profile: boolean; floor: boolean; engine: 'postgres' | 'pglite' };
 
 function options(args: string[]): Options {
   try {
-    const { values, flags } = parseOptions(args, { values: ['concurrency', 'seconds', 'rounds', 'warmup', 'first-warmup', 'flags', 'pool', 'records', 'fsync', 'cache', 'engine'], flags: ['skip-build', 'profile', 'help'] });
+    const { values, flags } = parseOptions(args, { values: ['concurrency', 'seconds', 'rounds', 'warmup', 'first-warmup', 'flags', 'pool', 'records', 'fsync', 'cache', 'engine'], flags: ['skip-build', 'profile', 'floor', 'help'] });
     if (flags.has('help')) throw new UsageError('');
     const fsync = values.get('fsync') ?? 'on';
     if (fsync !== 'on' && fsync !== 'off') throw new UsageError(`--fsync must be on or off, got "${fsync}"`);
@@ -64,6 +74,7 @@ function options(args: string[]): Options {
     if (engine !== 'postgres' && engine !== 'pglite') throw new UsageError(`--engine must be postgres or pglite, got "${engine}"`);
     if (engine === 'pglite' && values.has('records')) throw new UsageError('--records fills and sizes the audit table on PostgreSQL: leave it out with --engine pglite');
     if (engine === 'pglite' && flags.has('profile')) throw new UsageError('--profile reads pg_stat_statements of the shared PostgreSQL: leave it out with --engine pglite');
+    if (flags.has('floor') && (engine === 'pglite' || flags.has('profile'))) throw new UsageError('--floor runs its servers on changeledger\'s PostgreSQL database, whose statements --profile counts: leave out --engine pglite and --profile');
     const count = (name: string, dflt: number) => (values.get(name) === '0' ? 0 : (positiveInt(name, values.get(name)) ?? dflt));
     return {
       concurrency: positiveInt('concurrency', values.get('concurrency')) ?? 8,
@@ -78,6 +89,7 @@ function options(args: string[]): Options {
       cache: values.get('cache') ?? join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'changeledger-bench'),
       skipBuild: flags.has('skip-build'),
       profile: flags.has('profile'),
+      floor: flags.has('floor'),
       engine,
     };
   } catch (err) {
@@ -185,6 +197,52 @@ async function startChangeledger(o: Options, url: string | undefined, dataDir: s
       };
     },
     state: new Array<boolean>(o.flags).fill(false), cursor: 0, okAll: 0, stop: () => replica.stop(),
+  };
+}
+
+/**
+ * A bare server of bench/toggle-floor-server.ts (--floor) on changeledger's database, answering the
+ * same toggles with changeledger's own sessions and flags; it shares their state, so each toggle
+ * still changes its flag.
+ */
+async function startFloor(arm: 'update' | 'recorded', cl: Product, databaseUrl: string, dir: string, cleanup: Cleanup): Promise<Product> {
+  const log = openSync(join(dir, `floor-${arm}.log`), 'a');
+  const child = spawn(process.execPath, ['--import', 'tsx', join(packageRoot, 'bench', 'toggle-floor-server.ts'), databaseUrl, arm], { cwd: packageRoot, env: process.env, stdio: ['ignore', 'pipe', log] });
+  closeSync(log);
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const stop = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    child.kill('SIGTERM');
+    const killer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+    await exited;
+    clearTimeout(killer);
+  };
+  cleanup.add(`stop the floor server (${arm})`, stop);
+  const port = await new Promise<number>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`the floor server (${arm}) did not start within 30 s; its log: ${join(dir, `floor-${arm}.log`)}`)), 30_000);
+    let out = '';
+    child.stdout!.on('data', (d: Buffer) => {
+      out += d.toString();
+      const m = /PORT (\d+)/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve(Number(m[1]));
+      }
+    });
+    void exited.then(() => {
+      clearTimeout(timer);
+      reject(new Error(`the floor server (${arm}) exited before it listened; its log: ${join(dir, `floor-${arm}.log`)}`));
+    });
+  });
+  const clOrigin = new URL(cl.toggle(0, true, 0).url).origin;
+  return {
+    name: arm === 'update' ? 'floor: session + UPDATE, no record' : 'floor: session + recorded toggle',
+    pid: child.pid!, db: cl.db, auditTable: cl.auditTable, embedded: false, records: cl.records,
+    toggle: (i, on, vu) => {
+      const r = cl.toggle(i, on, vu);
+      return { ...r, url: `http://127.0.0.1:${port}${r.url.slice(clOrigin.length)}` };
+    },
+    state: cl.state, cursor: 0, okAll: 0, stop,
   };
 }
 
@@ -422,6 +480,11 @@ export async function run(args: string[]): Promise<void> {
       await startUnleash(opts, unleashDir, withDb(cluster.url, dbs.un), join(dataDir, 'unleash.log'), cleanup),
     ] as const;
     say(`started both and made ${opts.flags} flags in each (${((performance.now() - t0) / 1000).toFixed(1)} s); logs in ${dataDir}`);
+    // The floor's servers take turns with the products; the recorded one appends to changeledger's ledger.
+    const floors = opts.floor
+      ? [await startFloor('update', products[0], withDb(cluster.url, dbs.cl), dataDir, cleanup), await startFloor('recorded', products[0], withDb(cluster.url, dbs.cl), dataDir, cleanup)]
+      : [];
+    const arms: Product[] = [...products, ...floors];
     const clients = await Promise.all(products.map(async (p) => {
       if (p.embedded) return null;
       const c = new pg.Client({ connectionString: withDb(cluster.url, p.db) });
@@ -433,14 +496,14 @@ export async function run(args: string[]): Promise<void> {
     await new Promise((r) => setTimeout(r, 3000));
     const idleRss = products.map((p) => rssKb(p.pid));
     const recordsBefore = await Promise.all(products.map((p) => p.records()));
-    const okBefore = products.map((p) => p.okAll);
+    const okBefore = arms.map((p) => p.okAll);
 
     const sampler = new pg.Client({ connectionString: cluster.url });
     await sampler.connect();
     cleanup.add('close the sampler connection', () => sampler.end());
     // A fresh process is slower for its first seconds (JIT, caches, jobs that start with the server):
     // each product runs the load for a while before any window counts.
-    for (const p of products) {
+    for (const p of arms) {
       say(`warming ${p.name} up for ${opts.firstWarmup} s (not counted)`);
       await load(p, { concurrency: opts.concurrency, warmupMs: 0, measureMs: opts.firstWarmup * 1000 });
     }
@@ -450,11 +513,12 @@ export async function run(args: string[]): Promise<void> {
       await admin.query('SELECT pg_stat_statements_reset()');
       profileStart = await Promise.all(products.map(async (p) => ({ toggles: p.okAll, db: await dbCounters(admin, p.db) })));
     }
-    const windows: Win[][] = products.map(() => []);
+    const windows: Win[][] = arms.map(() => []);
     for (let round = 0; round < opts.rounds; round++) {
       say(`round ${round + 1} of ${opts.rounds}`);
-      const order = round % 2 === 0 ? [0, 1] : [1, 0];
-      for (const i of order) windows[i]!.push(await measureWindow(products[i]!, opts, cluster.dir, sampler));
+      const order = arms.map((_, i) => i);
+      if (round % 2 === 1) order.reverse();
+      for (const i of order) windows[i]!.push(await measureWindow(arms[i]!, opts, cluster.dir, sampler));
     }
     await new Promise((r) => setTimeout(r, opts.profile ? STATS_SETTLE_MS : 3000));
     const profiles: Profile[] = opts.profile
@@ -473,6 +537,9 @@ export async function run(args: string[]): Promise<void> {
     const hwm = products.map((p) => statusKb(p.pid, 'VmHWM'));
     const recordsAfter = await Promise.all(products.map((p) => p.records()));
     const landed = products.map((p, i) => ({ toggles: p.okAll - okBefore[i]!, records: recordsAfter[i]! - recordsBefore[i]! }));
+    // The recorded floor server's toggles are in changeledger's ledger too.
+    const floorRecorded = floors[1] ? floors[1].okAll - okBefore[3]! : 0;
+    landed[0]!.toggles += floorRecorded;
 
     // Storage is compared on the shared PostgreSQL only: PGlite keeps its pages in its own process.
     const pgClients = clients.every((c) => c !== null) ? clients : null;
@@ -538,7 +605,17 @@ export async function run(args: string[]): Promise<void> {
       ...(sized && perRecord ? storageRows(sized, perRecord) : []),
     ]));
     const everyOne = landed[0]!.records === landed[0]!.toggles;
-    say(`\nchangeledger ledger (audit verify: every chain intact): ${int(landed[0]!.toggles)} toggles answered 2xx during the load (warm-ups included), ${int(landed[0]!.records)} audit records written: ${everyOne ? 'every toggle is in the ledger' : 'MISMATCH'}`);
+    say(`\nchangeledger ledger (audit verify: every chain intact): ${int(landed[0]!.toggles)} toggles answered 2xx during the load (warm-ups included${floorRecorded ? `; ${int(floorRecorded)} of them by the recorded floor server` : ''}), ${int(landed[0]!.records)} audit records written: ${everyOne ? 'every toggle is in the ledger' : 'MISMATCH'}`);
+    if (floors.length > 0) {
+      say('\nThe floor (--floor): bare node:http servers on changeledger\'s database, no framework, schema check or log line, in the same rounds (bench/toggle-floor-server.ts)');
+      const unCpu = un.cpuPerToggle + un.pgPerToggle;
+      say(table(['server', 'toggles/s', 'p50 / p99', 'errors', 'CPU a toggle: server + PostgreSQL', 'toggles/s ÷ Unleash\'s', 'Unleash\'s CPU a toggle ÷ this one\'s'], [0, 2, 3].map((i) => {
+        const a = sum[i]!;
+        const both = a.cpuPerToggle + a.pgPerToggle;
+        return [arms[i]!.name, `${int(a.rps)} (windows ${range(a.rpsRange)})`, `${ms(a.stats.p50)} / ${ms(a.stats.p99)} ms`, `${a.errors}${a.errors ? ` ${JSON.stringify(a.errs)}` : ''}`,
+          `${ms(a.cpuPerToggle)} + ${ms(a.pgPerToggle)} = ${ms(both)} ms`, `${(a.rps / un.rps).toFixed(2)}×`, `${(unCpu / both).toFixed(2)}×`];
+      })));
+    }
     if (sized) {
       for (const [i, p] of products.entries()) {
         say(`${p.name} ${p.auditTable} indexes: ${sized[i]!.perIndex.map((x) => `${x.name} ${int(x.bytes / Math.max(1, sized[i]!.records))} B/record`).join(', ')}`);
