@@ -5,7 +5,7 @@ import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { authRoutes, tokenRoutes } from './domains/auth/auth-routes.js';
 import { membersRoutes } from './domains/auth/members-routes.js';
 import { catalogueRoutes } from './domains/catalogue/catalogue-routes.js';
@@ -66,15 +66,25 @@ const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
 const PROBE_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
 
 /**
- * One log line a request, written when its answer has gone: what was asked, from where, what came
- * back and how long it took (Fastify's own logging writes two lines, the first without the answer
- * and the second without the question). Probes, polled every few seconds, are logged at debug.
+ * Fastify's request logging, one line a request: nothing when it arrives, and when its answer has
+ * gone, what was asked and from where with what came back and how long it took (Fastify's own writes
+ * two lines, the first without the answer and the second without the question). Probes, polled
+ * every few seconds, are logged at debug; `probes`: every request of the listener is one. Fastify's
+ * other lines (errors, broken streams, routes not found) are left as they are.
  */
-function logAnswered(req: FastifyRequest, reply: FastifyReply, probe: boolean): void {
-  req.log[probe ? 'debug' : 'info'](
-    { req: { method: req.method, url: req.url, host: req.host, remoteAddress: req.ip, remotePort: req.socket.remotePort }, res: { statusCode: reply.statusCode }, responseTime: reply.elapsedTime },
-    'request completed',
-  );
+class OneLinePerRequest extends LogController {
+  constructor(private readonly probes = false) {
+    super();
+  }
+
+  override incomingRequest(): void {}
+
+  override requestCompleted(error: Error | null | undefined, req: FastifyRequest, reply: FastifyReply): void {
+    // The logger's `req` serializer (Fastify's) writes the method, URL, host and the client's address.
+    const line = { req, res: reply, responseTime: reply.elapsedTime };
+    if (error) reply.log.error({ ...line, err: error }, 'request errored');
+    else reply.log[this.probes || PROBE_PATHS.has(req.routeOptions.url ?? '') ? 'debug' : 'info'](line, 'request completed');
+  }
 }
 
 /** Liveness, readiness (the database answers) and, where asked, the Prometheus metrics. */
@@ -100,8 +110,7 @@ function probeRoutes(app: FastifyInstance, deps: Pick<AppDeps, 'db' | 'metrics'>
  * Every other path is 404, so a balancer that sends it a person or a pipeline by mistake is told.
  */
 export async function buildProbeApp(deps: Pick<AppDeps, 'db' | 'metrics' | 'logger'>): Promise<FastifyInstance> {
-  const app = Fastify({ loggerInstance: deps.logger.child({ listener: 'probes' }) as FastifyBaseLogger, disableRequestLogging: true, return503OnClosing: true }) as unknown as FastifyInstance;
-  app.addHook('onResponse', async (req, reply) => logAnswered(req, reply, true));
+  const app = Fastify({ loggerInstance: deps.logger.child({ listener: 'probes' }) as FastifyBaseLogger, logController: new OneLinePerRequest(true), return503OnClosing: true }) as unknown as FastifyInstance;
   installErrorHandler(app);
   probeRoutes(app, deps, true);
   app.setNotFoundHandler(async (req, reply) => reply.status(404).send({ error: `no route ${req.method} ${req.url.split('?')[0] ?? ''}: this process is a worker (--role worker) and serves only /healthz, /readyz and /metrics` }));
@@ -115,7 +124,7 @@ export async function buildProbeApp(deps: Pick<AppDeps, 'db' | 'metrics' | 'logg
 export async function buildApp(deps: AppDeps, listener: Listener): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: deps.logger.child({ listener }) as FastifyBaseLogger,
-    disableRequestLogging: true,
+    logController: new OneLinePerRequest(),
     bodyLimit: listener === 'pipeline' ? PIPELINE_BODY_LIMIT : MAIN_BODY_LIMIT,
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
@@ -142,7 +151,6 @@ export async function buildApp(deps: AppDeps, listener: Listener): Promise<Fasti
   });
   app.addHook('onResponse', async (req, reply) => {
     const route = req.routeOptions.url ?? 'unmatched';
-    logAnswered(req, reply, PROBE_PATHS.has(route));
     deps.metrics.httpRequests.inc({ listener, method: req.method, route, status: String(reply.statusCode) });
     deps.metrics.httpDuration.observe({ listener, route }, reply.elapsedTime / 1000);
   });

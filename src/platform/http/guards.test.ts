@@ -101,7 +101,7 @@ describeEachEngine('the two listeners', (engine) => {
     expect(lines).toEqual([
       expect.objectContaining({
         level: 30, msg: 'request completed', listener: 'main', reqId: listed.headers['x-request-id'],
-        req: expect.objectContaining({ method: 'GET', url: '/api/flags?namespace=ops.*' }), res: { statusCode: 200 }, responseTime: expect.any(Number),
+        req: expect.objectContaining({ method: 'GET', url: '/api/flags?namespace=ops.*', remoteAddress: '127.0.0.1' }), res: { statusCode: 200 }, responseTime: expect.any(Number),
       }),
       expect.objectContaining({ msg: 'request completed', listener: 'pipeline', reqId: missing.headers['x-request-id'], req: expect.objectContaining({ method: 'GET', url: '/api/nowhere' }), res: { statusCode: 404 } }),
     ]);
