@@ -74,7 +74,8 @@ function options(args: string[]): Options {
     if (engine !== 'postgres' && engine !== 'pglite') throw new UsageError(`--engine must be postgres or pglite, got "${engine}"`);
     if (engine === 'pglite' && values.has('records')) throw new UsageError('--records fills and sizes the audit table on PostgreSQL: leave it out with --engine pglite');
     if (engine === 'pglite' && flags.has('profile')) throw new UsageError('--profile reads pg_stat_statements of the shared PostgreSQL: leave it out with --engine pglite');
-    if (flags.has('floor') && (engine === 'pglite' || flags.has('profile'))) throw new UsageError('--floor runs its servers on changeledger\'s PostgreSQL database, whose statements --profile counts: leave out --engine pglite and --profile');
+    if (flags.has('floor') && engine === 'pglite') throw new UsageError('--floor runs its bare servers on changeledger\'s PostgreSQL database: leave out --engine pglite');
+    if (flags.has('floor') && flags.has('profile')) throw new UsageError('--floor\'s servers would add their statements to changeledger\'s in the --profile counts: run the two apart');
     const count = (name: string, dflt: number) => (values.get(name) === '0' ? 0 : (positiveInt(name, values.get(name)) ?? dflt));
     return {
       concurrency: positiveInt('concurrency', values.get('concurrency')) ?? 8,
