@@ -17,7 +17,7 @@
  * take turns with them (bench/toggle-floor-server.ts), to show what a toggle costs at the least
  * with and without its record, and so the ratio any server keeping the record could reach.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent } from 'node:http';
 import { cpus, homedir, tmpdir } from 'node:os';
@@ -201,6 +201,19 @@ async function startChangeledger(o: Options, url: string | undefined, dataDir: s
   };
 }
 
+/** A child's exit, and how to stop it: SIGTERM, then SIGKILL after 15 s. */
+function stopper(child: ChildProcess): { exited: Promise<void>; stop: () => Promise<void> } {
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const stop = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    child.kill('SIGTERM');
+    const killer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+    await exited;
+    clearTimeout(killer);
+  };
+  return { exited, stop };
+}
+
 /**
  * A bare server of bench/toggle-floor-server.ts (--floor) on changeledger's database, answering the
  * same toggles with changeledger's own sessions and flags; it shares their state, so each toggle
@@ -210,14 +223,7 @@ async function startFloor(arm: 'update' | 'recorded', cl: Product, databaseUrl: 
   const log = openSync(join(dir, `floor-${arm}.log`), 'a');
   const child = spawn(process.execPath, ['--import', 'tsx', join(packageRoot, 'bench', 'toggle-floor-server.ts'), databaseUrl, arm], { cwd: packageRoot, env: process.env, stdio: ['ignore', 'pipe', log] });
   closeSync(log);
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const stop = async () => {
-    if (child.exitCode !== null || child.signalCode !== null) return;
-    child.kill('SIGTERM');
-    const killer = setTimeout(() => child.kill('SIGKILL'), 15_000);
-    await exited;
-    clearTimeout(killer);
-  };
+  const { exited, stop } = stopper(child);
   cleanup.add(`stop the floor server (${arm})`, stop);
   const port = await new Promise<number>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`the floor server (${arm}) did not start within 30 s; its log: ${join(dir, `floor-${arm}.log`)}`)), 30_000);
@@ -260,14 +266,7 @@ async function startUnleash(o: Options, dir: string, url: string, logFile: strin
     stdio: ['ignore', log, log],
   });
   closeSync(log);
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const stop = async () => {
-    if (child.exitCode !== null || child.signalCode !== null) return;
-    child.kill('SIGTERM');
-    const killer = setTimeout(() => child.kill('SIGKILL'), 15_000);
-    await exited;
-    clearTimeout(killer);
-  };
+  const { stop } = stopper(child);
   cleanup.add('stop Unleash', stop);
   const base = `http://127.0.0.1:${port}`;
   for (let i = 0; ; i++) {
